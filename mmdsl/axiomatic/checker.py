@@ -1,0 +1,120 @@
+"""The axiomatic checker: every candidate execution of a test, filtered by a model's axioms."""
+
+from __future__ import annotations
+
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from itertools import product
+
+from ..core.condition import FinalState
+from ..core.events import Execution
+from ..core.outcome import TestResult, Violation
+from ..core.program import Program
+from ..lang.ir import Model
+from .candidates import Enumerator, Leaf
+from .explain import explain
+from .structure import Structure
+from .threads import thread_traces
+
+ENGINE = "axiomatic"
+
+
+@dataclass
+class Explanation:
+    """A forbidden execution that would satisfy the condition, and why it is forbidden."""
+
+    execution: Execution
+    violations: list[Violation]
+    state: FinalState
+
+
+@dataclass
+class Collected:
+    allowed: list[Execution] = field(default_factory=list)
+    forbidden: list[Explanation] = field(default_factory=list)
+
+
+def observed_keys(program: Program) -> list:
+    keys = list(program.condition.keys())
+    for k in program.observed:
+        if k not in keys:
+            keys.append(k)
+    return keys
+
+
+def _execution(structure: Structure, leaf: Leaf) -> Execution:
+    events = []
+    from dataclasses import replace
+
+    for e in structure.events:
+        if e.value is None and e.eid in leaf.values:
+            e = replace(e, value=leaf.values[e.eid])
+        events.append(e)
+    return Execution(events, leaf.rf, leaf.co, dict(structure.rels), leaf.final)
+
+
+def check(program: Program, model: Model, *, why: bool = False, collect: str = "witness",
+          prune: bool = True, max_explanations: int = 4) -> TestResult:
+    """Run ``program`` under ``model``.
+
+    collect: "witness" keeps one allowed execution matching the condition; "allowed" keeps
+    every allowed execution; "none" keeps nothing. With ``why``, forbidden executions
+    whose final state satisfies the condition are explained (axiom and cycle).
+    """
+    start = time.perf_counter()
+    keys = observed_keys(program)
+    prop = program.condition.prop
+    filt = program.filter
+    states: Counter = Counter()
+    counts = [0, 0]
+    witness: list[Execution] = []
+    store = Collected()
+    explanations: list[Explanation] = []
+    ncands = 0
+    for combo in product(*thread_traces(program)):
+        structure = Structure(program, list(combo))
+        prepared = structure.prepare(model)
+        enum = Enumerator(structure, prepared, prune=prune)
+
+        def on_leaf(leaf: Leaf, allowed: bool, structure=structure, prepared=prepared) -> None:
+            if filt is not None and not filt.holds(leaf.final):
+                return
+            holds = prop.holds(leaf.final)
+            if not allowed:
+                if holds and len(explanations) < max_explanations:
+                    ex = _execution(structure, leaf)
+                    explanations.append(Explanation(ex, explain(prepared, leaf.dynamic),
+                                                    FinalState.of(leaf.final, keys)))
+                return
+            states[FinalState.of(leaf.final, keys)] += 1
+            counts[0 if holds else 1] += 1
+            if collect == "allowed":
+                store.allowed.append(_execution(structure, leaf))
+            elif collect == "witness" and holds and not witness:
+                witness.append(_execution(structure, leaf))
+
+        enum.run(on_leaf, want_forbidden=False)
+        ncands += enum.candidates
+        if why:
+            explain_enum = Enumerator(structure, prepared, prune=False)
+            explain_enum.run(on_leaf_forbidden(on_leaf), want_forbidden=True)
+    result = TestResult(
+        test=program.name, model=model.name, engine=ENGINE, condition=program.condition,
+        states=dict(states), positive=counts[0], negative=counts[1],
+        time=time.perf_counter() - start, path=program.path, candidates=ncands,
+    )
+    result.witness = witness[0] if witness else None
+    result.why = explanations
+    result.stats["collected"] = store
+    return result
+
+
+def on_leaf_forbidden(on_leaf):
+    """Pass only forbidden leaves on (the allowed ones were counted by the first pass)."""
+
+    def handler(leaf: Leaf, allowed: bool) -> None:
+        if not allowed:
+            on_leaf(leaf, False)
+
+    return handler

@@ -1,0 +1,159 @@
+"""An event structure: one path per thread plus initial writes, with its static relations."""
+
+from __future__ import annotations
+
+from ..core.events import Event, EventShape, event_label
+from ..core.program import Program
+from ..lang.evaluate import Prepared
+from ..lang.ir import Model
+from ..lang.partition import set_predicate
+from ..lang.table import fence_relation, table_relations
+from ..relations import Rel
+from .threads import Template, Trace
+
+
+class Structure:
+    """Events of one combination of thread paths and everything that does not depend on rf/co."""
+
+    def __init__(self, program: Program, traces: list[Trace]):
+        self.program = program
+        self.traces = traces
+        events: list[Event] = []
+        self.templates: list[Template | None] = []
+        locs = sorted(program.locations)
+        self.init_of: dict[str, int] = {}
+        for loc in locs:
+            self.init_of[loc] = len(events)
+            events.append(Event(len(events), -1, 0, -1, "W", loc, program.init.get(loc, 0), init=True))
+            self.templates.append(None)
+        self.thread_events: list[list[int]] = []
+        self.read_eid: list[dict[int, int]] = []  # per thread: read index -> eid
+        for tid, tr in enumerate(traces):
+            ids = []
+            reads = {}
+            for po, t in enumerate(tr.events):
+                eid = len(events)
+                value = t.value if not isinstance(t.value, tuple) else None
+                events.append(Event(eid, tid, po, t.instr, t.kind, t.loc, value, t.annots, t.fence, t.rmw))
+                self.templates.append(t)
+                ids.append(eid)
+                if t.kind == "R":
+                    reads[t.read] = eid
+            self.thread_events.append(ids)
+            self.read_eid.append(reads)
+        # herd-style labels: thread events a, b, c... in thread order; init writes unlabeled
+        k = 0
+        for tid_ids in self.thread_events:
+            for eid in tid_ids:
+                e = events[eid]
+                events[eid] = Event(e.eid, e.tid, e.po, e.instr, e.kind, e.loc, e.value, e.annots, e.fence,
+                                    e.rmw, e.init, event_label(k))
+                k += 1
+        for loc, eid in self.init_of.items():
+            e = events[eid]
+            events[eid] = Event(e.eid, e.tid, e.po, e.instr, e.kind, e.loc, e.value, init=True, label=f"i{loc}")
+        self.events = events
+        self.n = n = len(events)
+        self.shapes = [e.shape for e in events]
+        self.reads = [e.eid for e in events if e.kind == "R"]
+        self.writes_by_loc: dict[str, list[int]] = {}
+        for e in events:
+            if e.kind == "W":
+                self.writes_by_loc.setdefault(e.loc, []).append(e.eid)
+        self._static()
+
+    def _static(self) -> None:
+        n = self.n
+        events = self.events
+        po = [0] * n
+        internal = [0] * n
+        for ids in self.thread_events:
+            m = 0
+            for eid in ids:
+                m |= 1 << eid
+            later = m
+            for eid in ids:
+                later &= ~(1 << eid)
+                po[eid] = later
+                internal[eid] = m
+        loc_rows = [0] * n
+        by_loc: dict[str, int] = {}
+        for e in events:
+            if e.loc is not None:
+                by_loc[e.loc] = by_loc.get(e.loc, 0) | (1 << e.eid)
+        for e in events:
+            if e.loc is not None:
+                loc_rows[e.eid] = by_loc[e.loc]
+        addr = [0] * n
+        data = [0] * n
+        ctrl = [0] * n
+        rmw = [0] * n
+        for tid, ids in enumerate(self.thread_events):
+            reads = self.read_eid[tid]
+            prev = None
+            for eid in ids:
+                t = self.templates[eid]
+                for dep_mask, rows in ((t.addr_dep, addr), (t.data_dep, data), (t.ctrl_dep, ctrl)):
+                    m = dep_mask
+                    while m:
+                        low = m & -m
+                        k = low.bit_length() - 1
+                        m ^= low
+                        rows[reads[k]] |= 1 << eid
+                if t.rmw and t.kind == "W" and prev is not None and self.templates[prev].rmw \
+                        and self.templates[prev].kind == "R" and self.templates[prev].instr == t.instr:
+                    rmw[prev] |= 1 << eid
+                prev = eid
+        accesses = 0
+        for e in events:
+            if e.kind != "F":
+                accesses |= 1 << e.eid
+        self.accesses = accesses
+        po_r = Rel(n, po)
+        loc_r = Rel(n, loc_rows)
+        internal_r = Rel(n, internal)
+        addr_r, data_r, ctrl_r = Rel(n, addr), Rel(n, data), Rel(n, ctrl)
+        dep = addr_r | data_r | ctrl_r
+        full = (1 << n) - 1
+        self.internal = internal_r
+        self.rels = {
+            "po": po_r,
+            "loc": loc_r,
+            "id": Rel.identity(n),
+            "int": internal_r,
+            "ext": Rel(n, [full & ~r for r in internal]),
+            "addr": addr_r,
+            "data": data_r,
+            "ctrl": ctrl_r,
+            "dep": dep,
+            "rmw": Rel(n, rmw),
+            "po-loc": po_r & loc_r,
+        }
+
+    def prepare(self, model: Model) -> Prepared:
+        """Specialise the model's axioms to these events (ppo, fences, classes computed once)."""
+        rels = dict(self.rels)
+        ppo, kept = table_relations(model, self.shapes, rels["po"], rels["loc"], rels["dep"], self.accesses)
+        rels["ppo"] = ppo
+        rels["kept-loc"] = kept
+        rels["fence"] = fence_relation(model, self.shapes, rels["po"]) if model.fences else Rel.empty(self.n)
+        cache: dict[str, int] = {}
+        shapes = self.shapes
+
+        def sets(name: str) -> int:
+            m = cache.get(name)
+            if m is None:
+                from ..lang.ir import SET, Expr
+
+                pred = set_predicate(Expr("name", name=name, type=SET), model)
+                m = 0
+                for i, s in enumerate(shapes):
+                    if pred(s):
+                        m |= 1 << i
+                cache[name] = m
+            return m
+
+        return Prepared(model, self.n, sets, rels)
+
+    def shape(self, eid: int) -> EventShape:
+        return self.shapes[eid]

@@ -1,0 +1,227 @@
+"""Thread-local semantics: every path of a loop-free thread as a list of event templates.
+
+Read values stay symbolic; where control flow, an address or a compare-and-swap needs a
+concrete value, the read is *pinned* to each value its location may hold (the value
+domains are computed as a fixpoint over all threads).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from itertools import product
+
+from ..core.errors import UnsupportedError
+from ..core.program import (
+    OLD, Assign, Assume, Branch, Fence, Load, Nop, Program, Rmw, Store, Thread, Value,
+)
+from .symbolic import is_concrete, substitute, symbolic_eval, taint, value_of, variables
+
+MAX_DOMAIN = 64
+
+
+@dataclass
+class Template:
+    """An event of one thread's path, before reads-from is known."""
+
+    kind: str  # R W F
+    instr: int
+    loc: str | None = None
+    value: object = None  # symbolic: ("v", k) for reads
+    read: int = -1  # read index (for R)
+    annots: frozenset = frozenset()
+    fence: str | None = None
+    rmw: bool = False
+    addr_dep: int = 0  # bitmask of read indices
+    data_dep: int = 0
+    ctrl_dep: int = 0
+
+
+@dataclass
+class Trace:
+    events: list[Template]
+    pins: dict[int, Value]  # read index -> the value this path assumes it reads
+    regs: dict  # final symbolic registers
+    nreads: int
+    constraints: list = field(default_factory=list)  # symbolic conditions that must be non-zero
+
+
+def _loc_of(addr, instr, thread: Thread, k: int) -> str:
+    if isinstance(addr, str):
+        return addr
+    raise UnsupportedError(
+        f"{thread.name} instruction {k + 1} ('{instr.text}') accesses address {addr!r}, which is not a location",
+        instr.pos,
+    )
+
+
+class _Explorer:
+    def __init__(self, thread: Thread, domains: dict[str, set], init: dict):
+        self.thread = thread
+        self.domains = domains
+        self.init = init
+        self.traces: list[Trace] = []
+        self.read_locs: dict[int, str] = {}
+
+    def run(self) -> list[Trace]:
+        if self.thread.has_loops():
+            k = next(k for k, i in enumerate(self.thread.instrs) if isinstance(i, Branch) and i.target <= k)
+            raise UnsupportedError(
+                f"{self.thread.name} has a loop (the branch at '{self.thread.instrs[k].text}' jumps backwards); "
+                "the axiomatic checker runs loop-free tests, use --engine explorer",
+                self.thread.instrs[k].pos,
+            )
+        regs = dict(self.thread.reg_init)
+        self._walk(0, regs, {}, [], {}, 0, 0, [])
+        return self.traces
+
+    # ---- forking on read values -------------------------------------------------
+    def _choices(self, sym, pins):
+        """Pin the reads ``sym`` depends on: yields (concrete value, new pins)."""
+        sym = substitute(sym, pins)
+        if is_concrete(sym):
+            yield sym, pins
+            return
+        vs = sorted(variables(sym))
+        doms = [sorted(self.domains.get(self.read_locs[v], {0}), key=str) for v in vs]
+        for combo in product(*doms):
+            new = dict(pins)
+            new.update(zip(vs, combo))
+            yield value_of(substitute(sym, new), new), new
+
+    def _walk(self, pc, regs, taints, events, pins, nreads, ctrl, constraints):
+        instrs = self.thread.instrs
+        while pc < len(instrs):
+            ins = instrs[pc]
+            if isinstance(ins, Nop):
+                pc += 1
+            elif isinstance(ins, Assign):
+                regs = dict(regs)
+                taints = dict(taints)
+                regs[ins.dst] = symbolic_eval(ins.expr, regs, pins)
+                taints[ins.dst] = taint(ins.expr, taints)
+                pc += 1
+            elif isinstance(ins, Fence):
+                events = events + [Template("F", pc, fence=ins.kind, annots=ins.annots, ctrl_dep=ctrl)]
+                pc += 1
+            elif isinstance(ins, (Load, Store, Rmw)):
+                addr = symbolic_eval(ins.addr, regs, pins)
+                if not is_concrete(addr):
+                    for a, new_pins in self._choices(addr, pins):
+                        self._walk_access(pc, ins, a, regs, taints, events, new_pins, nreads, ctrl, constraints)
+                    return
+                self._walk_access(pc, ins, addr, regs, taints, events, pins, nreads, ctrl, constraints)
+                return
+            elif isinstance(ins, (Branch, Assume)):
+                if isinstance(ins, Branch) and ins.cond is None:
+                    pc = ins.target
+                    continue
+                cond = symbolic_eval(ins.cond, regs, pins)
+                t = taint(ins.cond, taints)
+                for v, new_pins in self._choices(cond, pins):
+                    if isinstance(ins, Assume):
+                        if v:
+                            self._walk(pc + 1, regs, taints, events, new_pins, nreads, ctrl | t, constraints)
+                    else:
+                        nxt = ins.target if v else pc + 1
+                        self._walk(nxt, regs, taints, events, new_pins, nreads, ctrl | t, constraints)
+                return
+            else:
+                raise UnsupportedError(f"instruction {type(ins).__name__} is not supported by the axiomatic checker",
+                                       ins.pos)
+        self.traces.append(Trace(events, pins, regs, nreads, constraints))
+
+    def _walk_access(self, pc, ins, addr, regs, taints, events, pins, nreads, ctrl, constraints):
+        loc = _loc_of(addr, ins, self.thread, pc)
+        adep = taint(ins.addr, taints)
+        if isinstance(ins, Store):
+            val = symbolic_eval(ins.value, regs, pins)
+            ev = Template("W", pc, loc, val, annots=ins.annots, addr_dep=adep,
+                          data_dep=taint(ins.value, taints), ctrl_dep=ctrl)
+            self._walk(pc + 1, regs, taints, events + [ev], pins, nreads, ctrl, constraints)
+            return
+        k = nreads
+        self.read_locs[k] = loc
+        rsym = pins.get(k, ("v", k))
+        is_rmw = isinstance(ins, Rmw)
+        read = Template("R", pc, loc, ("v", k), read=k, annots=ins.annots, rmw=is_rmw,
+                        addr_dep=adep, ctrl_dep=ctrl)
+        regs = dict(regs)
+        taints = dict(taints)
+        if not is_rmw:
+            if ins.dst:
+                regs[ins.dst] = rsym
+                taints[ins.dst] = 1 << k
+            self._walk(pc + 1, regs, taints, events + [read], pins, nreads + 1, ctrl, constraints)
+            return
+        inner = dict(regs)
+        inner[OLD] = rsym
+        itaints = dict(taints)
+        itaints[OLD] = 1 << k
+        if ins.dst:
+            regs[ins.dst] = rsym
+            taints[ins.dst] = 1 << k
+        new = symbolic_eval(ins.new, inner, pins)
+        write = Template("W", pc, loc, new, annots=ins.annots, rmw=True, addr_dep=adep,
+                         data_dep=taint(ins.new, itaints), ctrl_dep=ctrl)
+        if ins.cond is None:
+            self._walk(pc + 1, regs, taints, events + [read, write], pins, nreads + 1, ctrl, constraints)
+            return
+        cond = symbolic_eval(ins.cond, inner, pins)
+        if is_concrete(cond):
+            options = [(cond, pins)]
+        else:
+            options = list(self._choices(cond, pins))
+        for v, new_pins in options:
+            if v:
+                w = write if new_pins is pins else Template(
+                    "W", pc, loc, substitute(new, new_pins), annots=ins.annots, rmw=True,
+                    addr_dep=adep, data_dep=write.data_dep, ctrl_dep=ctrl)
+                self._walk(pc + 1, _subst_regs(regs, new_pins), taints, events + [read, w], new_pins,
+                           nreads + 1, ctrl, constraints)
+            elif not ins.blocking:  # a failed compare-and-swap only reads
+                self._walk(pc + 1, _subst_regs(regs, new_pins), taints, events + [read],
+                           new_pins, nreads + 1, ctrl, constraints)
+
+
+def _subst_regs(regs, pins):
+    return {r: (substitute(v, pins) if isinstance(v, tuple) else v) for r, v in regs.items()}
+
+
+def thread_traces(program: Program) -> list[list[Trace]]:
+    """Every path of every thread, with value domains computed to a fixpoint."""
+    domains: dict[str, set] = {loc: {program.init.get(loc, 0)} for loc in program.locations}
+    for _ in range(16):
+        all_traces = [_Explorer(t, domains, program.init).run() for t in program.threads]
+        changed = False
+        for traces in all_traces:
+            for tr in traces:
+                for ev in tr.events:
+                    if ev.kind != "W":
+                        continue
+                    dom = domains.setdefault(ev.loc, {program.init.get(ev.loc, 0)})
+                    for v in _possible_values(ev.value, tr, domains):
+                        if v not in dom:
+                            dom.add(v)
+                            changed = True
+                    if len(dom) > MAX_DOMAIN:
+                        raise UnsupportedError(
+                            f"location '{ev.loc}' may hold more than {MAX_DOMAIN} values; "
+                            "the axiomatic checker needs small value domains")
+        if not changed:
+            return all_traces
+    raise UnsupportedError("the values written do not settle (unbounded arithmetic through memory?)")
+
+
+def _possible_values(sym, trace: Trace, domains) -> set:
+    if is_concrete(sym):
+        return {sym}
+    vs = sorted(variables(sym))
+    locs = {ev.read: ev.loc for ev in trace.events if ev.kind == "R"}
+    doms = [sorted(domains.get(locs[v], {0}), key=str) for v in vs]
+    out = set()
+    for combo in product(*doms):
+        try:
+            out.add(value_of(sym, dict(zip(vs, combo))))
+        except UnsupportedError:
+            pass
+    return out

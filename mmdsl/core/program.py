@@ -1,0 +1,294 @@
+"""The core program IR every litmus dialect lowers to: threads of simple instructions."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Union
+
+from .condition import Condition, Prop
+from .errors import SourcePos, UnsupportedError
+
+Value = Union[int, str]  # an integer, or the symbolic address of a location
+
+
+# ----- expressions -------------------------------------------------------------
+@dataclass(frozen=True)
+class Const:
+    value: Value
+
+    def regs(self) -> frozenset[str]:
+        return frozenset()
+
+    def __str__(self) -> str:
+        return str(self.value)
+
+
+@dataclass(frozen=True)
+class Reg:
+    name: str
+
+    def regs(self) -> frozenset[str]:
+        return frozenset((self.name,))
+
+    def __str__(self) -> str:
+        return self.name
+
+
+@dataclass(frozen=True)
+class BinOp:
+    op: str  # add sub mul div mod xor and or eq ne lt le gt ge land lor
+    left: "Expr"
+    right: "Expr"
+
+    def regs(self) -> frozenset[str]:
+        return self.left.regs() | self.right.regs()
+
+    def __str__(self) -> str:
+        return f"({self.left} {_OP_TEXT[self.op]} {self.right})"
+
+
+@dataclass(frozen=True)
+class UnOp:
+    op: str  # not neg
+    arg: "Expr"
+
+    def regs(self) -> frozenset[str]:
+        return self.arg.regs()
+
+    def __str__(self) -> str:
+        return f"{'!' if self.op == 'not' else '-'}{self.arg}"
+
+
+Expr = Union[Const, Reg, BinOp, UnOp]
+
+_OP_TEXT = {
+    "add": "+", "sub": "-", "mul": "*", "div": "/", "mod": "%", "xor": "^", "and": "&", "or": "|",
+    "eq": "==", "ne": "!=", "lt": "<", "le": "<=", "gt": ">", "ge": ">=", "land": "&&", "lor": "||",
+}
+
+
+def apply_op(op: str, a: Value, b: Value) -> Value:
+    """Apply a binary operator to two values (symbolic addresses allow +0, ==, !=)."""
+    if isinstance(a, str) or isinstance(b, str):
+        if op == "eq":
+            return int(a == b)
+        if op == "ne":
+            return int(a != b)
+        if op in ("add", "sub", "or", "xor") and (b == 0 or a == 0):
+            return a if b == 0 else b
+        raise UnsupportedError(f"arithmetic '{_OP_TEXT[op]}' on the address of location "
+                               f"'{a if isinstance(a, str) else b}' (only +0 is supported)")
+    if op == "add":
+        return a + b
+    if op == "sub":
+        return a - b
+    if op == "mul":
+        return a * b
+    if op == "div":
+        return int(a / b) if b else 0
+    if op == "mod":
+        return a % b if b else 0
+    if op == "xor":
+        return a ^ b
+    if op == "and":
+        return a & b
+    if op == "or":
+        return a | b
+    if op == "eq":
+        return int(a == b)
+    if op == "ne":
+        return int(a != b)
+    if op == "lt":
+        return int(a < b)
+    if op == "le":
+        return int(a <= b)
+    if op == "gt":
+        return int(a > b)
+    if op == "ge":
+        return int(a >= b)
+    if op == "land":
+        return int(bool(a) and bool(b))
+    if op == "lor":
+        return int(bool(a) or bool(b))
+    raise ValueError(op)
+
+
+def apply_unop(op: str, a: Value) -> Value:
+    if isinstance(a, str):
+        if op == "not":
+            return 0
+        raise UnsupportedError(f"negation of the address of location '{a}'")
+    return int(not a) if op == "not" else -a
+
+
+def evaluate(e: Expr, regs: dict[str, Value]) -> Value:
+    """Evaluate ``e`` with concrete register values (unset registers read 0)."""
+    if isinstance(e, Const):
+        return e.value
+    if isinstance(e, Reg):
+        return regs.get(e.name, 0)
+    if isinstance(e, BinOp):
+        return apply_op(e.op, evaluate(e.left, regs), evaluate(e.right, regs))
+    return apply_unop(e.op, evaluate(e.arg, regs))
+
+
+# ----- instructions ------------------------------------------------------------
+@dataclass(frozen=True)
+class Instr:
+    """Base of all instructions: where it came from and its original text."""
+
+    pos: SourcePos | None = field(default=None, kw_only=True, compare=False)
+    text: str = field(default="", kw_only=True, compare=False)
+
+
+@dataclass(frozen=True)
+class Load(Instr):
+    dst: str | None
+    addr: Expr
+    annots: frozenset[str] = frozenset()
+
+
+@dataclass(frozen=True)
+class Store(Instr):
+    addr: Expr
+    value: Expr
+    annots: frozenset[str] = frozenset()
+
+
+OLD = "%old"  # inside an Rmw, the register holding the value just read
+
+
+@dataclass(frozen=True)
+class Rmw(Instr):
+    """An atomic read-modify-write: read ``old`` into ``dst``, then write ``new``.
+
+    ``new`` and ``cond`` may use the pseudo-register ``%old``. When ``cond`` is false
+    the instruction only reads (a failed compare-and-swap); when ``blocking`` it waits
+    instead until ``cond`` holds (a lock acquisition: wait for 0, write 1).
+    """
+
+    dst: str | None
+    addr: Expr
+    new: Expr
+    cond: Expr | None = None
+    blocking: bool = False
+    annots: frozenset[str] = frozenset()
+
+
+@dataclass(frozen=True)
+class Fence(Instr):
+    kind: str
+    annots: frozenset[str] = frozenset()
+
+
+@dataclass(frozen=True)
+class Assign(Instr):
+    dst: str
+    expr: Expr
+
+
+@dataclass(frozen=True)
+class Branch(Instr):
+    """Jump to instruction index ``target`` when ``cond`` is non-zero (always when None)."""
+
+    cond: Expr | None
+    target: int
+
+
+@dataclass(frozen=True)
+class Assume(Instr):
+    """Only executions where ``cond`` holds exist (herd's filter-like `assume`)."""
+
+    cond: Expr
+
+
+@dataclass(frozen=True)
+class Nop(Instr):
+    """A label or an empty cell: keeps positions stable, does nothing."""
+
+
+MEMORY_INSTRS = (Load, Store, Rmw, Fence)
+
+
+@dataclass
+class Thread:
+    tid: int
+    name: str
+    instrs: list[Instr]
+    reg_init: dict[str, Value] = field(default_factory=dict)
+
+    def has_loops(self) -> bool:
+        return any(isinstance(i, Branch) and i.target <= k for k, i in enumerate(self.instrs))
+
+    def registers(self) -> set[str]:
+        out: set[str] = set(self.reg_init)
+        for ins in self.instrs:
+            for attr in ("dst",):
+                v = getattr(ins, attr, None)
+                if v:
+                    out.add(v)
+        return out
+
+
+@dataclass
+class Program:
+    """A litmus test or a program, after lowering from its surface syntax."""
+
+    name: str
+    arch: str
+    threads: list[Thread]
+    init: dict[str, Value]
+    condition: Condition
+    path: str | None = None
+    doc: str = ""
+    info: dict[str, str] = field(default_factory=dict)
+    observed: list[tuple] = field(default_factory=list)  # extra `locations [...]` keys
+    filter: Prop | None = None
+    source: str = ""
+    # dialect-specific data the writer needs to print the program back (-o)
+    layout: object | None = None
+
+    @property
+    def locations(self) -> list[str]:
+        """Every memory location: initialised, accessed by a constant address, or in the condition."""
+        locs: dict[str, None] = {}
+        for loc in self.init:
+            locs[loc] = None
+        for t in self.threads:
+            for v in t.reg_init.values():
+                if isinstance(v, str):
+                    locs[v] = None
+            for ins in t.instrs:
+                for e in _exprs_of(ins):
+                    for c in _consts(e):
+                        if isinstance(c, str):
+                            locs[c] = None
+        for key in self.condition.keys():
+            if key[0] == "mem":
+                locs[key[1]] = None
+        return list(locs)
+
+    def has_loops(self) -> bool:
+        return any(t.has_loops() for t in self.threads)
+
+    def with_threads(self, threads: list[Thread]) -> "Program":
+        return replace(self, threads=threads)
+
+
+def _exprs_of(ins: Instr) -> list[Expr]:
+    out = []
+    for attr in ("addr", "value", "new", "expr", "cond"):
+        e = getattr(ins, attr, None)
+        if e is not None and not isinstance(e, (int, str)):
+            out.append(e)
+    return out
+
+
+def _consts(e: Expr):
+    if isinstance(e, Const):
+        yield e.value
+    elif isinstance(e, BinOp):
+        yield from _consts(e.left)
+        yield from _consts(e.right)
+    elif isinstance(e, UnOp):
+        yield from _consts(e.arg)

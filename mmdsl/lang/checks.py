@@ -1,0 +1,77 @@
+"""Semantic checks on the parsed model, registered as named textX object processors."""
+
+from __future__ import annotations
+
+from textx import TextXSemanticError, get_location
+
+RESERVED_CLASS_NAMES = {"Y", "d", "i", "di"}
+
+
+def _error(obj, message: str) -> TextXSemanticError:
+    loc = get_location(obj)
+    return TextXSemanticError(message, line=loc["line"], col=loc["col"], filename=loc["filename"])
+
+
+def check_reorder_shape(table) -> None:
+    """Every row has one cell per column; no class appears twice as a row or a column."""
+    ncols = len(table.cols)
+    seen: set[str] = set()
+    for col in table.cols:
+        if col.name in seen:
+            raise _error(col, f"column '{col.name}' appears twice in the reorder table")
+        seen.add(col.name)
+    seen = set()
+    for row in table.rows:
+        if row.name in seen:
+            raise _error(row, f"row '{row.name}' appears twice in the reorder table")
+        seen.add(row.name)
+        if len(row.cells) != ncols:
+            raise _error(
+                row,
+                f"row '{row.name}' has {len(row.cells)} cells but the table has {ncols} columns "
+                f"({', '.join(c.name for c in table.cols)})",
+            )
+
+
+def check_class_name(decl) -> None:
+    """Class names must not look like table cells."""
+    if decl.name in RESERVED_CLASS_NAMES:
+        raise _error(decl, f"'{decl.name}' cannot name a class: it is a table cell value")
+
+
+def check_fence(decl) -> None:
+    """A fence costs at least 1 and does not repeat a spelling."""
+    if decl.cost < 1:
+        raise _error(decl, f"fence '{decl.name}' has cost {decl.cost}; costs are positive integers")
+    names = [decl.name, *decl.aliases]
+    if len(set(n.lower() for n in names)) != len(names):
+        raise _error(decl, f"fence '{decl.name}' lists the same name twice")
+
+
+def check_axiom_names(model) -> None:
+    """Axiom names are unique within one file."""
+    seen: dict[str, object] = {}
+    for st in model.statements:
+        kind = type(st).__name__
+        if kind in ("AxiomDecl", "CatTest") and st.name:
+            if st.name in seen:
+                prev = get_location(seen[st.name])
+                raise _error(st, f"axiom '{st.name}' is already defined at line {prev['line']}")
+            seen[st.name] = st
+
+
+def check_single_table(model) -> None:
+    """At most one reorder table and one forwarding statement per file."""
+    for kind, what in (("Reorder", "reorder table"), ("Forwarding", "forwarding statement")):
+        items = [s for s in model.statements if type(s).__name__ == kind]
+        if len(items) > 1:
+            raise _error(items[1], f"a model has at most one {what}")
+
+
+OBJECT_PROCESSORS = {
+    "Reorder": check_reorder_shape,
+    "ClassDecl": check_class_name,
+    "FenceDecl": check_fence,
+}
+
+MODEL_PROCESSORS = [check_axiom_names, check_single_table]

@@ -1,0 +1,270 @@
+"""The one evaluator of the model IR: axioms over a candidate, with static parts computed once."""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from ..core.errors import ModelError
+from ..relations import Rel, find_cycle, is_acyclic, reflexive_points, union_all
+from .ir import DYNAMIC_RELATIONS, SET, Axiom, Expr, Model
+
+DYNAMIC = frozenset(DYNAMIC_RELATIONS)
+
+
+class Dynamic:
+    """The relations of one candidate that depend on rf and co, computed on demand."""
+
+    __slots__ = ("rf", "co", "internal", "cache")
+
+    def __init__(self, rf: Rel, co: Rel, internal: Rel):
+        self.rf = rf
+        self.co = co
+        self.internal = internal
+        self.cache: dict[str, Rel] = {}
+
+    def get(self, name: str) -> Rel:
+        c = self.cache.get(name)
+        if c is not None:
+            return c
+        if name == "rf":
+            c = self.rf
+        elif name == "co":
+            c = self.co
+        elif name == "fr":
+            c = self.rf.inverse().seq(self.co)
+        elif name == "com":
+            c = self.rf | self.co | self.get("fr")
+        else:
+            base, where = name[:-1], name[-1]
+            rel = self.get(base)
+            c = (rel & self.internal) if where == "i" else (rel - self.internal)
+        self.cache[name] = c
+        return c
+
+
+class Prepared:
+    """A model's axioms specialised to one event structure (static relations fixed)."""
+
+    def __init__(self, model: Model, n: int, sets: Callable[[str], int], rels: dict[str, Rel]):
+        self.model = model
+        self.n = n
+        self.sets = sets
+        self.rels = rels
+        self.full = (1 << n) - 1
+        self.env: dict[str, tuple] = {}
+        self._bind_lets()
+        self.axioms: list[tuple[Axiom, tuple, bool]] = []
+        for ax in model.axioms:
+            compiled = self._compile(ax.expr)
+            prunable = (not ax.negated) and _positive_in_dynamic(ax.expr, self.polarity)
+            self.axioms.append((ax, compiled, prunable))
+
+    # ----- compilation --------------------------------------------------------
+    def _bind_lets(self) -> None:
+        # polarity[name]: True when the name depends on dynamic relations only positively
+        self.polarity: dict[str, bool] = {}
+        for group in self.model.lets:
+            if not group.recursive:
+                for b in group.bindings:
+                    self.env[b.name] = self._compile(b.expr)
+                    self.polarity[b.name] = _positive_in_dynamic(b.expr, self.polarity)
+            else:
+                self._bind_rec(group)
+
+    def _bind_rec(self, group) -> None:
+        names = [b.name for b in group.bindings]
+        for nm in names:
+            self.polarity[nm] = True
+        for b in group.bindings:
+            self.polarity[b.name] = self.polarity[b.name] and _positive_in_dynamic(b.expr, self.polarity)
+        n = self.n
+        exprs = [b.expr for b in group.bindings]
+        cell: dict[str, Rel] = {}
+
+        def solve(d: Dynamic | None) -> dict[str, Rel]:
+            current = {nm: Rel.empty(n) for nm in names}
+            for _ in range(4 * n * n + 8):
+                cell.clear()
+                cell.update(current)
+                nxt = {}
+                for nm, e in zip(names, exprs):
+                    kind, val = compiled[nm]
+                    nxt[nm] = val if kind == "c" else val(d)
+                if nxt == current:
+                    return current
+                current = nxt
+            raise ModelError(f"let rec {', '.join(names)} did not reach a fixpoint")
+
+        # recursive names read the current approximation from `cell`
+        for nm in names:
+            self.env[nm] = ("f", lambda d, nm=nm: cell[nm])
+        compiled = {nm: self._compile(e) for nm, e in zip(names, exprs)}
+        static = all(not (_dynamic_names(e, self.env_dynamic()) - set(names)) for e in exprs)
+        if static:
+            sol = solve(None)
+            for nm in names:
+                self.env[nm] = ("c", sol[nm])
+        else:
+            memo: dict[int, dict[str, Rel]] = {}
+
+            def value(d: Dynamic, nm: str) -> Rel:
+                key = id(d)
+                if key not in memo:
+                    memo.clear()
+                    memo[key] = dict(solve(d))
+                return memo[key][nm]
+
+            for nm in names:
+                self.env[nm] = ("f", lambda d, nm=nm: value(d, nm))
+
+    def env_dynamic(self) -> set[str]:
+        return {k for k, v in self.env.items() if v[0] == "f"} | set(DYNAMIC)
+
+    def _compile(self, e: Expr) -> tuple:
+        """('c', value) for a static expression, ('f', fn(dynamic) -> value) otherwise."""
+        op = e.op
+        n = self.n
+        if op == "name":
+            name = e.name
+            if name in self.env:
+                return self.env[name]
+            if name in DYNAMIC:
+                return ("f", lambda d, name=name: d.get(name))
+            if e.type == SET:
+                return ("c", self.sets(name))
+            rel = self.rels.get(name)
+            if rel is None:
+                raise ModelError(f"relation '{name}' is not available here", e.pos)
+            return ("c", rel)
+        if op == "empty":
+            return ("c", Rel.empty(n))
+        if op == "universe":
+            return ("c", self.full)
+        parts = [self._compile(a) for a in e.args]
+        fn = _OPS[op]
+        full = self.full
+        if e.type == SET:
+            fn = _SET_OPS[op]
+        if all(k == "c" for k, _ in parts):
+            return ("c", fn(n, full, [v for _, v in parts]))
+        getters = [(lambda d, v=v: v) if k == "c" else v for k, v in parts]
+        return ("f", lambda d: fn(n, full, [g(d) for g in getters]))
+
+    # ----- checking ------------------------------------------------------------
+    def value(self, compiled: tuple, d: Dynamic):
+        kind, v = compiled
+        return v if kind == "c" else v(d)
+
+    def holds(self, ax: Axiom, compiled: tuple, d: Dynamic) -> bool:
+        v = self.value(compiled, d)
+        if ax.test == "acyclic":
+            ok = is_acyclic(v)
+        elif ax.test == "irreflexive":
+            ok = v.is_irreflexive()
+        else:
+            ok = (v == 0) if isinstance(v, int) else v.is_empty()
+        return ok != ax.negated
+
+    def first_failure(self, d: Dynamic, prunable_only: bool = False) -> Axiom | None:
+        for ax, compiled, prunable in self.axioms:
+            if prunable_only and not prunable:
+                continue
+            if not self.holds(ax, compiled, d):
+                return ax
+        return None
+
+    def failures(self, d: Dynamic) -> list[tuple[Axiom, object]]:
+        """Every violated axiom with its relation (for explanations)."""
+        out = []
+        for ax, compiled, _ in self.axioms:
+            if not self.holds(ax, compiled, d):
+                out.append((ax, self.value(compiled, d)))
+        return out
+
+
+def witness_of(ax: Axiom, value) -> list[int]:
+    """The events that show an axiom fails: a cycle, reflexive points or a non-empty part."""
+    if ax.negated:
+        return []
+    if ax.test == "acyclic":
+        return find_cycle(value) or []
+    if ax.test == "irreflexive":
+        m = reflexive_points(value)
+        return [i for i in range(value.n) if (m >> i) & 1][:1]
+    if isinstance(value, int):
+        return [i for i in range(value.bit_length()) if (value >> i) & 1]
+    pairs = value.pairs()
+    return list(pairs[0]) if pairs else []
+
+
+def _dynamic_names(e: Expr, dyn: set[str]) -> set[str]:
+    return {n for n in e.names() if n in dyn}
+
+
+def _positive_in_dynamic(e: Expr, polarity: dict[str, bool], positive: bool = True) -> bool:
+    """True when growing rf/co can only grow the value of ``e`` (so a partial check may prune)."""
+    if e.op == "name":
+        dyn = e.name in DYNAMIC or (e.name in polarity)
+        if not dyn:
+            return True
+        if e.name in polarity and not polarity[e.name]:
+            return False
+        return positive
+    if e.op == "compl":
+        return _positive_in_dynamic(e.args[0], polarity, not positive)
+    if e.op == "diff":
+        return (_positive_in_dynamic(e.args[0], polarity, positive)
+                and _positive_in_dynamic(e.args[1], polarity, not positive))
+    return all(_positive_in_dynamic(a, polarity, positive) for a in e.args)
+
+
+# ----- operators on relations and sets ----------------------------------------------
+def _seq_all(n, full, vals):
+    acc = vals[0]
+    for v in vals[1:]:
+        acc = acc.seq(v)
+    return acc
+
+
+def _inter_all(n, full, vals):
+    acc = vals[0]
+    for v in vals[1:]:
+        acc = acc & v
+    return acc
+
+
+_OPS = {
+    "union": lambda n, full, vals: union_all(n, vals),
+    "seq": _seq_all,
+    "inter": _inter_all,
+    "diff": lambda n, full, vals: vals[0] - vals[1],
+    "compl": lambda n, full, vals: vals[0].complement(),
+    "inv": lambda n, full, vals: vals[0].inverse(),
+    "plus": lambda n, full, vals: vals[0].plus(),
+    "star": lambda n, full, vals: vals[0].star(),
+    "opt": lambda n, full, vals: vals[0].opt(),
+    "product": lambda n, full, vals: Rel.product(n, vals[0], vals[1]),
+    "id": lambda n, full, vals: Rel.identity(n, vals[0]),
+}
+
+
+def _set_union(n, full, vals):
+    acc = 0
+    for v in vals:
+        acc |= v
+    return acc
+
+
+def _set_inter(n, full, vals):
+    acc = full
+    for v in vals:
+        acc &= v
+    return acc
+
+
+_SET_OPS = {
+    "union": _set_union,
+    "inter": _set_inter,
+    "diff": lambda n, full, vals: vals[0] & ~vals[1],
+    "compl": lambda n, full, vals: full & ~vals[0],
+}

@@ -1,0 +1,234 @@
+"""The core IR of a model: typed set/relation expressions, the table, fences and axioms."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..core.errors import SourcePos
+
+SET = "set"
+REL = "rel"
+
+# Base sets every model can name, with their meaning (for check-model and docs).
+BASE_SETS = {
+    "R": "reads (including the read of a read-modify-write)",
+    "W": "writes (including the write of a read-modify-write and initial writes)",
+    "F": "fences",
+    "M": "memory accesses, R | W",
+    "RMW": "the two events of an atomic read-modify-write",
+    "IW": "initial writes",
+    "_": "every event",
+}
+
+# Annotations tests may put on events; a model can declare more with `annotation`.
+KNOWN_ANNOTATIONS = {
+    "acq": "acquire (LISA r[acq], C smp_load_acquire, memory_order_acquire)",
+    "rel": "release (LISA w[rel], C smp_store_release, memory_order_release)",
+    "sc": "sequentially consistent atomic (memory_order_seq_cst)",
+    "rlx": "relaxed atomic (memory_order_relaxed)",
+    "once": "READ_ONCE / WRITE_ONCE",
+    "volatile": "volatile access (C volatile, .NET volatile fields)",
+    "lock": "lock acquisition (spin_lock, .NET Monitor.Enter)",
+    "unlock": "lock release (spin_unlock, .NET Monitor.Exit)",
+    "atomic": "locked instruction (x86 LOCK prefix, XCHG)",
+}
+
+STATIC_RELATIONS = {
+    "po": "program order",
+    "loc": "same location",
+    "id": "identity",
+    "int": "same thread",
+    "ext": "different threads",
+    "addr": "address dependency",
+    "data": "data dependency",
+    "ctrl": "control dependency",
+    "dep": "addr | data | ctrl",
+    "rmw": "read and write of one atomic read-modify-write",
+    "po-loc": "po & loc",
+}
+DERIVED_RELATIONS = {
+    "ppo": "program-order pairs the reordering table keeps",
+    "fence": "pairs ordered by a fence between them (per the fence declarations)",
+    "kept-loc": "same-location po pairs the table keeps (write-read pairs too when the model forwards)",
+}
+DYNAMIC_RELATIONS = {
+    "rf": "reads-from",
+    "co": "coherence order",
+    "fr": "from-read, rf^-1 ; co",
+    "rfe": "rf & ext",
+    "rfi": "rf & int",
+    "coe": "co & ext",
+    "coi": "co & int",
+    "fre": "fr & ext",
+    "fri": "fr & int",
+    "com": "rf | co | fr",
+}
+
+
+@dataclass(eq=False)
+class Expr:
+    """A typed expression node. ``op`` is one of:
+
+    name, empty, universe, union, seq, diff, inter, product, compl, inv, plus, star,
+    opt, id.  ``name`` is set for op == "name"; ``args`` hold sub-expressions.
+    """
+
+    op: str
+    args: tuple["Expr", ...] = ()
+    type: str = REL
+    name: str | None = None
+    pos: SourcePos | None = None
+
+    def __str__(self) -> str:
+        return render_expr(self)
+
+    def names(self) -> set[str]:
+        if self.op == "name":
+            return {self.name}
+        out: set[str] = set()
+        for a in self.args:
+            out |= a.names()
+        return out
+
+
+_PREC = {"union": 1, "seq": 2, "diff": 3, "inter": 4, "product": 5}
+_SYM = {"union": " | ", "seq": " ; ", "diff": " \\ ", "inter": " & ", "product": " * "}
+_POST = {"inv": "^-1", "plus": "+", "star": "*", "opt": "?"}
+
+
+def render_expr(e: Expr, outer: int = 0) -> str:
+    """Print an expression in the model language, with minimal parentheses."""
+    if e.op == "name":
+        return e.name
+    if e.op == "empty":
+        return "0"
+    if e.op == "universe":
+        return "_"
+    if e.op == "id":
+        return "[" + render_expr(e.args[0]) + "]"
+    if e.op == "compl":
+        return "~" + render_expr(e.args[0], 6)
+    if e.op in _POST:
+        return render_expr(e.args[0], 7) + _POST[e.op]
+    prec = _PREC[e.op]
+    text = _SYM[e.op].join(render_expr(a, prec + (1 if i else 0) if e.op == "diff" else prec)
+                           for i, a in enumerate(e.args))
+    return f"({text})" if prec < outer or (prec == outer and e.op in ("diff", "product")) else text
+
+
+@dataclass
+class Cell:
+    """A table cell: may the later access be performed before the earlier one?"""
+
+    value: str  # "-", "Y", "d", "i", "di"
+    pos: SourcePos | None = None
+
+    @property
+    def always_kept(self) -> bool:
+        return self.value == "-"
+
+    def keeps(self, same_loc: bool, dependent: bool) -> bool:
+        """True when the pair keeps its program order."""
+        v = self.value
+        if v == "-":
+            return True
+        if v == "Y":
+            return False
+        if v == "d":
+            return same_loc
+        if v == "i":
+            return dependent
+        return same_loc or dependent  # "di"
+
+
+CELL_MEANING = {
+    "-": "never: the pair keeps program order",
+    "Y": "always: the later access may be performed first",
+    "d": "only when the two locations differ",
+    "i": "only when the later access does not depend (addr, data, ctrl) on the earlier",
+    "di": "only when the locations differ and the later access is independent",
+}
+
+
+@dataclass
+class Table:
+    rows: list[str]
+    cols: list[str]
+    cells: dict[tuple[str, str], Cell]
+    pos: SourcePos | None = None
+
+
+@dataclass
+class FenceDecl:
+    name: str
+    aliases: list[str]
+    orders: list[tuple[Expr, Expr]]  # (earlier set, later set) pairs
+    cost: int
+    doc: str = ""
+    pos: SourcePos | None = None
+
+    @property
+    def spellings(self) -> set[str]:
+        return {self.name, *self.aliases}
+
+
+@dataclass
+class Binding:
+    name: str
+    expr: Expr
+    pos: SourcePos | None = None
+
+
+@dataclass
+class LetGroup:
+    """One `let` (a single binding) or one `let rec ... and ...` group."""
+
+    bindings: list[Binding]
+    recursive: bool = False
+
+
+@dataclass
+class Axiom:
+    name: str
+    test: str  # acyclic | irreflexive | empty
+    expr: Expr
+    negated: bool = False
+    doc: str = ""
+    default: bool = False
+    pos: SourcePos | None = None
+
+    def text(self) -> str:
+        neg = "~" if self.negated else ""
+        return f"{neg}{self.test} {render_expr(self.expr)}"
+
+
+@dataclass
+class Model:
+    """A loaded, checked model: the single input of every engine."""
+
+    name: str
+    title: str
+    doc: str
+    path: str | None
+    annotations: dict[str, str] = field(default_factory=dict)
+    classes: dict[str, Expr] = field(default_factory=dict)
+    class_docs: dict[str, str] = field(default_factory=dict)
+    table: Table | None = None
+    forwarding: bool = False
+    fences: dict[str, FenceDecl] = field(default_factory=dict)
+    lets: list[LetGroup] = field(default_factory=list)
+    axioms: list[Axiom] = field(default_factory=list)
+    shows: list[str] = field(default_factory=list)
+    includes: list[str] = field(default_factory=list)
+
+    def fence_for(self, kind: str) -> FenceDecl | None:
+        """The model fence a test's fence instruction of ``kind`` denotes."""
+        k = kind.lower()
+        for f in self.fences.values():
+            if k in {s.lower() for s in f.spellings}:
+                return f
+        return None
+
+    @property
+    def has_default_axioms(self) -> bool:
+        return any(a.default for a in self.axioms)

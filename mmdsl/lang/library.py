@@ -1,0 +1,48 @@
+"""Finding and loading models by name or path, once each."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ..core.errors import ModelError
+from ..core.resources import bundled_dir
+from .ir import Model
+from .lower import lower_model_file
+
+_CACHE: dict[tuple[str, float], Model] = {}
+
+
+def models_dir() -> Path:
+    return bundled_dir("models")
+
+
+def bundled_model_paths() -> list[Path]:
+    return sorted(models_dir().glob("*.mm"))
+
+
+def model_path(name: str) -> Path:
+    """The file a model name or path refers to."""
+    p = Path(name)
+    if p.suffix == ".mm" or p.exists():
+        if p.is_file():
+            return p
+        alt = models_dir() / p.name
+        if alt.is_file():
+            return alt
+        raise ModelError(f"model file '{name}' not found")
+    candidate = models_dir() / f"{name}.mm"
+    if candidate.is_file():
+        return candidate
+    known = ", ".join(q.stem for q in bundled_model_paths())
+    raise ModelError(f"unknown model '{name}'", hint=f"bundled models: {known}; or give a path to a .mm file")
+
+
+def load_model(name: str | Path) -> Model:
+    """Load a model by bundled name (``tso``) or by path, parsing each file only once."""
+    path = model_path(str(name)).resolve()
+    key = (str(path), path.stat().st_mtime)
+    model = _CACHE.get(key)
+    if model is None:
+        model = lower_model_file(path, [models_dir()])
+        _CACHE[key] = model
+    return model

@@ -1,0 +1,96 @@
+"""The textX metamodel of the model language: parse .mm files into raw models, with clear errors."""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from pathlib import Path
+
+from ..core.errors import ModelError, SourcePos
+
+GRAMMAR = Path(__file__).with_name("grammar") / "mm.tx"
+
+@lru_cache(maxsize=1)
+def metamodel():
+    """The metamodel, built once, with our semantic checks registered."""
+    from textx import metamodel_from_file
+
+    from .checks import MODEL_PROCESSORS, OBJECT_PROCESSORS
+
+    mm = metamodel_from_file(str(GRAMMAR), autokwd=False, use_regexp_group=False)
+    mm.register_obj_processors(OBJECT_PROCESSORS)
+    for proc in MODEL_PROCESSORS:
+        mm.register_model_processor(lambda model, _mm, p=proc: p(model))
+    return mm
+
+
+_REGEX_WORDS = [
+    ("[A-Za-z_][A-Za-z0-9_]*(-", "a name"),
+    ("[A-Za-z_][A-Za-z0-9_.+]", "a model name"),
+    ("(Y|di|d|i|-)", "a table cell (-, Y, d, i, di)"),
+    ('"""', 'a """doc string"""'),
+    ("\\*(?!", "'*'"),
+    ("(model|include", None),
+    ("#", None),
+    ("\\(\\*", None),
+]
+
+
+def _expected_words(err) -> str:
+    words: list[str] = []
+    for r in getattr(err, "expected_rules", None) or []:
+        to_match = getattr(r, "to_match", "")
+        text = None
+        if type(r).__name__ == "StrMatch":
+            text = f"'{to_match}'"
+        elif type(r).__name__ == "RegExMatch":
+            for prefix, word in _REGEX_WORDS:
+                if to_match.startswith(prefix):
+                    text = word
+                    break
+            else:
+                if '"' in to_match or "'" in to_match:
+                    text = "a quoted string"
+                elif "0-9" in to_match or "\\d" in to_match:
+                    text = "an integer"
+        if text and text not in words:
+            words.append(text)
+    return ", ".join(words[:10])
+
+
+def parse_model_text(text: str, filename: str | None):
+    """Parse model source text into the raw textX model, or raise ModelError."""
+    from textx.exceptions import TextXSemanticError, TextXSyntaxError
+
+    try:
+        return metamodel().model_from_str(text, file_name=filename)
+    except TextXSyntaxError as err:
+        pos = SourcePos(filename, err.line or 1, err.col or 1)
+        found = _found_at(text, err.line, err.col)
+        expected = _expected_words(err) or "valid model syntax"
+        raise ModelError(f"syntax error at {found}", pos, expected=expected) from None
+    except TextXSemanticError as err:
+        pos = SourcePos(filename, err.line or 1, err.col or 1)
+        msg = re.sub(r"^.*?:\d+:\d+:\s*", "", str(err.message))
+        raise ModelError(msg, pos) from None
+
+
+def _found_at(text: str, line: int | None, col: int | None) -> str:
+    if not line:
+        return "end of file"
+    lines = text.splitlines()
+    if line - 1 >= len(lines):
+        return "end of file"
+    rest = lines[line - 1][(col or 1) - 1 :].strip()
+    if not rest:
+        return "end of line"
+    token = re.match(r"\S+", rest).group(0)
+    return f"'{token[:24]}'"
+
+
+def location(obj) -> SourcePos:
+    """The source position of a textX object."""
+    from textx import get_location
+
+    loc = get_location(obj)
+    return SourcePos(loc.get("filename"), loc.get("line") or 1, loc.get("col") or 1)

@@ -1,0 +1,163 @@
+"""The reordering table and fence declarations compiled for fast per-pair questions."""
+
+from __future__ import annotations
+
+from ..core.errors import UnsupportedError
+from ..core.events import EventShape
+from ..relations import Rel
+from .ir import SET, Cell, Expr, FenceDecl, Model
+from .partition import set_predicate
+
+
+def _named(name: str) -> Expr:
+    return Expr("name", name=name, type=SET)
+
+
+class CompiledTable:
+    """Row/column classification of accesses and the cell for each class pair."""
+
+    def __init__(self, model: Model):
+        table = model.table
+        self.model = model
+        self.rows = list(table.rows)
+        self.cols = list(table.cols)
+        self.row_preds = [set_predicate(_named(r), model) for r in self.rows]
+        self.col_preds = [set_predicate(_named(c), model) for c in self.cols]
+        self.cells = [[table.cells[(r, c)] for c in self.cols] for r in self.rows]
+        self._row_cache: dict[EventShape, int] = {}
+        self._col_cache: dict[EventShape, int] = {}
+
+    def row_of(self, shape: EventShape) -> int:
+        r = self._row_cache.get(shape)
+        if r is None:
+            r = next(i for i, p in enumerate(self.row_preds) if p(shape))
+            self._row_cache[shape] = r
+        return r
+
+    def col_of(self, shape: EventShape) -> int:
+        c = self._col_cache.get(shape)
+        if c is None:
+            c = next(i for i, p in enumerate(self.col_preds) if p(shape))
+            self._col_cache[shape] = c
+        return c
+
+    def cell(self, earlier: EventShape, later: EventShape) -> Cell:
+        return self.cells[self.row_of(earlier)][self.col_of(later)]
+
+    def keeps(self, earlier: EventShape, later: EventShape, same_loc: bool, dependent: bool) -> bool:
+        return self.cell(earlier, later).keeps(same_loc, dependent)
+
+    def kept_at_same_location(self, earlier: EventShape, later: EventShape, dependent: bool) -> bool:
+        """Does a same-location pair keep its order (for per-location coherence)?
+
+        A write followed by a read of the same location counts as kept when the model
+        forwards: the read then takes the write's value or a newer one.
+        """
+        if self.model.forwarding and earlier.kind == "W" and later.kind == "R":
+            return True
+        return self.keeps(earlier, later, True, dependent)
+
+
+class CompiledFences:
+    """For each fence kind a test can use: the (earlier, later) set predicates it orders."""
+
+    def __init__(self, model: Model):
+        self.model = model
+        self.orders: dict[str, list] = {}
+        for f in model.fences.values():
+            self.orders[f.name] = [(set_predicate(a, model), set_predicate(b, model)) for a, b in f.orders]
+
+    def decl(self, kind: str) -> FenceDecl:
+        f = self.model.fence_for(kind)
+        if f is None:
+            known = ", ".join(sorted(s for d in self.model.fences.values() for s in d.spellings)) or "none"
+            raise UnsupportedError(
+                f"model '{self.model.name}' has no fence '{kind}'",
+                hint=f"fences of this model: {known}",
+            )
+        return f
+
+    def orders_pair(self, kind: str, earlier: EventShape, later: EventShape) -> bool:
+        f = self.decl(kind)
+        return any(a(earlier) and b(later) for a, b in self.orders[f.name])
+
+
+def table_relations(model: Model, shapes: list[EventShape], po: Rel, loc: Rel, dep: Rel,
+                    accesses: int) -> tuple[Rel, Rel]:
+    """``ppo`` (pairs the table keeps) and ``kept-loc`` over the events of one execution."""
+    n = len(shapes)
+    if model.table is None:
+        return Rel.empty(n), (po & loc).restrict(accesses, accesses)
+    table = compiled_table(model)
+    ppo = [0] * n
+    kept = [0] * n
+    for i in range(n):
+        if not (accesses >> i) & 1:
+            continue
+        later = po.rows[i] & accesses
+        si = shapes[i]
+        while later:
+            low = later & -later
+            j = low.bit_length() - 1
+            later ^= low
+            same = bool((loc.rows[i] >> j) & 1)
+            dependent = bool((dep.rows[i] >> j) & 1)
+            sj = shapes[j]
+            if table.keeps(si, sj, same, dependent):
+                ppo[i] |= low
+            if same and table.kept_at_same_location(si, sj, dependent):
+                kept[i] |= low
+    return Rel(n, ppo), Rel(n, kept)
+
+
+def fence_relation(model: Model, shapes: list[EventShape], po: Rel) -> Rel:
+    """Pairs (a, b) with a fence f between them (a po f po b) whose kind orders them."""
+    n = len(shapes)
+    fences = compiled_fences(model)
+    rows = [0] * n
+    po_inv = None
+    for f, shape in enumerate(shapes):
+        if shape.kind != "F":
+            continue
+        if po_inv is None:
+            po_inv = po.inverse()
+        decl = fences.decl(shape.fence)
+        before = po_inv.rows[f]
+        after = po.rows[f]
+        for a_pred, b_pred in fences.orders[decl.name]:
+            later = 0
+            m = after
+            while m:
+                low = m & -m
+                j = low.bit_length() - 1
+                m ^= low
+                if shapes[j].kind != "F" and b_pred(shapes[j]):
+                    later |= low
+            if not later:
+                continue
+            m = before
+            while m:
+                low = m & -m
+                i = low.bit_length() - 1
+                m ^= low
+                if shapes[i].kind != "F" and a_pred(shapes[i]):
+                    rows[i] |= later
+    return Rel(n, rows)
+
+
+_TABLES: dict[int, CompiledTable] = {}
+_FENCES: dict[int, CompiledFences] = {}
+
+
+def compiled_table(model: Model) -> CompiledTable:
+    t = _TABLES.get(id(model))
+    if t is None or t.model is not model:
+        t = _TABLES[id(model)] = CompiledTable(model)
+    return t
+
+
+def compiled_fences(model: Model) -> CompiledFences:
+    f = _FENCES.get(id(model))
+    if f is None or f.model is not model:
+        f = _FENCES[id(model)] = CompiledFences(model)
+    return f

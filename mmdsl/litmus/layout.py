@@ -1,0 +1,148 @@
+"""herd's .litmus file layout: header, doc, key=value lines, init block, body, final section."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from ..core.errors import LitmusError, SourcePos, line_col
+
+_HEADER = re.compile(r"[ \t]*([A-Za-z][A-Za-z0-9_]*)[ \t]+([^\s\"]+)[ \t]*(\"[^\"\n]*\")?[ \t]*(?=\n|$)")
+_INFO = re.compile(r"[ \t]*([A-Za-z][A-Za-z0-9_.\-]*)[ \t]*=[ \t]*(.*)")
+_FINAL_START = re.compile(r"^[ \t]*(~[ \t]*exists|exists|forall|locations|filter|observed)\b", re.M)
+
+
+@dataclass
+class Region:
+    """A piece of the file and where it starts, so errors point into the file."""
+
+    text: str
+    offset: int
+
+
+@dataclass
+class Layout:
+    path: str | None
+    source: str  # the file text, comments blanked out
+    original: str
+    arch: str
+    name: str
+    doc: str = ""
+    info: dict[str, str] = field(default_factory=dict)
+    init: Region | None = None
+    body: Region | None = None
+    final: Region | None = None
+
+    def pos(self, offset: int) -> SourcePos:
+        line, col = line_col(self.source, offset)
+        return SourcePos(self.path, line, col)
+
+
+def blank_comments(text: str, path: str | None) -> str:
+    """Replace OCaml-style ``(* ... *)`` comments (nested) by spaces, keeping line breaks."""
+    out = list(text)
+    depth = 0
+    i = 0
+    start = 0
+    n = len(text)
+    in_string = False
+    while i < n:
+        c = text[i]
+        if depth == 0 and c == '"':
+            in_string = not in_string
+        if not in_string and text.startswith("(*", i):
+            if depth == 0:
+                start = i
+            depth += 1
+            out[i] = out[i + 1] = " "
+            i += 2
+            continue
+        if depth and text.startswith("*)", i):
+            depth -= 1
+            out[i] = out[i + 1] = " "
+            i += 2
+            continue
+        if depth and c != "\n":
+            out[i] = " "
+        i += 1
+    if depth:
+        line, col = line_col(text, start)
+        raise LitmusError("comment '(*' is never closed", SourcePos(path, line, col), expected="'*)'")
+    return "".join(out)
+
+
+def split_layout(text: str, path: str | None) -> Layout:
+    """Cut a litmus file into its regions (the dialect parses the body)."""
+    source = blank_comments(text, path)
+    pos = 0
+    n = len(source)
+    while pos < n and source[pos] in " \t\r\n":
+        pos += 1
+    m = _HEADER.match(source, pos)
+    if not m:
+        line, col = line_col(source, pos)
+        raise LitmusError("malformed header", SourcePos(path, line, col),
+                          expected="'ARCH NAME' on the first line, e.g. 'X86 SB'")
+    layout = Layout(path, source, text, m.group(1), m.group(2))
+    if m.group(3):
+        layout.doc = m.group(3)[1:-1]
+    pos = m.end()
+    # optional doc string and key=value lines, up to the init block
+    while True:
+        while pos < n and source[pos] in " \t\r\n":
+            pos += 1
+        if pos >= n:
+            raise LitmusError("the test ends before its init block", layout.pos(pos), expected="'{'")
+        if source[pos] == "{":
+            break
+        if source[pos] == '"':
+            end = source.find('"', pos + 1)
+            if end < 0:
+                raise LitmusError("doc string is never closed", layout.pos(pos), expected='a closing \'"\'')
+            layout.doc = (layout.doc + " " + source[pos + 1:end]).strip()
+            pos = end + 1
+            continue
+        eol = source.find("\n", pos)
+        eol = n if eol < 0 else eol
+        im = _INFO.fullmatch(source[pos:eol].rstrip())
+        if not im:
+            raise LitmusError(
+                f"unexpected text before the init block: '{source[pos:eol].strip()[:40]}'",
+                layout.pos(pos), expected="a doc string, KEY=VALUE lines, or '{'",
+            )
+        layout.info[im.group(1)] = im.group(2).strip()
+        pos = eol
+    # init block: braces may nest in C initialisers ({ int x[2] = {1,2}; })
+    depth = 0
+    start = pos
+    for i in range(pos, n):
+        if source[i] == "{":
+            depth += 1
+        elif source[i] == "}":
+            depth -= 1
+            if depth == 0:
+                layout.init = Region(source[start + 1:i], start + 1)
+                pos = i + 1
+                break
+    else:
+        raise LitmusError("init block is never closed", layout.pos(start), expected="'}'")
+    fm = _find_final(source, pos)
+    end = fm if fm is not None else n
+    layout.body = Region(source[pos:end], pos)
+    if fm is None:
+        raise LitmusError("no final condition", layout.pos(n),
+                          expected="'exists (...)', '~exists (...)' or 'forall (...)'")
+    layout.final = Region(source[fm:], fm)
+    return layout
+
+
+def _find_final(source: str, pos: int) -> int | None:
+    """Start of the final section: the first condition keyword outside braces."""
+    depth = 0
+    for m in _FINAL_START.finditer(source, pos):
+        # count braces between pos and this match (C bodies contain braces)
+        depth += source.count("{", pos, m.start()) - source.count("}", pos, m.start())
+        pos = m.start()
+        if depth <= 0:
+            return m.start(1) if m.start(1) >= m.start() else m.start()
+    return None

@@ -1,0 +1,47 @@
+"""Read a litmus file in any registered dialect and lower it to the core program."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ..core.errors import LitmusError, MmdslError, SourcePos
+from ..core.program import Program
+from .layout import split_layout
+from .registry import dialect_for
+
+
+def parse_litmus(text: str, path: str | None = None) -> Program:
+    """Parse litmus source text; every error carries file:line:col."""
+    layout = split_layout(text, path)
+    try:
+        dialect = dialect_for(layout.arch)
+    except MmdslError as err:
+        err.pos = SourcePos(path, *_header_pos(text))
+        raise
+    program = dialect.lower(layout) if hasattr(dialect, "lower") else _lower_table(layout, dialect)
+    return program
+
+
+def _lower_table(layout, dialect) -> Program:
+    from .threadtable import lower_table_test
+
+    return lower_table_test(layout, dialect)
+
+
+def _header_pos(text: str) -> tuple[int, int]:
+    for i, line in enumerate(text.splitlines(), 1):
+        if line.strip():
+            return i, len(line) - len(line.lstrip()) + 1
+    return 1, 1
+
+
+def load_litmus(path: str | Path) -> Program:
+    """Read and parse one litmus file."""
+    p = Path(path)
+    try:
+        text = p.read_text()
+    except UnicodeDecodeError:
+        raise LitmusError("the file is not UTF-8 text", SourcePos(str(p), 1, 1)) from None
+    except OSError as err:
+        raise LitmusError(f"cannot read litmus file: {err.strerror}", SourcePos(str(p), 1, 1)) from None
+    return parse_litmus(text, str(p))

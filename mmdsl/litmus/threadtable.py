@@ -1,0 +1,184 @@
+"""The thread table of assembly-style tests (LISA, X86, X86_64) and its lowering to the core."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field, replace
+
+import pyparsing as pp
+
+from ..core.errors import LitmusError, UnsupportedError
+from ..core.program import Branch, Instr, Nop, Program, Thread
+from .finals import parse_final, parse_init
+from .layout import Layout
+
+_PROC = re.compile(r"P([0-9]+)")
+
+
+@dataclass
+class Cell:
+    text: str
+    offset: int  # into the file
+
+
+@dataclass
+class CellCode:
+    """What one cell of the table lowers to."""
+
+    labels: list[str] = field(default_factory=list)
+    instrs: list[Instr] = field(default_factory=list)
+    # (index into instrs, label) for branches whose target is a label
+    jumps: list[tuple[int, str]] = field(default_factory=list)
+
+
+class CellError(Exception):
+    """A dialect's complaint about one cell, located within the cell's text."""
+
+    def __init__(self, message: str, at: int = 0, expected: str | None = None):
+        super().__init__(message)
+        self.message = message
+        self.at = at
+        self.expected = expected
+
+
+class TableDialect:
+    """Base of assembly-style dialects: parse one cell of the thread table."""
+
+    name = "?"
+    archs: tuple[str, ...] = ()
+    instruction_help = ""
+
+    def norm_reg(self, name: str) -> str:
+        return name
+
+    def parse_cell(self, text: str) -> CellCode:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def fence_text(self, kind: str) -> str:  # for writing fenced tests back
+        raise NotImplementedError
+
+    # ---- shared helpers ------------------------------------------------------
+    def cell_error(self, text: str, err: pp.ParseException) -> CellError:
+        found = text[err.loc:].strip().split()[0] if text[err.loc:].strip() else "end of instruction"
+        return CellError(f"cannot parse instruction '{text.strip()}' (at '{found}')", err.loc,
+                         self.instruction_help)
+
+
+def split_table(layout: Layout) -> tuple[list[str], list[list[Cell]]]:
+    """The thread names and the rows of cells of the body."""
+    body = layout.body
+    text = body.text
+    rows: list[list[Cell]] = []
+    pos = 0
+    while True:
+        semi = text.find(";", pos)
+        if semi < 0:
+            rest = text[pos:]
+            if rest.strip():
+                off = body.offset + pos + (len(rest) - len(rest.lstrip()))
+                raise LitmusError("the last row of the thread table does not end with ';'", layout.pos(off),
+                                  expected="';' at the end of every row")
+            break
+        row_text = text[pos:semi]
+        cells = []
+        cpos = pos
+        for part in row_text.split("|"):
+            cells.append(Cell(part, body.offset + cpos))
+            cpos += len(part) + 1
+        rows.append(cells)
+        pos = semi + 1
+    if not rows:
+        raise LitmusError("no thread table", layout.pos(body.offset), expected="a row 'P0 | P1 ;'")
+    header = rows[0]
+    names = []
+    for i, c in enumerate(header):
+        name = c.text.strip()
+        m = _PROC.fullmatch(name)
+        if not m or int(m.group(1)) != i:
+            off = c.offset + (len(c.text) - len(c.text.lstrip()))
+            raise LitmusError(f"thread column {i} is named '{name}'", layout.pos(off), expected=f"'P{i}'")
+        names.append(name)
+    for row in rows[1:]:
+        if len(row) != len(names):
+            raise LitmusError(
+                f"this row has {len(row)} cells but there are {len(names)} threads",
+                layout.pos(row[0].offset + (len(row[0].text) - len(row[0].text.lstrip()))),
+                expected=f"{len(names)} cells separated by '|'",
+            )
+    return names, rows[1:]
+
+
+_CELL_CACHE: dict[tuple[str, str], CellCode] = {}
+
+
+def lower_table_test(layout: Layout, dialect: TableDialect) -> Program:
+    """Lower an assembly-style test to the core program."""
+    names, rows = split_table(layout)
+    mem_init, reg_init = parse_init(layout, dialect.norm_reg)
+    condition, observed, filt = parse_final(layout, dialect.norm_reg)
+    threads = []
+    for tid, name in enumerate(names):
+        instrs: list[Instr] = []
+        labels: dict[str, int] = {}
+        jumps: list[tuple[int, str, Cell]] = []
+        for row in rows:
+            cell = row[tid]
+            if not cell.text.strip():
+                continue
+            key = (dialect.name, cell.text.strip())
+            code = _CELL_CACHE.get(key)
+            if code is None:
+                try:
+                    code = dialect.parse_cell(cell.text.strip())
+                except CellError as err:
+                    lead = len(cell.text) - len(cell.text.lstrip())
+                    raise LitmusError(err.message, layout.pos(cell.offset + lead + err.at),
+                                      expected=err.expected) from None
+                except UnsupportedError as err:
+                    lead = len(cell.text) - len(cell.text.lstrip())
+                    err.pos = layout.pos(cell.offset + lead)
+                    raise
+                _CELL_CACHE[key] = code
+            lead = len(cell.text) - len(cell.text.lstrip())
+            pos = layout.pos(cell.offset + lead)
+            for lab in code.labels:
+                if lab in labels:
+                    raise LitmusError(f"label '{lab}' is defined twice in {name}", pos)
+                labels[lab] = len(instrs)
+            base = len(instrs)
+            for k, lab in code.jumps:
+                jumps.append((base + k, lab, cell))
+            for ins in code.instrs:
+                instrs.append(replace(ins, pos=pos, text=cell.text.strip()))
+            if code.labels and not code.instrs:
+                instrs.append(Nop(pos=pos, text=cell.text.strip()))
+        for idx, lab, cell in jumps:
+            if lab not in labels:
+                raise LitmusError(f"branch to unknown label '{lab}' in {name}", instrs[idx].pos,
+                                  expected=f"one of {sorted(labels)}" if labels else "a label defined in this thread")
+            instrs[idx] = replace(instrs[idx], target=labels[lab])
+        regs = {r: v for (t, r), v in reg_init.items() if t == tid}
+        threads.append(Thread(tid, name, instrs, regs))
+    for (t, r), _ in reg_init.items():
+        if t >= len(names):
+            raise LitmusError(f"init gives register {r} to thread {t}, and there are {len(names)} threads",
+                              layout.pos(layout.init.offset))
+    _check_condition_threads(layout, condition, observed, len(names))
+    return Program(
+        name=layout.name, arch=layout.arch, threads=threads, init=mem_init, condition=condition,
+        path=layout.path, doc=layout.doc, info=layout.info, observed=observed, filter=filt,
+        source=layout.original, layout=(names, rows),
+    )
+
+
+def _check_condition_threads(layout: Layout, condition, observed, nthreads: int) -> None:
+    for key in [*condition.keys(), *observed]:
+        if key[0] == "reg" and key[1] >= nthreads:
+            raise LitmusError(
+                f"the condition names register {key[2]} of thread {key[1]}, and there are {nthreads} threads",
+                layout.pos(layout.final.offset),
+            )
+
+
+def is_branch(ins: Instr) -> bool:
+    return isinstance(ins, Branch)
