@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ..core.errors import UnsupportedError
 from ..core.events import Event, EventShape, event_label
 from ..core.program import Program
 from ..lang.evaluate import Prepared
@@ -136,7 +137,7 @@ class Structure:
         ppo, kept = table_relations(model, self.shapes, rels["po"], rels["loc"], rels["dep"], self.accesses)
         rels["ppo"] = ppo
         rels["kept-loc"] = kept
-        rels["fence"] = fence_relation(model, self.shapes, rels["po"]) if model.fences else Rel.empty(self.n)
+        rels["fence"] = self._fences(model, rels["po"])
         cache: dict[str, int] = {}
         shapes = self.shapes
 
@@ -154,6 +155,20 @@ class Structure:
             return m
 
         return Prepared(model, self.n, sets, rels)
+
+    def _fences(self, model: Model, po: Rel) -> Rel:
+        """The fence relation; an unknown fence kind is reported at its instruction."""
+        try:
+            return fence_relation(model, self.shapes, po)
+        except UnsupportedError as err:
+            if err.pos is None:
+                for e in self.events:
+                    if e.kind == "F" and model.fence_for(e.fence) is None:
+                        ins = self.program.threads[e.tid].instrs[e.instr]
+                        err.pos = ins.pos
+                        err.message = f"{err.message} (used by '{ins.text}')"
+                        break
+            raise
 
     def shape(self, eid: int) -> EventShape:
         return self.shapes[eid]

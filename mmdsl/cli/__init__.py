@@ -1,0 +1,1 @@
+"""The command line interface (typer), thin: every command calls the layers above."""

@@ -1,0 +1,90 @@
+"""`mmdsl run`: run litmus tests (files or directories) under one or more models."""
+
+from __future__ import annotations
+
+import sys
+from typing import List
+
+import typer
+
+from .common import EXIT_ERROR, user_errors
+
+
+@user_errors
+def run(
+    tests: List[str] = typer.Argument(..., help="Litmus files or directories (searched recursively)."),
+    model: List[str] = typer.Option(["sc"], "--model", "-m", help="Model name or .mm file; repeat for several."),
+    as_json: bool = typer.Option(False, "--json", help="Machine-readable output."),
+    why: bool = typer.Option(False, "--why", help="Explain forbidden outcomes: violated axiom and cycle."),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="Only the verdict matrix and the summary."),
+    matrix: bool = typer.Option(False, "--matrix", help="Always print the full verdict matrix."),
+) -> None:
+    """Run tests under models and print herd-shaped results."""
+    from ..render.herd_text import herd_block, why_text
+    from ..suite.runner import iter_test_files, run_many
+
+    files = iter_test_files(tests)
+    if not files:
+        print("no litmus tests found in " + ", ".join(tests), file=sys.stderr)
+        raise typer.Exit(EXIT_ERROR)
+    total = len(files) * len(model)
+    items = []
+    progress = _progress(total) if total > 40 and not as_json else None
+    for item in run_many(files, list(model), why=why):
+        items.append(item)
+        if progress is not None:
+            progress[0].advance(progress[1])
+        if as_json:
+            continue
+        if item.error is not None:
+            print(str(item.error), file=sys.stderr)
+            continue
+        if not quiet:
+            text = ""
+            if len(model) > 1:
+                text += f"Model {item.model}\n"
+            text += herd_block(item.result)
+            if why:
+                text += why_text(item.result)
+            print(text)
+    if progress is not None:
+        progress[0].stop()
+    errors = sum(1 for it in items if it.error is not None)
+    if as_json:
+        from ..render.json_out import dumps, error_dict, result_dict
+
+        print(dumps({
+            "results": [result_dict(it.result, why) for it in items if it.result is not None],
+            "errors": [dict(error_dict(it.error, str(it.path)), model=it.model)
+                       for it in items if it.error is not None],
+        }))
+    elif len(files) > 1 or len(model) > 1:
+        _summary(items, len(files), model, errors, matrix)
+    if errors:
+        raise typer.Exit(EXIT_ERROR)
+
+
+def _progress(total: int):
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+
+    p = Progress("[progress.description]{task.description}", BarColumn(), MofNCompleteColumn(),
+                 TimeRemainingColumn(), console=Console(stderr=True), transient=True)
+    p.start()
+    return p, p.add_task("running", total=total)
+
+
+def _summary(items, nfiles: int, models, errors: int, full: bool) -> None:
+    from rich.console import Console
+
+    from ..render.matrix import matrix_counts, matrix_table
+
+    console = Console()
+    if full or nfiles <= 100:
+        console.print(matrix_table(items))
+    counts = matrix_counts(items)
+    for m, c in counts.items():
+        console.print(f"{m}: {c['Allowed']} allowed, {c['Forbidden']} forbidden"
+                      + (f", [bold yellow]{c['errors']} errors[/]" if c["errors"] else ""))
+    console.print(f"{nfiles} test(s) x {len(models)} model(s)"
+                  + (f"; [bold yellow]{errors} failed[/]" if errors else ""))

@@ -1,0 +1,1 @@
+"""Output: herd-style text, JSON, model descriptions and (graphviz) diagrams."""

@@ -1,0 +1,1 @@
+"""Suites: running many tests under many models, manifests, expectations and reports."""
