@@ -114,7 +114,9 @@ class Structure:
         loc_r = Rel(n, loc_rows)
         internal_r = Rel(n, internal)
         addr_r, data_r, ctrl_r = Rel(n, addr), Rel(n, data), Rel(n, ctrl)
-        dep = addr_r | data_r | ctrl_r
+        # accesses are issued in program order and an access's location must be known to
+        # issue it, so an address dependency also holds back everything after the access
+        dep = addr_r | data_r | ctrl_r | addr_r.seq(po_r)
         full = (1 << n) - 1
         self.internal = internal_r
         self.rels = {

@@ -42,7 +42,7 @@ STATIC_RELATIONS = {
     "addr": "address dependency",
     "data": "data dependency",
     "ctrl": "control dependency",
-    "dep": "addr | data | ctrl",
+    "dep": "addr | data | ctrl | addr ; po (what the table's i condition tests)",
     "rmw": "read and write of one atomic read-modify-write",
     "po-loc": "po & loc",
 }
