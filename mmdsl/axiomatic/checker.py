@@ -55,12 +55,14 @@ def _execution(structure: Structure, leaf: Leaf) -> Execution:
 
 
 def check(program: Program, model: Model, *, why: bool = False, collect: str = "witness",
-          prune: bool = True, max_explanations: int = 4) -> TestResult:
+          prune: bool = True, max_explanations: int = 4, max_collected: int = 10_000) -> TestResult:
     """Run ``program`` under ``model``.
 
     collect: "witness" keeps one allowed execution matching the condition; "allowed" keeps
-    every allowed execution; "none" keeps nothing. With ``why``, forbidden executions
-    whose final state satisfies the condition are explained (axiom and cycle).
+    every allowed execution; "all" keeps every allowed execution and every forbidden one
+    with its violations (in ``result.stats["collected"]``); "none" keeps nothing. With
+    ``why``, forbidden executions whose final state satisfies the condition are explained
+    (axiom and cycle) in ``result.why``.
     """
     start = time.perf_counter()
     keys = observed_keys(program)
@@ -81,24 +83,31 @@ def check(program: Program, model: Model, *, why: bool = False, collect: str = "
             if filt is not None and not filt.holds(leaf.final):
                 return
             holds = prop.holds(leaf.final)
-            if not allowed:
-                if holds and len(explanations) < max_explanations:
-                    ex = _execution(structure, leaf)
-                    explanations.append(Explanation(ex, explain(prepared, leaf.dynamic),
-                                                    FinalState.of(leaf.final, keys)))
-                return
             states[FinalState.of(leaf.final, keys)] += 1
             counts[0 if holds else 1] += 1
-            if collect == "allowed":
+            if collect in ("allowed", "all") and len(store.allowed) < max_collected:
                 store.allowed.append(_execution(structure, leaf))
             elif collect == "witness" and holds and not witness:
                 witness.append(_execution(structure, leaf))
 
         enum.run(on_leaf, want_forbidden=False)
         ncands += enum.candidates
-        if why:
-            explain_enum = Enumerator(structure, prepared, prune=False)
-            explain_enum.run(on_leaf_forbidden(on_leaf), want_forbidden=True)
+        if why or collect == "all":
+            def on_forbidden(leaf: Leaf, allowed: bool, structure=structure, prepared=prepared) -> None:
+                if allowed or (filt is not None and not filt.holds(leaf.final)):
+                    return
+                holds = prop.holds(leaf.final)
+                explanation = None
+                if why and holds and len(explanations) < max_explanations:
+                    explanation = Explanation(_execution(structure, leaf), explain(prepared, leaf.dynamic),
+                                              FinalState.of(leaf.final, keys))
+                    explanations.append(explanation)
+                if collect == "all" and len(store.forbidden) < max_collected:
+                    store.forbidden.append(explanation or Explanation(
+                        _execution(structure, leaf), explain(prepared, leaf.dynamic),
+                        FinalState.of(leaf.final, keys)))
+
+            Enumerator(structure, prepared, prune=False).run(on_forbidden, want_forbidden=True)
     result = TestResult(
         test=program.name, model=model.name, engine=ENGINE, condition=program.condition,
         states=dict(states), positive=counts[0], negative=counts[1],
@@ -108,13 +117,3 @@ def check(program: Program, model: Model, *, why: bool = False, collect: str = "
     result.why = explanations
     result.stats["collected"] = store
     return result
-
-
-def on_leaf_forbidden(on_leaf):
-    """Pass only forbidden leaves on (the allowed ones were counted by the first pass)."""
-
-    def handler(leaf: Leaf, allowed: bool) -> None:
-        if not allowed:
-            on_leaf(leaf, False)
-
-    return handler
