@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import typer
 
-from . import check_model_cmd, models_cmd, run_cmd
+from . import check_model_cmd, compare_cmd, diff_models_cmd, models_cmd, run_cmd, suite_cmd
 
 app = typer.Typer(
     name="mmdsl",
@@ -16,6 +16,9 @@ app = typer.Typer(
 app.command("models")(models_cmd.models)
 app.command("check-model")(check_model_cmd.check_model)
 app.command("run")(run_cmd.run)
+app.command("suite")(suite_cmd.suite)
+app.command("compare")(compare_cmd.compare)
+app.command("diff-models")(diff_models_cmd.diff_models)
 
 
 def main() -> None:

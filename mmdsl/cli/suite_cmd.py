@@ -1,0 +1,88 @@
+"""`mmdsl suite`: run a suite (manifest or folder) under its models; matrix, reports, saved runs."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import List, Optional
+
+import typer
+
+from .common import user_errors
+
+
+@user_errors
+def suite(
+    target: str = typer.Argument(..., help="A suite folder (with or without manifest.yaml) or a manifest file."),
+    model: List[str] = typer.Option([], "--model", "-m",
+                                    help="Run this model instead of the manifest's (repeat); COLUMN=MODEL checks "
+                                         "a model file against another column's expectations."),
+    jobs: Optional[int] = typer.Option(None, "--jobs", "-j", min=1, help="Worker processes (default: all cores)."),
+    timeout: float = typer.Option(60.0, "--timeout", min=0, help="Seconds per test and model (0: no limit)."),
+    engine: Optional[str] = typer.Option(None, "--engine", help="axiomatic, explorer or both (default: the manifest's)."),
+    executor: str = typer.Option("local", "--executor", help="local (processes), inline (this process) or dask."),
+    scheduler: Optional[str] = typer.Option(None, "--scheduler", help="The Dask scheduler, e.g. tcp://10.0.0.1:8786."),
+    report: Optional[str] = typer.Option(None, "--report", help="Also write a report: md, html, json or csv."),
+    output: Optional[Path] = typer.Option(None, "--output", "-o", help="The report file (default: stdout)."),
+    draw: Optional[Path] = typer.Option(None, "--draw", help="Write a diagram per cell into this folder."),
+    save: Optional[Path] = typer.Option(None, "--save", help="Save the run in this SQLite file (see mmdsl compare)."),
+    bless: bool = typer.Option(False, "--bless", help="Write the verdicts into the manifest's expectations."),
+    matrix: Optional[bool] = typer.Option(None, "--matrix/--no-matrix",
+                                          help="Print the full matrix (default: when at most 100 tests)."),
+    as_json: bool = typer.Option(False, "--json", help="The JSON report on stdout, nothing else."),
+) -> None:
+    """Run every test of a suite under every model and check the expected verdicts.
+
+    Exit code: 0 every expectation held, 1 a mismatch, a timeout or a crash, 2 bad input.
+    """
+    from ..core.errors import MmdslError
+    from ..suite.console import RunProgress, print_run
+    from ..suite.manifest import load_suite
+    from ..suite.report import FORMATS, render_report
+    from ..suite.run import model_columns, run_suite
+
+    if as_json:
+        report = report or "json"
+    if report is not None and report not in FORMATS:
+        raise MmdslError(f"unknown report format '{report}'", expected=", ".join(FORMATS))
+    if output is not None and report is None:
+        report = {".html": "html", ".htm": "html", ".md": "md", ".csv": "csv"}.get(output.suffix, "json")
+    to_stdout = report is not None and output is None
+    the_suite = load_suite(target)
+    columns = model_columns(the_suite, list(model))
+    if draw is not None:
+        from ..suite.drawing import check_drawing
+
+        check_drawing()
+    progress = RunProgress(enabled=not to_stdout)
+    try:
+        run = run_suite(the_suite, columns, engine=engine, jobs=jobs, timeout=timeout, executor=executor,
+                        scheduler=scheduler, draw=str(draw) if draw else None, on_start=progress.start,
+                        on_cell=progress.advance, on_tick=progress.tick)
+    finally:
+        progress.stop()
+    if report is not None:
+        text = render_report(run, report, output)
+        if output is None:
+            sys.stdout.write(text)
+        else:
+            output.parent.mkdir(parents=True, exist_ok=True)
+            output.write_text(text)
+    if not to_stdout:
+        print_run(run, full_matrix=matrix)
+        if output is not None:
+            print(f"report: {output}")
+    if save is not None:
+        from ..suite.store import save_run
+
+        run_id = save_run(save, run)
+        print(f"saved as run {run_id} in {save}", file=sys.stderr if to_stdout else sys.stdout)
+    if bless:
+        from ..suite.bless import bless as bless_run
+
+        for line in bless_run(run).lines(the_suite.manifest):
+            print(line, file=sys.stderr if to_stdout else sys.stdout)
+        outcomes = run.outcomes()
+        raise typer.Exit(2 if outcomes.get("error") else
+                         1 if any(outcomes.get(o) for o in ("timeout", "crash", "disagree")) else 0)
+    raise typer.Exit(run.exit_code())

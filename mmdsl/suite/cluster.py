@@ -1,0 +1,42 @@
+"""Running a suite's chunks on a Dask distributed cluster (imported only when asked for)."""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from ..core.errors import MmdslError, UnsupportedError
+from .work import CRASH, Cell, RunSpec, WorkItem, run_chunk
+
+
+def run_on_dask(chunks: list[list[WorkItem]], spec: RunSpec, scheduler: str,
+                on_cell: Callable[[Cell], None], connect_timeout: float = 20.0) -> int:
+    """Submit every chunk to the scheduler at ``scheduler``; report cells as chunks finish.
+
+    The tests travel with the chunks (their text), so workers need mmdsl installed but
+    not the suite's files; models are loaded on the workers by bundled name or by path.
+    Returns the number of worker threads the cluster had when the run started.
+    """
+    try:
+        from distributed import Client, as_completed
+    except ImportError:
+        raise UnsupportedError("--executor dask needs the 'distributed' package",
+                               hint="pip install 'mmdsl[dask]'") from None
+    try:
+        client = Client(scheduler, timeout=connect_timeout)
+    except (OSError, TimeoutError) as err:
+        raise MmdslError(f"cannot reach the Dask scheduler at '{scheduler}': {err}",
+                         hint="start one with 'dask scheduler' and workers with 'dask worker ADDRESS'") from None
+    with client:
+        threads = sum(client.nthreads().values())
+        futures = {client.submit(run_chunk, chunk, spec, pure=False): chunk for chunk in chunks}
+        for fut in as_completed(futures):
+            try:
+                cells = fut.result()
+            except Exception as err:  # noqa: BLE001 -- a lost worker: the chunk is reported, the rest goes on
+                cells = [Cell(item.key, col, CRASH, engine=spec.engine,
+                              message=f"the Dask task failed: {type(err).__name__}: {err}")
+                         for item in futures[fut]
+                         for col in (item.columns or [m.column for m in spec.models])]
+            for cell in cells:
+                on_cell(cell)
+    return threads

@@ -1,0 +1,79 @@
+"""Model differences: the tests of a suite on which two models disagree, and their executions."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .manifest import ModelRef, Suite
+from .run import SuiteRun
+from .work import OK
+
+
+@dataclass
+class Difference:
+    test: str
+    allowed_by: str  # the model column that allows the condition's outcome
+    forbidden_by: str
+    files: list[str] = field(default_factory=list)
+
+
+@dataclass
+class ModelDiff:
+    a: ModelRef
+    b: ModelRef
+    run: SuiteRun
+    differences: list[Difference]
+    failed: list[tuple[str, str, str]]  # test, model, what happened (no verdict to compare)
+
+    def lines(self) -> list[str]:
+        a, b = self.a.column, self.b.column
+        n = len(self.run.tests)
+        if not self.differences:
+            head = f"{a} and {b} agree on all {n} tests of {self.run.suite.name}"
+        else:
+            head = f"{a} and {b} differ on {len(self.differences)} of {n} tests of {self.run.suite.name}:"
+        lines = [head]
+        width = max((len(d.test) for d in self.differences), default=0)
+        for d in self.differences:
+            lines.append(f"  {d.test:<{width}}  allowed by {d.allowed_by}, forbidden by {d.forbidden_by}")
+            lines += [f"  {'':<{width}}    {f}" for f in d.files]
+        if self.differences:
+            for col in (a, b):
+                count = sum(d.allowed_by == col for d in self.differences)
+                lines.append(f"{col} allows {count} of them")
+        for test, col, what in self.failed:
+            lines.append(f"not compared: {test} under {col}: {what}")
+        return lines
+
+
+def differences(run: SuiteRun, a: ModelRef, b: ModelRef) -> ModelDiff:
+    """Every test whose verdict under ``a`` differs from its verdict under ``b``."""
+    diffs, failed = [], []
+    for test in run.tests:
+        ca, cb = run.cells.get((test, a.column)), run.cells.get((test, b.column))
+        bad = [(c, col) for c, col in ((ca, a.column), (cb, b.column)) if c is None or c.status != OK]
+        if bad:
+            failed += [(test, col, c.text if c is not None else "not run") for c, col in bad]
+            continue
+        if ca.verdict != cb.verdict:
+            allowing, forbidding = (a, b) if ca.verdict == "Allowed" else (b, a)
+            diffs.append(Difference(test, allowing.column, forbidding.column))
+    return ModelDiff(a, b, run, diffs, failed)
+
+
+def write_executions(diff: ModelDiff, suite: Suite, out: Path) -> None:
+    """For each difference: the witness under the allowing model and a forbidden execution with
+    its violated axiom and cycle under the other; diagrams when the render layer draws them,
+    herd-shaped text otherwise."""
+    from ..lang import load_model
+    from ..litmus import load_litmus
+    from .drawing import write_difference
+
+    paths = {t.key: t.path for t in suite.tests}
+    models = {diff.a.column: diff.a, diff.b.column: diff.b}
+    for d in diff.differences:
+        program = load_litmus(paths[d.test])
+        allowing = load_model(models[d.allowed_by].source)
+        forbidding = load_model(models[d.forbidden_by].source)
+        d.files = write_difference(program, allowing, forbidding, out / d.test)

@@ -1,0 +1,162 @@
+"""Running a suite: every (test, model) cell on the chosen executor, checked against expectations."""
+
+from __future__ import annotations
+
+import os
+import time
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Callable
+
+from .expectations import Expectation
+from .manifest import ManifestError, ModelRef, Suite, resolve_model
+from .work import DISAGREE, ERROR, OK, Cell, RunSpec, WorkItem, make_chunks, run_item
+
+EXECUTORS = ("local", "inline", "dask")
+DEFAULT_TIMEOUT = 60.0
+
+# what became of one cell, against its expectation
+HELD, MISMATCH, UNCHECKED = "held", "mismatch", "unchecked"
+
+
+def default_jobs() -> int:
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # pragma: no cover - not Linux
+        return os.cpu_count() or 1
+
+
+@dataclass
+class SuiteRun:
+    """The cells of one run of a suite, with what each was expected to give."""
+
+    suite: Suite
+    models: list[ModelRef]
+    engine: str
+    cells: dict[tuple[str, str], Cell] = field(default_factory=dict)
+    started: str = ""
+    wall: float = 0.0
+    jobs: int = 1
+    executor: str = "local"
+
+    @property
+    def columns(self) -> list[str]:
+        return [m.column for m in self.models]
+
+    @property
+    def tests(self) -> list[str]:
+        return self.suite.keys
+
+    @property
+    def default_column(self) -> str | None:
+        """The column herd `.expected` files and `Result:` comments speak for: the suite's first model."""
+        if self.suite.models:
+            return self.suite.models[0].column
+        return self.columns[0] if self.columns else None
+
+    def expectation(self, test: str, column: str) -> Expectation | None:
+        found = self.suite.expectation(test, column, self.default_column)
+        if found is None and column == self.default_column:
+            cell = self.cells.get((test, column))
+            found = cell.declared if cell is not None else None
+        return found
+
+    def outcome(self, test: str, column: str) -> str:
+        """held | mismatch | unchecked for a cell that ran; else its status (timeout, crash, ...)."""
+        cell = self.cells[(test, column)]
+        if cell.status != OK:
+            return cell.status
+        exp = self.expectation(test, column)
+        if exp is None:
+            return UNCHECKED
+        return HELD if exp.holds(cell.verdict, cell.observation) else MISMATCH
+
+    def outcomes(self) -> dict[str, int]:
+        counts: dict[str, int] = {}
+        for test, col in self.cells:
+            o = self.outcome(test, col)
+            counts[o] = counts.get(o, 0) + 1
+        return counts
+
+    def problems(self) -> list[tuple[str, str, str]]:
+        """(test, model, outcome) for every cell that is not fine, in matrix order."""
+        return [(t, m, o) for t in self.tests for m in self.columns
+                if (t, m) in self.cells and (o := self.outcome(t, m)) not in (HELD, UNCHECKED)]
+
+    def exit_code(self) -> int:
+        """0: every expectation held; 1: a mismatch, a timeout, a crash; 2: bad input (a test error)."""
+        outcomes = self.outcomes()
+        if outcomes.get(ERROR):
+            return 2
+        return 1 if any(outcomes.get(o) for o in (MISMATCH, "timeout", "crash", DISAGREE)) else 0
+
+
+def model_columns(suite: Suite, specs: list[str] | None) -> list[ModelRef]:
+    """The models to run: ``-m`` specs (resolved against the working folder) or the manifest's."""
+    if specs:
+        refs = [resolve_model(s, Path.cwd()) for s in specs]
+        seen = set()
+        for r in refs:
+            if r.column in seen:
+                raise ManifestError(f"model column '{r.column}' is given twice",
+                                    hint="name one of them: -m COLUMN=MODEL")
+            seen.add(r.column)
+        return refs
+    if not suite.models:
+        raise ManifestError(f"suite '{suite.name}' names no models", expected="-m MODEL (one or more)")
+    return list(suite.models)
+
+
+def run_suite(suite: Suite, models: list[ModelRef], *, engine: str | None = None, jobs: int | None = None,
+              timeout: float | None = DEFAULT_TIMEOUT, executor: str = "local", scheduler: str | None = None,
+              draw: str | None = None, on_start: Callable[[int], None] | None = None,
+              on_cell: Callable[[Cell], None] | None = None,
+              on_tick: Callable[[], None] | None = None) -> SuiteRun:
+    """Run every test of ``suite`` under every model; ``on_start(total_cells)`` then ``on_cell``
+    for each cell as it arrives (in no particular order)."""
+    from ..lang import load_model
+
+    for m in models:
+        load_model(m.source)  # a bad model is one clear error before any work starts
+    engine = engine or suite.engine
+    jobs = jobs or default_jobs()
+    spec = RunSpec(tuple(models), engine, timeout or None, draw)
+    run = SuiteRun(suite, list(models), engine, jobs=jobs, executor=executor,
+                   started=datetime.now(timezone.utc).isoformat(timespec="seconds"))
+    if on_start is not None:
+        on_start(len(suite.tests) * len(models))
+
+    def take(cell: Cell) -> None:
+        run.cells[(cell.test, cell.model)] = cell
+        if on_cell is not None:
+            on_cell(cell)
+
+    items = []
+    for t in suite.tests:
+        try:
+            items.append(WorkItem(t.key, str(t.path), t.path.read_text()))
+        except (OSError, UnicodeDecodeError) as err:
+            for m in models:
+                take(Cell(t.key, m.column, ERROR, engine=engine,
+                          message=f"{t.path}: cannot read the test: {getattr(err, 'strerror', None) or err}"))
+    start = time.perf_counter()
+    if executor == "inline":
+        run.jobs = 1
+        for item in items:
+            for cell in run_item(item, spec):
+                take(cell)
+    elif executor == "local":
+        from .local import LocalPool
+
+        LocalPool(spec, jobs).run(make_chunks(items, jobs), take, on_tick)
+    elif executor == "dask":
+        if not scheduler:
+            raise ManifestError("--executor dask needs --scheduler ADDRESS (e.g. tcp://127.0.0.1:8786)")
+        from .cluster import run_on_dask
+
+        run.jobs = run_on_dask(make_chunks(items, jobs), spec, scheduler, take)
+    else:
+        raise ManifestError(f"unknown executor '{executor}'", expected=", ".join(EXECUTORS))
+    run.wall = time.perf_counter() - start
+    return run

@@ -1,0 +1,170 @@
+"""Saved runs in SQLite (``--save runs.db``) and the comparison of two of them (``mmdsl compare``)."""
+
+from __future__ import annotations
+
+import re
+import sqlite3
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..core.errors import MmdslError
+from .run import SuiteRun
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS runs (
+    id        INTEGER PRIMARY KEY AUTOINCREMENT,
+    timestamp TEXT NOT NULL,
+    suite     TEXT NOT NULL,
+    manifest  TEXT,
+    engine    TEXT NOT NULL,
+    models    TEXT NOT NULL,      -- the model columns, comma separated
+    executor  TEXT NOT NULL,
+    jobs      INTEGER NOT NULL,
+    wall      REAL NOT NULL
+);
+CREATE TABLE IF NOT EXISTS results (
+    run_id      INTEGER NOT NULL REFERENCES runs(id),
+    suite       TEXT NOT NULL,
+    model       TEXT NOT NULL,
+    test        TEXT NOT NULL,
+    status      TEXT NOT NULL,    -- ok | timeout | crash | error | disagree
+    verdict     TEXT,             -- Allowed | Forbidden (status ok)
+    observation TEXT,             -- Never | Sometimes | Always (status ok)
+    expected    TEXT,
+    outcome     TEXT NOT NULL,    -- held | mismatch | unchecked | the status
+    states      INTEGER NOT NULL,
+    positive    INTEGER NOT NULL,
+    negative    INTEGER NOT NULL,
+    time        REAL NOT NULL,
+    message     TEXT,
+    PRIMARY KEY (run_id, model, test)
+);
+"""
+_REF = re.compile(r"last(?:~(\d+))?")
+
+
+class StoreError(MmdslError):
+    kind = "saved runs"
+
+
+@dataclass
+class SavedRun:
+    id: int
+    timestamp: str
+    suite: str
+    engine: str
+    models: str
+    cells: dict[tuple[str, str], sqlite3.Row] = field(default_factory=dict)
+
+    def title(self) -> str:
+        return f"run {self.id} ({self.suite}, {self.models}, {self.timestamp})"
+
+
+@dataclass
+class Change:
+    test: str
+    model: str
+    before: str  # "Allowed (Sometimes)", "timed out", or "-" when absent
+    after: str
+
+
+def _connect(db: str | Path, create: bool = False) -> sqlite3.Connection:
+    if not create and not Path(db).is_file():
+        raise StoreError(f"no saved runs: '{db}' does not exist", hint="save a run with mmdsl suite ... --save FILE")
+    conn = sqlite3.connect(str(db))
+    conn.row_factory = sqlite3.Row
+    conn.executescript(SCHEMA)
+    return conn
+
+
+def save_run(db: str | Path, run: SuiteRun) -> int:
+    """Store every cell of ``run``; the new run's id."""
+    with _connect(db, create=True) as conn:
+        cur = conn.execute(
+            "INSERT INTO runs (timestamp, suite, manifest, engine, models, executor, jobs, wall) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            (run.started, run.suite.name, str(run.suite.manifest or run.suite.root), run.engine,
+             ",".join(run.columns), run.executor, run.jobs, run.wall))
+        run_id = cur.lastrowid
+        rows = []
+        for (test, model), cell in run.cells.items():
+            exp = run.expectation(test, model)
+            rows.append((run_id, run.suite.name, model, test, cell.status, cell.verdict, cell.observation,
+                         exp.word if exp else None, run.outcome(test, model), cell.states, cell.positive,
+                         cell.negative, cell.time, cell.message or None))
+        conn.executemany("INSERT INTO results VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rows)
+    conn.close()
+    return run_id
+
+
+def list_runs(db: str | Path) -> list[sqlite3.Row]:
+    conn = _connect(db)
+    try:
+        return conn.execute("SELECT r.*, (SELECT COUNT(*) FROM results WHERE run_id = r.id) AS cells "
+                            "FROM runs r ORDER BY r.id").fetchall()
+    finally:
+        conn.close()
+
+
+def load_run(db: str | Path, ref: str) -> SavedRun:
+    """A saved run by id (``3``), or ``last`` / ``last~1`` (the one before) ..."""
+    conn = _connect(db)
+    try:
+        ids = [r["id"] for r in conn.execute("SELECT id FROM runs ORDER BY id")]
+        m = _REF.fullmatch(ref.strip())
+        if m:
+            back = int(m.group(1) or 0)
+            if back >= len(ids):
+                raise StoreError(f"'{ref}': there are only {len(ids)} saved run(s) in {db}")
+            run_id = ids[-1 - back]
+        elif ref.strip().isdigit():
+            run_id = int(ref)
+        else:
+            raise StoreError(f"bad run reference '{ref}'", expected="a run id, 'last' or 'last~N'")
+        head = conn.execute("SELECT * FROM runs WHERE id = ?", (run_id,)).fetchone()
+        if head is None:
+            raise StoreError(f"no run {run_id} in {db}",
+                             hint="saved runs: " + (", ".join(map(str, ids)) or "none"))
+        saved = SavedRun(head["id"], head["timestamp"], head["suite"], head["engine"], head["models"])
+        for row in conn.execute("SELECT * FROM results WHERE run_id = ?", (run_id,)):
+            saved.cells[(row["test"], row["model"])] = row
+        return saved
+    finally:
+        conn.close()
+
+
+def _text(row) -> str:
+    if row is None:
+        return "-"
+    if row["status"] != "ok":
+        from .work import STATUS_TEXT
+
+        return STATUS_TEXT.get(row["status"], row["status"])
+    return f"{row['verdict']} ({row['observation']})"
+
+
+def compare_runs(a: SavedRun, b: SavedRun) -> tuple[list[Change], int]:
+    """The cells whose verdict (or observation, or status) differ, and how many are unchanged."""
+    changes = []
+    same = 0
+    order = list(a.cells) + [k for k in b.cells if k not in a.cells]
+    for key in sorted(order, key=lambda k: (k[0], k[1])):
+        before, after = _text(a.cells.get(key)), _text(b.cells.get(key))
+        if before == after:
+            same += 1
+        else:
+            changes.append(Change(key[0], key[1], before, after))
+    return changes, same
+
+
+def comparison_lines(a: SavedRun, b: SavedRun) -> list[str]:
+    """mcompare-like text: the changed cells in a table, then counts."""
+    changes, same = compare_runs(a, b)
+    lines = [f"A: {a.title()}", f"B: {b.title()}"]
+    if changes:
+        rows = [("test", "model", "A", "B")] + [(c.test, c.model, c.before, c.after) for c in changes]
+        widths = [max(len(r[i]) for r in rows) for i in range(4)]
+        for r in rows:
+            lines.append("  " + "  ".join(f"{v:<{w}}" for v, w in zip(r, widths)).rstrip())
+    lines.append(f"{len(changes)} changed, {same} unchanged")
+    return lines

@@ -1,0 +1,129 @@
+"""The work of a suite run: chunks of tests, and running one test under every model into cells."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Callable, Iterator
+
+from ..core.errors import MmdslError
+from .expectations import result_comment
+from .limits import TestTimeout, time_limit
+from .manifest import ModelRef
+from .runner import EngineDisagreement, check_with
+
+OK, TIMEOUT, CRASH, ERROR, DISAGREE = "ok", "timeout", "crash", "error", "disagree"
+STATUS_TEXT = {TIMEOUT: "timed out", CRASH: "crashed", ERROR: "error", DISAGREE: "engines disagree"}
+
+
+@dataclass(frozen=True)
+class WorkItem:
+    """One test to run: its key in the suite, its path (for messages) and its text."""
+
+    key: str
+    path: str
+    text: str
+    columns: tuple[str, ...] | None = None  # the model columns still to run (None: all)
+
+
+@dataclass(frozen=True)
+class RunSpec:
+    """What every worker needs besides the tests: the models, the engine, the limits."""
+
+    models: tuple[ModelRef, ...]
+    engine: str = "axiomatic"
+    timeout: float | None = None
+    draw: str | None = None  # a folder for diagrams, when the render layer provides them
+
+
+@dataclass
+class Cell:
+    """The result of one test under one model (picklable, small: no executions)."""
+
+    test: str
+    model: str
+    status: str  # ok | timeout | crash | error | disagree
+    verdict: str | None = None  # Allowed | Forbidden
+    observation: str | None = None  # Never | Sometimes | Always
+    positive: int = 0
+    negative: int = 0
+    states: int = 0
+    time: float = 0.0
+    engine: str = ""
+    message: str = ""
+    declared: object | None = None  # an Expectation from a `Result:` comment in the test
+    files: dict = field(default_factory=dict)  # diagrams written for this cell: kind -> path
+
+    @property
+    def text(self) -> str:
+        """``Allowed`` / ``Forbidden`` / ``timed out`` / ``crashed`` / ``error``."""
+        return self.verdict if self.status == OK else STATUS_TEXT[self.status]
+
+
+def make_chunks(items: list[WorkItem], jobs: int, most: int = 32) -> list[list[WorkItem]]:
+    """Cut the tests into chunks: about eight per worker for balance, at most ``most`` tests
+    each so that progress moves, at least one test."""
+    if not items:
+        return []
+    size = max(1, min(most, -(-len(items) // (max(1, jobs) * 8))))
+    return [items[i: i + size] for i in range(0, len(items), size)]
+
+
+def run_item(item: WorkItem, spec: RunSpec,
+             on_start: Callable[[str, str], None] | None = None) -> Iterator[Cell]:
+    """Parse the test once, then run it under each model; never raises for one bad test."""
+    from ..lang import load_model
+    from ..litmus.loader import parse_litmus
+
+    columns = [m for m in spec.models if item.columns is None or m.column in item.columns]
+    try:
+        program = parse_litmus(item.text, item.path)
+    except MmdslError as err:
+        for m in columns:
+            yield Cell(item.key, m.column, ERROR, engine=spec.engine, message=str(err))
+        return
+    except Exception as err:  # noqa: BLE001 -- a front-end bug must not stop the suite
+        for m in columns:
+            yield Cell(item.key, m.column, CRASH, engine=spec.engine, message=_crash_text(err))
+        return
+    declared = result_comment(program)
+    for m in columns:
+        if on_start is not None:
+            on_start(item.key, m.column)
+        start = time.perf_counter()
+        try:
+            with time_limit(spec.timeout):
+                model = load_model(m.source)
+                result = check_with(program, model, spec.engine)
+        except TestTimeout:
+            cell = Cell(item.key, m.column, TIMEOUT, engine=spec.engine,
+                        message=f"timed out after {spec.timeout:g} s")
+        except EngineDisagreement as err:
+            cell = Cell(item.key, m.column, DISAGREE, engine=spec.engine, message=err.message)
+        except MmdslError as err:
+            cell = Cell(item.key, m.column, ERROR, engine=spec.engine, message=str(err))
+        except Exception as err:  # noqa: BLE001 -- reported as "crashed", the others still run
+            cell = Cell(item.key, m.column, CRASH, engine=spec.engine, message=_crash_text(err))
+        else:
+            cell = Cell(item.key, m.column, OK, result.verdict, result.observation, result.positive,
+                        result.negative, len(result.states), engine=spec.engine)
+            if spec.draw:
+                from .drawing import draw_cell
+
+                cell.files = draw_cell(result, model, spec.draw, item.key, m.column)
+        cell.time = time.perf_counter() - start
+        cell.declared = declared
+        yield cell
+
+
+def run_chunk(chunk: list[WorkItem], spec: RunSpec) -> list[Cell]:
+    """Every cell of a chunk (the task a Dask worker runs)."""
+    return [cell for item in chunk for cell in run_item(item, spec)]
+
+
+def _crash_text(err: BaseException) -> str:
+    import traceback
+
+    frame = traceback.extract_tb(err.__traceback__)[-1] if err.__traceback__ else None
+    where = f" (at {frame.filename.rsplit('/', 1)[-1]}:{frame.lineno})" if frame else ""
+    return f"{type(err).__name__}: {err}{where}"
