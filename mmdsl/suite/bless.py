@@ -139,7 +139,10 @@ def _entries_edit(text: str, key, node, entries: list[str]) -> tuple[int, int, s
         return at, at, "".join(f"\n{indent}{e}" for e in entries)
     block = "".join(f"\n  {e}" for e in entries)
     if node is not None:  # `expect:` empty or `expect: {}`: replace the value by a block
-        return node.start_mark.index, node.end_mark.index, block
+        start = node.start_mark.index
+        while start > 0 and text[start - 1] == " ":
+            start -= 1
+        return start, node.end_mark.index, block
     prefix = "" if text.endswith("\n") or not text else "\n"
     return len(text), len(text), f"{prefix}expect:{block}\n"
 

@@ -64,7 +64,7 @@ class SavedRun:
 class Change:
     test: str
     model: str
-    before: str  # "Allowed (Sometimes)", "timed out", or "-" when absent
+    before: str  # "Allowed (Sometimes)", "timed out", ...
     after: str
 
 
@@ -134,8 +134,6 @@ def load_run(db: str | Path, ref: str) -> SavedRun:
 
 
 def _text(row) -> str:
-    if row is None:
-        return "-"
     if row["status"] != "ok":
         from .work import STATUS_TEXT
 
@@ -143,28 +141,34 @@ def _text(row) -> str:
     return f"{row['verdict']} ({row['observation']})"
 
 
-def compare_runs(a: SavedRun, b: SavedRun) -> tuple[list[Change], int]:
-    """The cells whose verdict (or observation, or status) differ, and how many are unchanged."""
+def compare_runs(a: SavedRun, b: SavedRun) -> tuple[list[Change], dict[str, int]]:
+    """The cells of both runs whose verdict, observation or status differ, and counts:
+    ``unchanged``, ``only A``, ``only B`` (cells that ran in one run only)."""
     changes = []
-    same = 0
-    order = list(a.cells) + [k for k in b.cells if k not in a.cells]
-    for key in sorted(order, key=lambda k: (k[0], k[1])):
-        before, after = _text(a.cells.get(key)), _text(b.cells.get(key))
-        if before == after:
-            same += 1
+    counts = {"unchanged": 0, "only A": 0, "only B": 0}
+    for key in sorted(set(a.cells) | set(b.cells)):
+        if key not in b.cells:
+            counts["only A"] += 1
+        elif key not in a.cells:
+            counts["only B"] += 1
+        elif _text(a.cells[key]) == _text(b.cells[key]):
+            counts["unchanged"] += 1
         else:
-            changes.append(Change(key[0], key[1], before, after))
-    return changes, same
+            changes.append(Change(key[0], key[1], _text(a.cells[key]), _text(b.cells[key])))
+    return changes, counts
 
 
 def comparison_lines(a: SavedRun, b: SavedRun) -> list[str]:
     """mcompare-like text: the changed cells in a table, then counts."""
-    changes, same = compare_runs(a, b)
+    changes, counts = compare_runs(a, b)
     lines = [f"A: {a.title()}", f"B: {b.title()}"]
     if changes:
         rows = [("test", "model", "A", "B")] + [(c.test, c.model, c.before, c.after) for c in changes]
         widths = [max(len(r[i]) for r in rows) for i in range(4)]
         for r in rows:
             lines.append("  " + "  ".join(f"{v:<{w}}" for v, w in zip(r, widths)).rstrip())
-    lines.append(f"{len(changes)} changed, {same} unchanged")
-    return lines
+    tail = f"{len(changes)} changed, {counts['unchanged']} unchanged"
+    for k in ("only A", "only B"):
+        if counts[k]:
+            tail += f", {counts[k]} only in {k[-1]}"
+    return lines + [tail]

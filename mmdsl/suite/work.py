@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 import time
 from dataclasses import dataclass, field
 from typing import Callable, Iterator
@@ -11,6 +12,10 @@ from .expectations import result_comment
 from .limits import TestTimeout, time_limit
 from .manifest import ModelRef
 from .runner import EngineDisagreement, check_with
+
+# pyparsing's parse actions learn their arity on first use, which is not thread safe; Dask
+# workers run tasks in threads, so tests are parsed (and models loaded) one at a time
+_FRONT_ENDS = threading.Lock()
 
 OK, TIMEOUT, CRASH, ERROR, DISAGREE = "ok", "timeout", "crash", "error", "disagree"
 STATUS_TEXT = {TIMEOUT: "timed out", CRASH: "crashed", ERROR: "error", DISAGREE: "engines disagree"}
@@ -77,7 +82,8 @@ def run_item(item: WorkItem, spec: RunSpec,
 
     columns = [m for m in spec.models if item.columns is None or m.column in item.columns]
     try:
-        program = parse_litmus(item.text, item.path)
+        with _FRONT_ENDS:
+            program = parse_litmus(item.text, item.path)
     except MmdslError as err:
         for m in columns:
             yield Cell(item.key, m.column, ERROR, engine=spec.engine, message=str(err))
@@ -92,8 +98,9 @@ def run_item(item: WorkItem, spec: RunSpec,
             on_start(item.key, m.column)
         start = time.perf_counter()
         try:
-            with time_limit(spec.timeout):
+            with _FRONT_ENDS:
                 model = load_model(m.source)
+            with time_limit(spec.timeout):
                 result = check_with(program, model, spec.engine)
         except TestTimeout:
             cell = Cell(item.key, m.column, TIMEOUT, engine=spec.engine,

@@ -1,0 +1,53 @@
+"""The bundled suites pass their manifests, and their manifests are what the reference data says."""
+
+from __future__ import annotations
+
+import filecmp
+
+import pytest
+from gen_manifests import CLASSIC, X86, classic_manifest, x86_manifest
+from refdata import REFERENCE, classic_verdicts
+from suitefiles import mmdsl
+
+from mmdsl.suite.manifest import load_suite
+from mmdsl.suite.run import model_columns, run_suite
+
+
+def test_manifests_are_generated_from_the_reference_verdicts():
+    assert (CLASSIC / "manifest.yaml").read_text() == classic_manifest(), \
+        "litmus/classic/manifest.yaml is stale: run tests/suite/gen_manifests.py"
+    assert (X86 / "manifest.yaml").read_text() == x86_manifest(), \
+        "litmus/x86/manifest.yaml is stale: run tests/suite/gen_manifests.py"
+
+
+def test_classic_expectations_are_the_reference_table():
+    suite = load_suite("litmus/classic")
+    ref = classic_verdicts()
+    for t in suite.tests:
+        for m in ("sc", "tso", "pso", "rmo"):
+            assert suite.expect[(t.key, m)].word == ref[t.key.split("/")[-1]][m]
+    assert {t.key for t in suite.tests if "/" not in t.key} == set(ref)  # every X86 form, fences included
+
+
+def test_classic_suite_passes():
+    proc = mmdsl("suite", "litmus/classic")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "ok: every expectation held (188 cells)" in proc.stdout
+
+
+def test_x86_corpus_copy_is_complete_with_its_licence():
+    src = REFERENCE / "x86-corpus"
+    assert filecmp.cmp(src / "LICENCE", X86 / "LICENCE", shallow=False)
+    assert filecmp.cmp(src / "README.md", X86 / "README.md", shallow=False)
+    ours = sorted(p.relative_to(X86) for p in (X86 / "tests").rglob("*") if p.is_file())
+    theirs = sorted(p.relative_to(src) for p in (src / "tests").rglob("*") if p.is_file())
+    assert ours == theirs
+    assert sum(p.suffix == ".litmus" for p in ours) == 2595
+
+
+@pytest.mark.slow
+def test_x86_corpus_passes_under_sc_and_tso():
+    suite = load_suite("litmus/x86")
+    run = run_suite(suite, model_columns(suite, []), timeout=120)
+    assert run.outcomes() == {"held": 2 * 2595}, run.problems()[:10]
+    assert run.exit_code() == 0

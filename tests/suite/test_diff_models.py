@@ -1,0 +1,55 @@
+"""`mmdsl diff-models`: exactly the tests whose reference verdicts differ, and their executions."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from refdata import classic_verdicts
+from suitefiles import mmdsl
+
+from mmdsl.suite.diffmodels import differences
+from mmdsl.suite.manifest import load_suite
+from mmdsl.suite.run import model_columns, run_suite
+
+
+def _reference_differences(suite, a: str, b: str) -> dict[str, str]:
+    """{test key: the model that allows it} for the classic tests whose herd verdicts differ."""
+    ref = classic_verdicts()
+    out = {}
+    for t in suite.tests:
+        v = ref[t.key.split("/")[-1]]
+        if v[a] != v[b]:
+            out[t.key] = a if v[a] == "Allowed" else b
+    return out
+
+
+@pytest.mark.parametrize("a, b", [("tso", "pso"), ("sc", "tso"), ("pso", "rmo"), ("sc", "rmo")])
+def test_differences_are_the_reference_differences(a, b):
+    suite = load_suite("litmus/classic")
+    ma, mb = model_columns(suite, [a, b])
+    diff = differences(run_suite(suite, [ma, mb], jobs=1), ma, mb)
+    got = {d.test: d.allowed_by for d in diff.differences}
+    assert got == _reference_differences(suite, a, b)
+    assert diff.failed == []
+
+
+def test_cli_lists_the_differences_and_writes_both_executions(tmp_path):
+    proc = mmdsl("diff-models", "tso", "pso", "--suite", "litmus/classic", "-o", str(tmp_path), "--jobs", "1")
+    assert proc.returncode == 0, proc.stderr
+    lines = proc.stdout.splitlines()
+    assert lines[0] == "tso and pso differ on 8 of 47 tests of classic:"
+    assert "  MP         allowed by pso, forbidden by tso" in lines
+    assert lines[-2:] == ["tso allows 0 of them", "pso allows 8 of them"]
+    witness = (tmp_path / "MP.pso.witness.txt").read_text()
+    assert "Observation MP Sometimes 1 3" in witness and "a witness: rf:" in witness
+    forbidden = (tmp_path / "lisa" / "MP.tso.forbidden.txt").read_text()
+    assert "Observation MP Never 0 3" in forbidden
+    assert "tso (acyclic): cycle " in forbidden  # the violated axiom and its cycle
+
+
+def test_cli_json_and_a_model_file(tmp_path):
+    proc = mmdsl("diff-models", "models/tso.mm", "tso-axioms", "--suite", "litmus/classic", "--json")
+    assert proc.returncode == 0, proc.stderr
+    data = json.loads(proc.stdout)
+    assert (data["a"], data["b"], data["differences"]) == ("tso", "tso-axioms", [])

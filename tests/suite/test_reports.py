@@ -1,0 +1,134 @@
+"""Reports: one self-contained HTML page, JSON and CSV with every cell, Markdown."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import shutil
+import subprocess
+from html.parser import HTMLParser
+
+import pytest
+from refdata import classic_verdicts
+from suitefiles import make_suite, mmdsl
+
+from mmdsl.suite.manifest import load_suite
+from mmdsl.suite.report import render_report
+from mmdsl.suite.run import model_columns, run_suite
+
+VOID = {"meta", "input", "br", "hr", "img", "link"}
+
+
+@pytest.fixture(scope="module")
+def classic_run():
+    suite = load_suite("litmus/classic")
+    # tso's column runs pso's model: the tests on which they differ become mismatches
+    return run_suite(suite, model_columns(suite, ["sc", "tso=models/pso.mm"]), jobs=1)
+
+
+def _pso_only_allowed() -> set[str]:
+    """Classic shapes that PSO allows and TSO forbids, from the reference verdicts."""
+    ref = classic_verdicts()
+    return {t for t, v in ref.items() if v["pso"] == "Allowed" and v["tso"] == "Forbidden"}
+
+
+class _Page(HTMLParser):
+    """Checks that tags nest, collects cells, scripts, styles and any external reference."""
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.stack, self.cells, self.external, self.scripts, self.styles = [], [], [], [], []
+        self._in = None
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        for key in ("src", "href"):
+            if key in a and ("//" in a[key] or a[key].startswith(("http", "data:"))):
+                self.external.append(a[key])
+        if tag == "link":
+            self.external.append(a.get("href"))
+        if tag == "td" and "data-model" in a:
+            self.cells.append(a)
+        if tag not in VOID:
+            self.stack.append(tag)
+        self._in = tag
+
+    def handle_endtag(self, tag):
+        assert self.stack and self.stack[-1] == tag, f"</{tag}> closes <{self.stack[-1] if self.stack else None}>"
+        self.stack.pop()
+
+    def handle_data(self, data):
+        if self._in == "script" and data.strip():
+            self.scripts.append(data)
+        if self._in == "style" and data.strip():
+            self.styles.append(data)
+
+
+def test_html_is_one_valid_self_contained_page(classic_run, tmp_path):
+    text = render_report(classic_run, "html", tmp_path / "r.html")
+    page = _Page()
+    page.feed(text)
+    page.close()
+    assert page.stack == [], "unclosed tags"
+    assert page.external == [] and "<script src" not in text
+    assert len(page.scripts) == 1 and len(page.styles) == 1
+    assert len(page.cells) == 2 * len(classic_run.tests)
+    mismatched = {c["data-model"] + ":" + c.get("title", "") for c in page.cells if c["data-outcome"] == "mismatch"}
+    assert len(mismatched) == len([t for t in classic_run.tests if t.split("/")[-1] in _pso_only_allowed()])
+    assert all("mismatch" in c["class"] for c in page.cells if c["data-outcome"] == "mismatch")
+    # the filters: one checkbox per model, a verdict selector with mismatches
+    assert text.count('class="model"') == 2 and '<option value="mismatch">' in text
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")
+def test_html_script_is_valid_javascript(classic_run, tmp_path):
+    page = _Page()
+    page.feed(render_report(classic_run, "html"))
+    js = tmp_path / "page.js"
+    js.write_text(page.scripts[0])
+    proc = subprocess.run(["node", "--check", str(js)], capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+
+
+def test_json_report_has_every_cell_with_its_expectation(classic_run):
+    data = json.loads(render_report(classic_run, "json"))
+    assert data["suite"] == "classic" and data["exit_code"] == 1
+    assert [m["column"] for m in data["models"]] == ["sc", "tso"]
+    cells = {(r["test"], r["model"]): r for r in data["results"]}
+    assert len(cells) == 2 * len(classic_run.tests)
+    mp = cells[("MP", "tso")]
+    assert (mp["verdict"], mp["observation"], mp["expected"], mp["outcome"]) == (
+        "Allowed", "Sometimes", "Forbidden", "mismatch")
+    assert mp["reason"] == "diy cycle PodWW Rfe PodRR Fre"
+    assert data["outcomes"]["mismatch"] == sum(1 for r in data["results"] if r["outcome"] == "mismatch")
+
+
+def test_csv_report_rows_match_the_reference(classic_run):
+    rows = list(csv.DictReader(io.StringIO(render_report(classic_run, "csv"))))
+    ref = classic_verdicts()
+    assert len(rows) == 2 * len(classic_run.tests)
+    for r in rows:
+        shape = r["test"].split("/")[-1]
+        column = {"sc": "sc", "tso": "pso"}[r["model"]]  # the tso column ran pso's model
+        assert r["verdict"] == ref[shape][column], r
+
+
+def test_markdown_report_is_a_table_with_marks(classic_run):
+    text = render_report(classic_run, "md")
+    assert text.startswith("# Suite classic\n")
+    assert "| test | sc | tso |" in text
+    assert "| MP | Forbidden | Allowed ✗ |" in text
+
+
+def test_cli_writes_the_report_file_and_the_matrix(tmp_path):
+    make_suite(tmp_path / "s", "name: mini\nmodels: [sc, tso]\ntests: '*.litmus'\n"
+                               "expect:\n  SB: {sc: F, tso: A}\n", tests=("SB", "MP"))
+    out = tmp_path / "out" / "report.html"
+    proc = mmdsl("suite", str(tmp_path / "s"), "--report", "html", "-o", str(out), "--jobs", "1")
+    assert proc.returncode == 0, proc.stderr
+    assert out.read_text().startswith("<!DOCTYPE html>")
+    assert f"report: {out}" in proc.stdout and "│ SB   │ Forbidden │ Allowed   │" in proc.stdout
+    proc = mmdsl("suite", str(tmp_path / "s"), "--report", "csv", "--jobs", "1")
+    assert proc.stdout.splitlines()[0].startswith("test,model,status,verdict,observation,expected")
+    assert len(proc.stdout.splitlines()) == 5

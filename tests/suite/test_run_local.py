@@ -1,0 +1,113 @@
+"""Local runs: slow, crashing and dying tests are reported in the matrix while the others run;
+any number of jobs gives the same matrix."""
+
+from __future__ import annotations
+
+import os
+import signal
+import time
+
+import pytest
+from refdata import classic_verdicts
+from suitefiles import CLASSIC, make_suite, matrix, mmdsl
+
+from mmdsl.suite import work
+from mmdsl.suite.manifest import load_suite
+from mmdsl.suite.run import model_columns, run_suite
+
+FAULTS = ("SLOW", "CRASH", "HANG", "DIE", "BROKEN")
+
+
+def _fake_checker(real):
+    """The real checker, except for tests named after a fault (forked workers inherit it)."""
+
+    def check(program, model, engine):
+        if program.name == "SLOW":
+            time.sleep(30)  # interrupted by the worker's own SIGALRM
+        elif program.name == "CRASH":
+            raise ZeroDivisionError("the checker divided by zero")
+        elif program.name == "HANG" and model.name == "tso":
+            signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGALRM})  # deaf to the soft limit
+            time.sleep(30)
+        elif program.name == "DIE" and model.name == "sc":
+            os._exit(3)
+        return real(program, model, engine)
+
+    return check
+
+
+@pytest.fixture
+def faulty_suite(tmp_path, monkeypatch):
+    monkeypatch.setattr(work, "check_with", _fake_checker(work.check_with))
+    folder = make_suite(tmp_path, None, tests=("SB", "MP", "LB", "IRIW", "WRC"))
+    sb = (CLASSIC / "SB.litmus").read_text()
+    for name in FAULTS:
+        text = sb.replace("X86 SB", f"X86 {name}", 1)
+        if name == "BROKEN":
+            text = text.replace("MOV", "MOOV", 1)  # a parse error: bad input, not a crash
+        (folder / f"{name}.litmus").write_text(text)
+    return load_suite(folder)
+
+
+def _run(suite, jobs, executor="local", timeout=1.0):
+    return run_suite(suite, model_columns(suite, ["sc", "tso"]), jobs=jobs, timeout=timeout, executor=executor)
+
+
+def test_faults_are_cells_and_the_others_still_run(faulty_suite):
+    start = time.monotonic()
+    run = _run(faulty_suite, jobs=2)
+    assert time.monotonic() - start < 25  # nobody waited for a 30 s sleep
+    got = matrix(run)
+    ref = classic_verdicts()
+    for t in ("SB", "MP", "LB", "IRIW", "WRC"):
+        for m in ("sc", "tso"):
+            assert got[(t, m)] == ref[t][m], (t, m)
+    assert got[("SLOW", "sc")] == got[("SLOW", "tso")] == "timed out"
+    assert run.cells[("SLOW", "sc")].message == "timed out after 1 s"
+    assert got[("CRASH", "sc")] == "crashed"
+    assert run.cells[("CRASH", "sc")].message.startswith("ZeroDivisionError: the checker divided by zero")
+    # the worker that ignored SIGALRM was killed; the same test still ran under sc
+    assert got[("HANG", "tso")] == "timed out" and "worker killed" in run.cells[("HANG", "tso")].message
+    assert got[("HANG", "sc")] == "Forbidden"
+    # the worker that died took only its current cell with it
+    assert got[("DIE", "sc")] == "crashed" and "exit code 3" in run.cells[("DIE", "sc")].message
+    assert got[("DIE", "tso")] == "Allowed"
+    assert got[("BROKEN", "sc")] == "error" and "litmus error" in run.cells[("BROKEN", "sc")].message
+    assert len(run.cells) == 2 * (5 + len(FAULTS))
+    assert run.exit_code() == 2  # a test that does not parse is bad input
+
+
+def test_timeouts_and_crashes_alone_exit_1(faulty_suite):
+    faulty_suite.tests = [t for t in faulty_suite.tests if t.key in ("SB", "SLOW", "CRASH")]
+    run = _run(faulty_suite, jobs=1)
+    assert run.outcomes() == {"unchecked": 2, "timeout": 2, "crash": 2}
+    assert run.exit_code() == 1
+
+
+def test_inline_executor_times_out_too(faulty_suite):
+    faulty_suite.tests = [t for t in faulty_suite.tests if t.key in ("SB", "SLOW", "CRASH")]
+    got = matrix(_run(faulty_suite, jobs=1, executor="inline"))
+    assert got[("SLOW", "sc")] == "timed out" and got[("CRASH", "tso")] == "crashed"
+    assert got[("SB", "tso")] == "Allowed"
+
+
+def test_one_and_two_jobs_give_the_same_matrix():
+    suite = load_suite("litmus/classic")
+    columns = model_columns(suite, [])
+    one = run_suite(suite, columns, jobs=1)
+    two = run_suite(suite, columns, jobs=2)
+    assert matrix(one) == matrix(two)
+    assert len(one.cells) == len(suite.tests) * 4
+    assert one.exit_code() == two.exit_code() == 0
+
+
+def test_cli_marks_a_mismatch_and_exits_1(tmp_path):
+    make_suite(tmp_path, "name: mini\nmodels: [sc, tso]\ntests: '*.litmus'\n"
+                         "expect:\n  SB: {sc: Forbidden, tso: Forbidden, reason: wrong on purpose}\n"
+                         "  MP: {sc: Never, tso: Never}\n", tests=("SB", "MP"))
+    proc = mmdsl("suite", str(tmp_path), "--jobs", "1")
+    assert proc.returncode == 1, proc.stderr
+    assert "│ SB   │ Forbidden │ Allowed ✗ │" in proc.stdout
+    assert ("  SB under tso: Allowed (Sometimes), expected Forbidden (manifest.yaml:5: wrong on purpose)"
+            in proc.stdout)
+    assert "FAILED: 1 mismatch (4 cells)" in proc.stdout
