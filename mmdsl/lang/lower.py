@@ -145,6 +145,7 @@ class _Lowerer:
 
     # ----- statements -----------------------------------------------------------
     def _table(self, st, pos: SourcePos) -> Table:
+        st = st.body
         rows = [r.name for r in st.rows]
         cols = [c.name for c in st.cols]
         for obj, name in [*((c, c.name) for c in st.cols), *((r, r.name) for r in st.rows)]:
