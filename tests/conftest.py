@@ -9,6 +9,12 @@ import pytest
 from refdata import REFERENCE
 
 
+def pytest_configure(config):
+    if not REFERENCE.is_dir():
+        pytest.exit(f"the reference corpora are missing: expected ../shared/reference next to the "
+                    f"repository ({REFERENCE})", returncode=2)
+
+
 def pytest_addoption(parser):
     parser.addoption("--bless", action="store_true", default=False,
                      help="rewrite golden files with the current output instead of comparing")
