@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..core.errors import UnsupportedError
-from ..core.events import Event, EventShape, event_label
+from ..core.events import Event, event_label
 from ..core.program import Program
 from ..lang.evaluate import Prepared
 from ..lang.ir import Model
@@ -54,7 +54,7 @@ class Structure:
             e = events[eid]
             events[eid] = Event(e.eid, e.tid, e.po, e.instr, e.kind, e.loc, e.value, init=True, label=f"i{loc}")
         self.events = events
-        self.n = n = len(events)
+        self.n = len(events)
         self.shapes = [e.shape for e in events]
         self.reads = [e.eid for e in events if e.kind == "R"]
         self.writes_by_loc: dict[str, list[int]] = {}
@@ -171,6 +171,3 @@ class Structure:
                         err.message = f"{err.message} (used by '{ins.text}')"
                         break
             raise
-
-    def shape(self, eid: int) -> EventShape:
-        return self.shapes[eid]

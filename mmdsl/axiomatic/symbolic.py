@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..core.program import OLD, BinOp, Const, Reg, UnOp, Value, apply_op, apply_unop
+from ..core.program import BinOp, Const, Reg, UnOp, Value, apply_op, apply_unop
 
 # A symbolic value is a concrete Value (int or str), or a tuple:
 #   ("v", k)           the value of the thread's k-th read
@@ -86,10 +86,3 @@ def taint(e, taints: dict) -> int:
     for r in e.regs():
         m |= taints.get(r, 0)
     return m
-
-
-def with_old(e, old_sym, regs: dict):
-    """Registers extended with %old bound to the value an rmw just read."""
-    out = dict(regs)
-    out[OLD] = old_sym
-    return out

@@ -16,7 +16,7 @@ def run(
     model: List[str] = typer.Option(["sc"], "--model", "-m", help="Model name or .mm file; repeat for several."),
     as_json: bool = typer.Option(False, "--json", help="Machine-readable output."),
     why: bool = typer.Option(False, "--why", help="Explain forbidden outcomes: violated axiom and cycle."),
-    quiet: bool = typer.Option(False, "--quiet", "-q", help="Only the verdict matrix and the summary."),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="No herd blocks: only --why, the matrix and the summary."),
     matrix: bool = typer.Option(False, "--matrix", help="Always print the full verdict matrix."),
 ) -> None:
     """Run tests under models and print herd-shaped results."""
@@ -39,13 +39,14 @@ def run(
         if item.error is not None:
             print(str(item.error), file=sys.stderr)
             continue
+        text = ""
         if not quiet:
-            text = ""
             if len(model) > 1:
                 text += f"Model {item.model}\n"
             text += herd_block(item.result)
-            if why:
-                text += why_text(item.result)
+        if why:
+            text += why_text(item.result)
+        if text:
             print(text)
     if progress is not None:
         progress[0].stop()

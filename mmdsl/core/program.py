@@ -220,15 +220,6 @@ class Thread:
     def has_loops(self) -> bool:
         return any(isinstance(i, Branch) and i.target <= k for k, i in enumerate(self.instrs))
 
-    def registers(self) -> set[str]:
-        out: set[str] = set(self.reg_init)
-        for ins in self.instrs:
-            for attr in ("dst",):
-                v = getattr(ins, attr, None)
-                if v:
-                    out.add(v)
-        return out
-
 
 @dataclass
 class Program:

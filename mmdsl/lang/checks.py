@@ -14,6 +14,7 @@ def _error(obj, message: str) -> TextXSemanticError:
 
 def check_reorder_shape(table) -> None:
     """Every row has one cell per column; no class appears twice as a row or a column."""
+    table = table.body
     ncols = len(table.cols)
     seen: set[str] = set()
     for col in table.cols:
@@ -31,6 +32,16 @@ def check_reorder_shape(table) -> None:
                 f"row '{row.name}' has {len(row.cells)} cells but the table has {ncols} columns "
                 f"({', '.join(c.name for c in table.cols)})",
             )
+
+
+CELL_VALUES = ("-", "Y", "d", "i", "di")
+
+
+def check_cell(cell) -> None:
+    """A table cell is one of -, Y, d, i, di."""
+    if cell.value not in CELL_VALUES:
+        raise _error(cell, f"'{cell.value}' is not a table cell; cells are - (keep order), Y (may reorder), "
+                           "d (only different locations), i (only independent), di (both)")
 
 
 def check_class_name(decl) -> None:
@@ -71,6 +82,7 @@ def check_single_table(model) -> None:
 OBJECT_PROCESSORS = {
     "Reorder": check_reorder_shape,
     "ClassDecl": check_class_name,
+    "Cell": check_cell,
     "FenceDecl": check_fence,
 }
 

@@ -111,9 +111,14 @@ def render_expr(e: Expr, outer: int = 0) -> str:
     if e.op in _POST:
         return render_expr(e.args[0], 7) + _POST[e.op]
     prec = _PREC[e.op]
-    text = _SYM[e.op].join(render_expr(a, prec + (1 if i else 0) if e.op == "diff" else prec)
-                           for i, a in enumerate(e.args))
-    return f"({text})" if prec < outer or (prec == outer and e.op in ("diff", "product")) else text
+    parts = []
+    for i, a in enumerate(e.args):
+        # \ is left-associative: its right operand needs parentheses at the same level;
+        # * (cartesian product) is not associative at all
+        inner = prec + 1 if (e.op == "diff" and i) or e.op == "product" else prec
+        parts.append(render_expr(a, inner))
+    text = _SYM[e.op].join(parts)
+    return f"({text})" if prec < outer else text
 
 
 @dataclass

@@ -39,10 +39,19 @@ def model_path(name: str) -> Path:
 
 def load_model(name: str | Path) -> Model:
     """Load a model by bundled name (``tso``) or by path, parsing each file only once."""
-    path = model_path(str(name)).resolve()
-    key = (str(path), path.stat().st_mtime)
+    path = _display(model_path(str(name)))
+    resolved = path.resolve()
+    key = (str(resolved), resolved.stat().st_mtime)
     model = _CACHE.get(key)
     if model is None:
         model = lower_model_file(path, [models_dir()])
         _CACHE[key] = model
     return model
+
+
+def _display(path: Path) -> Path:
+    """The path as short as it can be: relative to the working directory when inside it."""
+    try:
+        return path.resolve().relative_to(Path.cwd().resolve())
+    except ValueError:
+        return path

@@ -8,7 +8,6 @@ from pathlib import Path
 from ..core.errors import ModelError, SourcePos
 from .ir import (
     BASE_SETS,
-    DERIVED_RELATIONS,
     DYNAMIC_RELATIONS,
     KNOWN_ANNOTATIONS,
     REL,
@@ -145,6 +144,7 @@ class _Lowerer:
 
     # ----- statements -----------------------------------------------------------
     def _table(self, st, pos: SourcePos) -> Table:
+        st = st.body
         rows = [r.name for r in st.rows]
         cols = [c.name for c in st.cols]
         for obj, name in [*((c, c.name) for c in st.cols), *((r, r.name) for r in st.rows)]:
@@ -316,22 +316,4 @@ def lower_model_file(path: str | Path, search_dirs: list[Path] | None = None) ->
     return _Lowerer(list(search_dirs or [])).load(Path(path))
 
 
-def known_names_of(model: Model) -> dict[str, str]:
-    """Every name the model can use, with its type (for check-model and the docs)."""
-    scope = _Scope(model)
-    for n in model.annotations:
-        scope.declare(n, SET)
-    for f in model.fences.values():
-        for n in f.spellings:
-            scope.declare(n, SET)
-    for c in model.classes:
-        scope.declare(c, SET)
-    for g in model.lets:
-        for b in g.bindings:
-            scope.declare(b.name, b.expr.type)
-    if model.table is not None:
-        scope.declare("ppo", REL)
-    return dict(scope.types)
-
-
-__all__ = ["lower_model_file", "known_names_of", "DERIVED_RELATIONS"]
+__all__ = ["lower_model_file"]

@@ -93,4 +93,14 @@ def location(obj) -> SourcePos:
     from textx import get_location
 
     loc = get_location(obj)
-    return SourcePos(loc.get("filename"), loc.get("line") or 1, loc.get("col") or 1)
+    return SourcePos(_short(loc.get("filename")), loc.get("line") or 1, loc.get("col") or 1)
+
+
+def _short(filename: str | None) -> str | None:
+    """textX reports absolute file names; show them relative to the working directory."""
+    if not filename:
+        return filename
+    import os
+
+    rel = os.path.relpath(filename)
+    return filename if rel.startswith("..") else rel

@@ -44,7 +44,7 @@ def _grammars():
         + pp.Optional(pp.Regex(r"\[[0-9]*\]"))
         + pp.Optional(pp.Suppress("=") + value("value"))
     )
-    init = pp.Optional(pp.delimited_list(init_item, ";", allow_trailing_delim=True)) + pp.StringEnd()
+    init = pp.Optional(pp.DelimitedList(init_item, ";", allow_trailing_delim=True)) + pp.StringEnd()
     # ---- propositions ------------------------------------------------------------
     key = proc_reg | pp.Group(pp.Suppress("[") + ident + pp.Suppress("]"))("mem") | pp.Group(ident)("mem")
     atom = pp.Group(key("key") + (pp.Literal("!=") | pp.Literal("==") | pp.Literal("="))("op") + value("value"))(
@@ -69,7 +69,7 @@ def _grammars():
     loc_item = proc_reg | pp.Group(ident)("mem")
     locations = pp.Group(
         pp.Suppress(pp.Keyword("locations")) + pp.Suppress("[")
-        + pp.Optional(pp.delimited_list(loc_item, ";", allow_trailing_delim=True)) + pp.Suppress("]")
+        + pp.Optional(pp.DelimitedList(loc_item, ";", allow_trailing_delim=True)) + pp.Suppress("]")
     )("locations")
     filt = pp.Group(pp.Suppress(pp.Keyword("filter")) + prop)("filter")
     final = (
@@ -90,11 +90,10 @@ def _key(node, norm: RegNorm):
 
 
 def _value(node):
-    if isinstance(node, int):
-        return node
-    if isinstance(node, str):
-        return int(node, 0)
-    return node[0]  # an address: the location name
+    """An integer, or the name of a location (its address)."""
+    while isinstance(node, pp.ParseResults):
+        node = node[0]
+    return node
 
 
 def _prop(node, norm: RegNorm) -> Prop:

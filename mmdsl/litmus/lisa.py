@@ -18,7 +18,7 @@ def _grammar():
     name = pp.Regex(r"[A-Za-z_][A-Za-z0-9_]*")
     num = pp.Regex(r"-?[0-9]+")
     annots = pp.Group(
-        pp.Suppress("[") + pp.Optional(pp.delimited_list(pp.Regex(r"[A-Za-z_][A-Za-z0-9_.\-]*"), ",")) + pp.Suppress("]")
+        pp.Suppress("[") + pp.Optional(pp.DelimitedList(pp.Regex(r"[A-Za-z_][A-Za-z0-9_.\-]*"), ",")) + pp.Suppress("]")
     )("annots")
     value = pp.Group(reg)("r") | pp.Group(num)("k") | pp.Group(name)("a")
     reg_or_addr = pp.Group(reg)("r") | pp.Group(name)("a")

@@ -31,7 +31,7 @@ def _grammar():
     mnemonic = pp.Regex(r"[A-Za-z]+")("mnemonic")
     lock = pp.Optional(pp.CaselessKeyword("LOCK")("lock") + pp.Optional(pp.Suppress(";")))
     label = pp.Group(pp.Regex(r"[A-Za-z_][A-Za-z0-9_]*")("label") + pp.Suppress(":"))
-    instr = lock + mnemonic + pp.Optional(pp.Group(pp.delimited_list(operand, ","))("operands"))
+    instr = lock + mnemonic + pp.Optional(pp.Group(pp.DelimitedList(operand, ","))("operands"))
     return pp.ZeroOrMore(label)("labels") + pp.Optional(instr) + pp.StringEnd()
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..lang.ir import BASE_SETS, CELL_MEANING, Model, render_expr
+from ..lang.ir import CELL_MEANING, Model, render_expr
 
 
 def model_text(model: Model) -> str:
@@ -65,7 +65,3 @@ def table_lines(model: Model) -> list[str]:
         cells = "  ".join(f"{t.cells[(r, c)].value:<{w}}" for c, w in zip(t.cols, widths))
         lines.append(f"{r:<{w0}}  {cells}")
     return [line.rstrip() for line in lines]
-
-
-def base_sets_text() -> str:
-    return "\n".join(f"  {k:<4} {v}" for k, v in BASE_SETS.items())

@@ -1,0 +1,67 @@
+"""Benchmark: the x86 corpus (and the classic shapes) under sc and tso, in one process.
+
+Prints parse time and, per model, the checking time and tests per second. Run it from
+the repository root:  .venv/bin/python bench/corpus.py [--models sc,tso] [--repeat 1]
+Not a timed test: compare ratios within one run, our machines are noisy.
+"""
+
+from __future__ import annotations
+
+import argparse
+import glob
+import os
+import platform
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from mmdsl.axiomatic import check  # noqa: E402
+from mmdsl.lang import load_model  # noqa: E402
+from mmdsl.litmus import load_litmus  # noqa: E402
+
+CORPUS = ROOT / ".." / "shared" / "reference" / "x86-corpus" / "tests"
+
+
+def machine() -> str:
+    cpu = "unknown cpu"
+    try:
+        for line in open("/proc/cpuinfo"):
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    return f"{cpu}, {os.cpu_count()} cores, Python {platform.python_version()}"
+
+
+def run(files: list[str], models: list[str], label: str) -> None:
+    t0 = time.perf_counter()
+    programs = [load_litmus(f) for f in files]
+    parse = time.perf_counter() - t0
+    print(f"{label}: {len(files)} tests, parsed in {parse:.2f} s ({len(files) / parse:.0f} tests/s)")
+    for name in models:
+        model = load_model(name)
+        t0 = time.perf_counter()
+        cands = 0
+        for p in programs:
+            cands += check(p, model, collect="none").candidates
+        dt = time.perf_counter() - t0
+        print(f"  {name:<6} checked in {dt:6.2f} s  {len(programs) / dt:7.0f} tests/s  "
+              f"{cands} complete candidates  (parse + check {parse + dt:.2f} s)")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--models", default="sc,tso")
+    args = ap.parse_args()
+    models = args.models.split(",")
+    print(machine())
+    run(sorted(glob.glob(str(ROOT / "litmus" / "classic" / "**" / "*.litmus"), recursive=True)), models, "classic")
+    run(sorted(glob.glob(str(CORPUS / "**" / "*.litmus"), recursive=True)), models, "x86 corpus")
+
+
+if __name__ == "__main__":
+    main()

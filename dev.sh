@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# Set up everything mmdsl needs on a fresh Debian machine with Python 3.11, then run a job:
+#   ./dev.sh run     the main job: the bundled suites under the bundled models (verdict
+#                    matrix) with diagrams written to out/diagrams
+#   ./dev.sh test    the whole test suite, slow corpus checks included (what CI runs)
+#   ./dev.sh setup   only the set-up
+# Set-up: Debian's graphviz (for diagrams), a virtualenv in .venv with mmdsl installed
+# (editable) and its test and Dask extras. Re-running skips what is already done.
+set -euo pipefail
+cd "$(dirname "$0")"
+
+python_bin() {
+    for p in python3.11 python3; do
+        if command -v "$p" >/dev/null 2>&1; then echo "$p"; return; fi
+    done
+    echo "mmdsl needs Python 3.11 or newer (python3.11 or python3 on PATH)" >&2
+    exit 2
+}
+
+setup_graphviz() {
+    command -v dot >/dev/null 2>&1 && return
+    local sudo=""
+    [ "$(id -u)" -ne 0 ] && sudo="sudo"
+    echo "installing Debian's graphviz (for diagrams)..." >&2
+    $sudo apt-get install -y -q graphviz >/dev/null 2>&1 \
+        || { $sudo apt-get update -q >/dev/null && $sudo apt-get install -y -q graphviz >/dev/null; }
+}
+
+setup_venv() {
+    local py stamp want
+    py=$(python_bin)
+    [ -x .venv/bin/python ] || "$py" -m venv .venv
+    stamp=.venv/.mmdsl-installed
+    want=$(sha256sum pyproject.toml | cut -d' ' -f1)
+    if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
+        echo "installing mmdsl and its dependencies into .venv..." >&2
+        .venv/bin/python -m pip install -q --upgrade pip >/dev/null 2>&1 || true
+        .venv/bin/python -m pip install -q -e '.[test,dask]'
+        echo "$want" > "$stamp"
+    fi
+}
+
+job=${1:-run}
+shift || true
+setup_graphviz
+setup_venv
+case "$job" in
+    setup) ;;
+    run)
+        mkdir -p out
+        .venv/bin/mmdsl run litmus/classic -m sc -m tso -m pso -m rmo -m dotnet -m relaxed -q "$@"
+        ;;
+    test)
+        .venv/bin/python -m pytest -q "$@"
+        ;;
+    *)
+        echo "usage: ./dev.sh run|test|setup" >&2
+        exit 2
+        ;;
+esac
