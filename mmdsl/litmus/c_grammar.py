@@ -218,7 +218,7 @@ def grammar() -> pp.ParserElement:
     unary = pp.Forward()
 
     num = number.copy().set_parse_action(lambda s, l, t: Num(l, int(t[0].rstrip("uUlL"), 0)))
-    call = (ident + LP - pp.Group(pp.Optional(pp.delimited_list(assign))) + RP).set_parse_action(
+    call = (ident + LP - pp.Group(pp.Optional(pp.DelimitedList(assign))) + RP).set_parse_action(
         lambda s, l, t: Call(l, t[0], list(t[1])))
     name = ident.copy().set_parse_action(lambda s, l, t: Name(l, t[0]))
     paren = LP + expr + RP
@@ -277,7 +277,7 @@ def grammar() -> pp.ParserElement:
 
     declarator = (stars + ident + array + pp.Optional(pp.Suppress(pp.Regex(r"=(?!=)")) - assign)).set_parse_action(
         _declarator)
-    decl = (ctype - pp.Group(pp.delimited_list(declarator)) - SEMI).set_parse_action(
+    decl = (ctype - pp.Group(pp.DelimitedList(declarator)) - SEMI).set_parse_action(
         lambda s, l, t: Decl(l, t[0], list(t[1])))
 
     # ---- statements ----
@@ -309,7 +309,7 @@ def grammar() -> pp.ParserElement:
 
     # ---- thread functions ----
     param = (ctype + declarator).set_parse_action(lambda s, l, t: Param(l, t[0], t[1]))
-    params = pp.Group(pp.Optional(kw["void"].suppress() + pp.FollowedBy(")") | pp.delimited_list(param)))
+    params = pp.Group(pp.Optional(kw["void"].suppress() + pp.FollowedBy(")") | pp.DelimitedList(param)))
     header = pp.Located(pp.Optional(kw["void"]).suppress() + ident + LP - params + RP)
     function = (header - block).set_parse_action(
         lambda s, l, t: Function(t[0], t[1][0], list(t[1][1]), t[3], t[2]))

@@ -233,6 +233,13 @@ class ThreadLowering:
                 self.into(local.reg, d.init)
 
     def _if(self, stmt: g.If, depth: int) -> None:
+        jump = _single_jump(stmt.then)
+        if stmt.other is None and jump is not None and self.loops:
+            # `if (c) break;` is one conditional branch (no separate jump instruction)
+            self.at_statement(stmt)
+            loop = self.loops[-1]
+            self.branch(stmt.cond, True, loop.brk if jump.kind == "break" else loop.cont)
+            return
         self.at_statement(stmt, self.source(stmt.at, stmt.then.at))
         other, end = Label(), Label()
         self.branch(stmt.cond, False, other)
@@ -251,7 +258,8 @@ class ThreadLowering:
         """while / for / do-while: a Nop marks the entry, the body starts right after it."""
         self.at_statement(stmt, header)
         self.emit(Nop())
-        top, brk, cont = Label(), Label(), Label()
+        top, brk = Label(), Label()
+        cont = top if test_first and step is None else Label()  # `continue` in a while loop: test again
         self.place(top)
         if test_first and cond is not None:
             self.branch(cond, False, brk)
@@ -262,7 +270,8 @@ class ThreadLowering:
         if cont.used and (step is not None or not test_first):
             # a `continue` jumps to the step or the test: the end of the body is not one place
             self.boundaries[nb:] = [b for b in self.boundaries[nb:] if b.index != len(self.instrs)]
-        self.place(cont)
+        if cont is not top:
+            self.place(cont)
         self.at_statement(stmt, header)
         if step is not None:
             self.effect(step)
@@ -454,6 +463,12 @@ class ThreadLowering:
         if spec is None:
             raise self.unsupported(f"call to '{e.name}'", e.at, hint="supported: " + SUPPORTED_CALLS)
         return spec(self, e, dst)
+
+
+def _single_jump(stmt: g.Stmt) -> g.Jump | None:
+    if isinstance(stmt, g.Block) and len(stmt.stmts) == 1:
+        stmt = stmt.stmts[0]
+    return stmt if isinstance(stmt, g.Jump) else None
 
 
 def has_effects(e) -> bool:
