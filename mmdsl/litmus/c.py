@@ -112,6 +112,8 @@ def _syntax_error(layout: Layout, err: pp.ParseBaseException) -> LitmusError:
     found = text[err.loc:err.loc + 20].split("\n")[0].strip() or "end of input"
     expected = err.msg[len("Expected "):] if err.msg.startswith("Expected ") else err.msg
     expected = re.sub(r", found .*$", "", expected)
+    if len(expected) > 80:  # an unnamed compound element: say what the dialect wants instead
+        expected = "a C statement of the supported subset (see docs/litmus-c.md)"
     return LitmusError(f"malformed C code at '{found}'", layout.pos(layout.body.offset + err.loc), expected=expected)
 
 

@@ -185,6 +185,13 @@ def _tok(pattern: str, name: str):
     return pp.Regex(pattern).set_name(name)
 
 
+def _c_int(text: str) -> int:
+    digits = text.rstrip("uUlL")
+    if digits[:2] in ("0x", "0X"):
+        return int(digits, 16)
+    return int(digits, 8) if digits.startswith("0") else int(digits)
+
+
 def _fold_binary(s, loc, toks):
     items = list(toks)
     node = items[0]
@@ -208,16 +215,16 @@ def grammar() -> pp.ParserElement:
     kw = {w: pp.Keyword(w) for w in RESERVED}
     ident = pp.Regex(r"[A-Za-z_][A-Za-z0-9_]*").set_name("a name")
     ident.add_condition(lambda t: t[0] not in RESERVED)
-    number = pp.Regex(r"(0[xX][0-9a-fA-F]+|[0-9]+)[uUlL]*").set_name("a number")
+    number = pp.Regex(r"(0[xX][0-9a-fA-F]+|0[0-7]*|[1-9][0-9]*)[uUlL]*(?![0-9A-Za-z_])").set_name("a number")
     LP, RP = pp.Suppress("("), pp.Suppress(")")
-    LB, RB = pp.Suppress("{"), pp.Suppress(pp.Literal("}").set_name("'}'"))
+    LB, RB = pp.Suppress("{"), pp.Suppress(pp.Literal("}").set_name("a statement or '}'"))
     SEMI = pp.Suppress(pp.Literal(";").set_name("';'"))
 
     expr = pp.Forward().set_name("an expression")
     assign = pp.Forward().set_name("an expression")
     unary = pp.Forward()
 
-    num = number.copy().set_parse_action(lambda s, l, t: Num(l, int(t[0].rstrip("uUlL"), 0)))
+    num = number.copy().set_parse_action(lambda s, l, t: Num(l, _c_int(t[0])))
     call = (ident + LP - pp.Group(pp.Optional(pp.DelimitedList(assign))) + RP).set_parse_action(
         lambda s, l, t: Call(l, t[0], list(t[1])))
     name = ident.copy().set_parse_action(lambda s, l, t: Name(l, t[0]))
@@ -258,9 +265,12 @@ def grammar() -> pp.ParserElement:
     cond <<= (lor + pp.Optional(pp.Literal("?") + expr + pp.Suppress(":") + cond)).set_parse_action(
         lambda s, l, t: t[0] if len(t) == 1 else Ternary(t[0].at, t[0], t[2], t[3]))
     assign_op = _tok(r"(<<|>>|[-+*/%&|^])?=(?!=)", "an assignment")
-    assign <<= (unary + assign_op + assign).set_parse_action(
-        lambda s, l, t: AssignExpr(t[0].at, t[1], t[0], t[2])) | cond
+    assign <<= ((unary + assign_op + assign).set_parse_action(
+        lambda s, l, t: AssignExpr(t[0].at, t[1], t[0], t[2])) | cond).set_name("an expression")
     expr <<= assign
+    for e, name in ((expr, "an expression"), (assign, "an expression"), (unary, "an expression"),
+                    (cond, "an expression")):
+        e.set_name(name)
 
     # ---- declarations ----
     qualifier = pp.MatchFirst([kw[q] for q in QUALIFIERS])
@@ -306,6 +316,7 @@ def grammar() -> pp.ParserElement:
     empty = SEMI.copy().set_parse_action(lambda s, l, t: Empty(l))
     stmt <<= pp.Located(block | if_stmt | while_stmt | do_stmt | for_stmt | jump | rejected | decl
                         | expr_stmt | empty).set_parse_action(_with_end)
+    stmt.set_name("a statement")
 
     # ---- thread functions ----
     param = (ctype + declarator).set_parse_action(lambda s, l, t: Param(l, t[0], t[1]))

@@ -428,7 +428,7 @@ class ThreadLowering:
     def reject_shape(self, e: g.Node) -> None:
         """Raise the UnsupportedError naming an expression form the dialect does not have."""
         if isinstance(e, g.Postfix):
-            what = {"[]": "array indexing", ".": "struct member access", "->": "struct member access"}
+            what = {"[": "array indexing", ".": "struct member access", "->": "struct member access"}
             if e.kind in what:
                 raise self.unsupported(what[e.kind], e.at)
             raise self.unsupported(f"'{e.kind}' inside an expression", e.at, hint="write it as a statement")
