@@ -26,7 +26,7 @@ def execution_dot(view: ExecutionView, style: Style) -> str:
     g = graphviz.Digraph(name=view.test)
     g.attr("graph", newrank="true", rankdir="TB", forcelabels="true", splines="true", nodesep="0.7", ranksep="0.45",
            fontname=style.font, fontsize="14", labelloc="t", labeljust="c", pad="0.25",
-           outputorder="edgesfirst", bgcolor="white", label=_title(view), tooltip=_plain_title(view))
+           outputorder="edgesfirst", bgcolor="white", label=_title(view))
     g.attr("node", shape=style.node_shape, style=style.node_style, fontname=style.font, fontsize="12",
            color=style.node_color, fillcolor="white", margin="0.07,0.03", height="0.3")
     g.attr("edge", fontname=style.font, fontsize="10", arrowsize="0.7")
@@ -140,10 +140,6 @@ def _title(view: ExecutionView) -> str:
     for note in view.notes:
         lines.append(f'<font point-size="10">({escape(note)})</font>')
     return "<" + "<br/>".join(lines) + ">"
-
-
-def _plain_title(view: ExecutionView) -> str:
-    return f"{view.test} under {view.model}: {view.headline}"
 
 
 def _legend_table(view: ExecutionView, style: Style) -> str:

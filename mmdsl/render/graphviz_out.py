@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import shutil
+import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..core.errors import MmdslError
 
 FORMATS = ("dot", "svg", "png", "pdf")
+BATCH = 200  # files per `dot` run (keeps the command line short)
 INSTALL_HINT = ("Graphviz's `dot` was not found on PATH, so only the .dot files were written; "
                 "install Graphviz for SVG/PNG/PDF (Debian/Ubuntu: apt-get install graphviz)")
 
@@ -38,39 +41,37 @@ def write_diagrams(diagrams: list[tuple[str, str]], outdir: str | Path, fmt: str
     """
     check_format(fmt)
     out = Path(outdir)
-    out.mkdir(parents=True, exist_ok=True)
-    written = Written()
+    dot_files = []
     for stem, source in diagrams:
         dot_file = out / f"{stem}.dot"
         dot_file.parent.mkdir(parents=True, exist_ok=True)
         dot_file.write_text(source, encoding="utf-8")
-        if fmt == "dot":
-            written.files.append(dot_file)
-            continue
-        if written.missing_dot:
-            written.files.append(dot_file)
-            continue
-        target = out / f"{stem}.{fmt}"
-        if render_file(dot_file, target, fmt):
-            written.files.append(target)
-        else:
-            written.missing_dot = True
-            written.files.append(dot_file)
-    return written
+        dot_files.append(dot_file)
+    if fmt == "dot" or not dot_files:
+        return Written(dot_files)
+    if shutil.which("dot") is None:
+        return Written(dot_files, missing_dot=True)
+    return Written(render_files(dot_files, fmt))
 
 
-def render_file(dot_file: Path, target: Path, fmt: str) -> bool:
-    """Run ``dot -T<fmt>`` on one file; False when `dot` is not installed."""
-    import graphviz
+def render_files(dot_files: list[Path], fmt: str) -> list[Path]:
+    """``X.dot`` -> ``X.fmt`` for every file, with one `dot` process per batch.
 
-    try:
-        graphviz.render("dot", fmt, filepath=str(dot_file), outfile=str(target), quiet=True)
-    except graphviz.ExecutableNotFound:
-        return False
-    except graphviz.CalledProcessError as err:
-        detail = (err.stderr or b"").decode(errors="replace").strip().splitlines()
-        raise MmdslError(f"graphviz failed on {dot_file}: " + (detail[-1] if detail else f"exit {err.returncode}"))
-    return True
+    The graphviz package starts one process per file; `dot -O` renders many files in one
+    run, which is some thirty times faster for a suite of small diagrams.
+    """
+    targets = []
+    for k in range(0, len(dot_files), BATCH):
+        batch = dot_files[k:k + BATCH]
+        proc = subprocess.run(["dot", f"-T{fmt}", "-O", *map(str, batch)], capture_output=True)
+        if proc.returncode != 0:
+            detail = proc.stderr.decode(errors="replace").strip().splitlines()
+            raise MmdslError("graphviz `dot` failed: " + (detail[-1] if detail else f"exit {proc.returncode}"))
+        for dot_file in batch:
+            target = dot_file.with_suffix(f".{fmt}")
+            Path(f"{dot_file}.{fmt}").replace(target)
+            targets.append(target)
+    return targets
 
 
 def render_text(source: str, fmt: str) -> bytes | None:

@@ -1,4 +1,4 @@
-"""`mmdsl run --draw DIR`: one diagram per test and model, written as the results come in."""
+"""`mmdsl run --draw DIR`: one diagram per test and model, laid out as results come in, rendered at the end."""
 
 from __future__ import annotations
 
@@ -6,19 +6,22 @@ import sys
 from pathlib import Path
 
 from .drawing import result_diagram, run_diagram_stem
-from .graphviz_out import INSTALL_HINT, Written, check_format, write_diagrams
+from .graphviz_out import INSTALL_HINT, check_format, write_diagrams
 from .matrix import test_labels
 from .styles import SCREEN
 
 
 class RunDiagrams:
-    """Writes ``DIR/MODEL/LABEL.FMT`` (and ``.dot``) for every successful run item."""
+    """Writes ``DIR/MODEL/LABEL.FMT`` (and ``.dot``) for every successful run item.
+
+    The DOT texts are kept until ``finish`` so that `dot` renders them all in one batch.
+    """
 
     def __init__(self, outdir: str | Path, fmt: str, paths: list[Path]):
         self.outdir = Path(outdir)
         self.fmt = check_format(fmt)
         self.labels = test_labels([str(p) for p in paths])
-        self.written = Written()
+        self.diagrams: list[tuple[str, str]] = []
         self.skipped: list[str] = []
         self._models: dict = {}
         self._programs: dict = {}
@@ -43,14 +46,14 @@ class RunDiagrams:
         if source is None:
             self.skipped.append(f"{label} under {item.model}")
             return
-        stem = f"{run_diagram_stem(model.name)}/{run_diagram_stem(label)}"
-        self.written.add(write_diagrams([(stem, source)], self.outdir, self.fmt))
+        self.diagrams.append((f"{run_diagram_stem(model.name)}/{run_diagram_stem(label)}", source))
 
     def finish(self) -> None:
-        """One line on stderr: how many diagrams went where (and the install hint if `dot` is missing)."""
-        print(f"wrote {len(self.written.files)} diagram(s) into {self.outdir}", file=sys.stderr)
+        """Render, then one line on stderr: how many diagrams went where (and the hint if `dot` is missing)."""
+        written = write_diagrams(self.diagrams, self.outdir, self.fmt)
+        print(f"wrote {len(written.files)} diagram(s) into {self.outdir}", file=sys.stderr)
         if self.skipped:
             print("no execution satisfies the condition, nothing drawn: " + ", ".join(self.skipped),
                   file=sys.stderr)
-        if self.written.missing_dot:
+        if written.missing_dot:
             print(INSTALL_HINT, file=sys.stderr)
