@@ -9,7 +9,7 @@ from ..core.outcome import TestResult
 from ..core.program import Program
 from ..lang.ir import Model
 from .dot_execution import execution_dot
-from .execution_choice import choose_executions, cut_message, file_stem, none_message
+from .execution_choice import Chosen, choose_executions, cut_message, file_stem, none_message
 from .execution_view import Insertion, execution_view
 from .graphviz_out import Written, check_format, write_diagrams
 from .styles import Style, style_named
@@ -47,23 +47,14 @@ def draw_test(program: Program, model: Model, outdir: str | Path, options: DrawO
         return draw_state_graph(program, model, outdir, options, style)
     report = DrawReport()
     insertions: list[Insertion] = []
-    notes: list[str] = []
     if options.fences:
         insertions, line = chosen_fences(program, model)
         report.messages.append(line)
-        if insertions:
-            notes.append("+F: the fences `mmdsl fences` chooses to forbid the outcome, drawn in place")
     choice = choose_executions(program, model, options.show, options.max_count)
     if not choice.chosen:
         report.messages.append(none_message(program, model, options.show, choice))
         return report
-    diagrams = []
-    for c in choice.chosen:
-        view = execution_view(c.execution, model, test=program.name, status=c.status,
-                              thread_names=[t.name for t in program.threads], condition=program.condition,
-                              violations=c.violations, show_init=options.init, fences=insertions)
-        view.notes.extend(notes)
-        diagrams.append((c.stem, execution_dot(view, style)))
+    diagrams = chosen_dots(program, model, choice.chosen, style, init=options.init, insertions=insertions)
     report.written = write_diagrams(diagrams, outdir, options.fmt)
     if choice.cut:
         report.messages.append(cut_message(choice, options.max_count))
@@ -85,21 +76,37 @@ def chosen_fences(program: Program, model: Model) -> tuple[list[Insertion], str]
                               f"(cost {sel.cost}, {sel.status.lower()})")
 
 
-def result_diagram(program: Program, model: Model, result: TestResult, style: Style,
-                   init: bool = False) -> str | None:
+def fence_note(status: str) -> str:
+    """The title note of a diagram with chosen fences drawn in place."""
+    if status == "witness":
+        return "+F: the fences `mmdsl fences` chooses; with them this execution is forbidden"
+    return "+F: the fences `mmdsl fences` chooses, drawn in place"
+
+
+def chosen_dots(program: Program, model: Model, chosen: list[Chosen], style: Style, *, init: bool = False,
+                insertions: list[Insertion] = ()) -> list[tuple[str, str]]:
+    """(file stem, DOT text) of each chosen execution."""
+    out = []
+    for c in chosen:
+        view = execution_view(c.execution, model, test=program.name, status=c.status,
+                              thread_names=[t.name for t in program.threads], condition=program.condition,
+                              violations=c.violations, show_init=init, fences=insertions)
+        if insertions:
+            view.notes.append(fence_note(c.status))
+        out.append((c.stem, execution_dot(view, style)))
+    return out
+
+
+def result_diagram(program: Program, model: Model, result: TestResult, style: Style) -> str | None:
     """The one diagram `mmdsl run --draw` writes for a result: the witness when the outcome is
     allowed, else the first forbidden execution satisfying the condition with its cycle."""
-    names = [t.name for t in program.threads]
     if result.witness is not None:
-        view = execution_view(result.witness, model, test=program.name, status="witness", thread_names=names,
-                              condition=program.condition, show_init=init)
+        chosen = Chosen(program.name, result.witness, "witness")
     elif result.why:
-        ex = result.why[0]
-        view = execution_view(ex.execution, model, test=program.name, status="forbidden", thread_names=names,
-                              condition=program.condition, violations=ex.violations, show_init=init)
+        chosen = Chosen(program.name, result.why[0].execution, "forbidden", result.why[0].violations)
     else:
         return None
-    return execution_dot(view, style)
+    return chosen_dots(program, model, [chosen], style)[0][1]
 
 
 def run_diagram_stem(label: str) -> str:

@@ -59,10 +59,8 @@ def build(outdir: str | Path, fmt: str = "svg") -> Written:
     """Write every gallery diagram into ``outdir`` (DOT always, plus ``fmt``)."""
     from ..lang import load_model
     from ..litmus import load_litmus
-    from .drawing import chosen_fences
-    from .dot_execution import execution_dot
+    from .drawing import chosen_dots, chosen_fences
     from .execution_choice import choose_executions
-    from .execution_view import execution_view
     from .styles import style_named
 
     written = Written()
@@ -70,16 +68,11 @@ def build(outdir: str | Path, fmt: str = "svg") -> Written:
         program = load_litmus(bundled_dir("litmus") / entry.test)
         model = load_model(entry.model)
         insertions = chosen_fences(program, model)[0] if entry.fences else []
-        choice = choose_executions(program, model, entry.show, max_count=1)
-        if not choice.chosen:
+        chosen = choose_executions(program, model, entry.show, max_count=1).chosen
+        if not chosen:
             raise SystemExit(f"gallery: {entry.test} under {entry.model} has no {entry.show} execution")
-        c = choice.chosen[0]
-        view = execution_view(c.execution, model, test=program.name, status=c.status,
-                              thread_names=[t.name for t in program.threads], condition=program.condition,
-                              violations=c.violations, fences=insertions)
-        if insertions:
-            view.notes.append("+F: the fences `mmdsl fences` chooses to forbid the outcome, drawn in place")
-        written.add(write_diagrams([(entry.stem, execution_dot(view, style_named(entry.style)))], outdir, fmt))
+        [(_, source)] = chosen_dots(program, model, chosen, style_named(entry.style), insertions=insertions)
+        written.add(write_diagrams([(entry.stem, source)], outdir, fmt))
     return written
 
 
