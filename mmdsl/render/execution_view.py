@@ -21,7 +21,8 @@ from .styles import RELATIONS
 
 COM_FAMILY = {"rf": "rf", "rfe": "rf", "rfi": "rf", "co": "co", "coe": "co", "coi": "co",
               "fr": "fr", "fre": "fr", "fri": "fr"}
-ORDER_TAGS = ("po", "ppo", "rmw", "addr", "data", "ctrl")  # static tags drawn on program-order edges
+# relations every diagram draws anyway (a model's `show` of them adds nothing)
+ALWAYS_DRAWN = frozenset({"po", "ppo", "fence", "rmw", "addr", "data", "ctrl", *COM_FAMILY})
 FAMILY_RANK = {"order": 0, "inserted": 1, "rf": 2, "co": 3, "fr": 4, "show": 5, "other": 6}
 
 # A fence insertion: (thread id, index of the instruction it goes before, fence kind).
@@ -101,66 +102,18 @@ def execution_view(execution: Execution, model: Model, *, test: str, status: str
     vis_mask = sum(1 << i for i in visible)
 
     columns, inserted = _columns(execution, thread_names, fences)
-    edges: dict[tuple, _Edge] = {}
-
-    def add(family: str, a, b, tag: str, highlight: bool = False, fence: bool = False) -> None:
-        e = edges.setdefault((family, a, b), _Edge(family, a, b))
-        if tag not in e.tags:
-            e.tags.append(tag)
-        e.highlight = e.highlight or highlight
-        e.fence = e.fence or fence
-
-    po = static["po"]
-    for _, items in columns:  # program order: consecutive boxes of a column
-        for x, y in zip(items, items[1:]):
-            add("order", x, y, "ppo" if isinstance(x, int) and isinstance(y, int) and (x, y) in static["ppo"]
-                else "po")
-    for tag in ("ppo", "fence"):
-        rel = static[tag]
-        for a, b in _reduce(rel).pairs():
-            if tag == "fence":
-                for kind in _fence_kinds(ev, model, a, b, po):
-                    add("order", a, b, kind, fence=True)
-            else:
-                add("order", a, b, tag)
-    for tag in ("rmw", "addr", "data", "ctrl"):
-        for a, b in static[tag].pairs():
-            add("order", a, b, tag)
-    for a, b in execution.rf.pairs():
-        add("rf", a, b, "rf")
-    for a, b in _reduce(execution.co).pairs():
-        add("co", a, b, "co")
-    fr = execution.fr()
-    for a, b in (fr - fr.seq(execution.co)).pairs():
-        add("fr", a, b, "fr")
-    set_shows = {}
-    for k, name in enumerate(model.shows):
-        kind, value = _shown_value(prepared, dyn, model, name)
-        if kind == SET:
-            set_shows[name] = value
-            continue
-        for a, b in value.pairs():
-            add(f"show:{k}", a, b, name)
-    for a, b, name in cycle:
-        family = COM_FAMILY.get(name)
-        if family is not None:
-            add(family, a, b, family, True)
-        elif name in model.shows:
-            add(f"show:{model.shows.index(name)}", a, b, name, True)
-        elif (a, b) in po and name == "fence":
-            for kind in _fence_kinds(ev, model, a, b, po) or [name]:
-                add("order", a, b, kind, True, fence=True)
-        elif (a, b) in po:
-            add("order", a, b, name, True)
-        else:
-            add(f"other:{name}", a, b, name, True)
+    edges = _EdgeSet()
+    _order_edges(edges, execution, model, static, columns)
+    _communication_edges(edges, execution)
+    set_shows = _shown_edges(edges, prepared, dyn, model)
+    _mark_cycle(edges, cycle, execution, model, static["po"])
     for a, b, kind in _inserted_orders(execution, model, static, inserted):
-        add("inserted", a, b, kind)
+        edges.add("inserted", a, b, kind)
 
-    _route_through_fences(edges, columns, ev)
+    _route_through_fences(edges.edges, columns, ev)
     names = _node_names(ev, inserted)
     out_edges = []
-    for e in sorted(edges.values(), key=_edge_key):
+    for e in sorted(edges.edges.values(), key=_edge_key):
         if any(isinstance(x, int) and not (vis_mask >> x) & 1 for x in (e.src, e.dst)):
             continue
         out_edges.append(_edge_view(e, names))
@@ -178,6 +131,80 @@ def execution_view(execution: Execution, model: Model, *, test: str, status: str
 
 
 # ----- relations ------------------------------------------------------------------
+class _EdgeSet:
+    """Edges keyed by (family, source, target); relations on one pair merge their tags."""
+
+    def __init__(self):
+        self.edges: dict[tuple, _Edge] = {}
+
+    def add(self, family: str, a, b, tag: str, highlight: bool = False, fence: bool = False) -> None:
+        e = self.edges.setdefault((family, a, b), _Edge(family, a, b))
+        if tag not in e.tags:
+            e.tags.append(tag)
+        e.highlight = e.highlight or highlight
+        e.fence = e.fence or fence
+
+
+def _order_edges(edges: _EdgeSet, execution: Execution, model: Model, static: dict, columns: list) -> None:
+    """Program order between consecutive boxes of a column; ppo, fences and dependencies."""
+    ppo, po = static["ppo"], static["po"]
+    for _, items in columns:
+        for x, y in zip(items, items[1:]):
+            kept = isinstance(x, int) and isinstance(y, int) and (x, y) in ppo
+            edges.add("order", x, y, "ppo" if kept else "po")
+    for a, b in _reduce(ppo).pairs():
+        edges.add("order", a, b, "ppo")
+    for a, b in _reduce(static["fence"]).pairs():
+        for kind in _fence_kinds(execution.events, model, a, b, po):
+            edges.add("order", a, b, kind, fence=True)
+    for tag in ("rmw", "addr", "data", "ctrl"):
+        for a, b in static[tag].pairs():
+            edges.add("order", a, b, tag)
+
+
+def _communication_edges(edges: _EdgeSet, execution: Execution) -> None:
+    """rf, co (immediate successors) and fr (to the write right after the one read from)."""
+    for a, b in execution.rf.pairs():
+        edges.add("rf", a, b, "rf")
+    for a, b in _reduce(execution.co).pairs():
+        edges.add("co", a, b, "co")
+    fr = execution.fr()
+    for a, b in (fr - fr.seq(execution.co)).pairs():
+        edges.add("fr", a, b, "fr")
+
+
+def _shown_edges(edges: _EdgeSet, prepared, dyn: Dynamic, model: Model) -> dict[str, int]:
+    """The relations the model names in `show` (beyond those always drawn); returns shown sets."""
+    sets = {}
+    for k, name in enumerate(model.shows):
+        if name in ALWAYS_DRAWN:
+            continue
+        kind, value = _shown_value(prepared, dyn, model, name)
+        if kind == SET:
+            sets[name] = value
+            continue
+        for a, b in value.pairs():
+            edges.add(f"show:{k}", a, b, name)
+    return sets
+
+
+def _mark_cycle(edges: _EdgeSet, cycle: list, execution: Execution, model: Model, po: Rel) -> None:
+    """Highlight the violated axiom's cycle, each edge in the family of the relation it names."""
+    for a, b, name in cycle:
+        family = COM_FAMILY.get(name)
+        if family is not None:
+            edges.add(family, a, b, family, True)
+        elif name in model.shows and name not in ALWAYS_DRAWN:
+            edges.add(f"show:{model.shows.index(name)}", a, b, name, True)
+        elif (a, b) in po and name == "fence":
+            for kind in _fence_kinds(execution.events, model, a, b, po) or [name]:
+                edges.add("order", a, b, kind, True, fence=True)
+        elif (a, b) in po:
+            edges.add("order", a, b, name, True)
+        else:
+            edges.add(f"other:{name}", a, b, name, True)
+
+
 def _reduce(rel: Rel) -> Rel:
     """Drop the pairs implied by composing two others (the Hasse diagram of an order)."""
     return rel - rel.seq(rel)

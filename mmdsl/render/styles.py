@@ -18,7 +18,7 @@ RELATIONS = {
     "inserted": "ordered by an inserted fence",
 }
 # Colours for the relations a model names in `show`, taken in order.
-SHOW_COLOURS = ("#00897b", "#8c510a", "#c51b7d", "#5e3c99", "#4d4d4d")
+SHOW_COLOURS = ("#c51b7d", "#8c510a", "#00897b", "#b8860b", "#4d4d4d")
 SHOW_PAPER_STYLES = ("tapered", "dashed", "dotted", "solid", "bold")
 
 
