@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import typer
 
-from . import check_model_cmd, compare_cmd, diff_models_cmd, models_cmd, run_cmd, suite_cmd
+from . import (check_model_cmd, compare_cmd, diff_models_cmd, draw_cmd, fences_cmd, models_cmd, run_cmd,
+               suite_cmd)
 
 app = typer.Typer(
     name="mmdsl",
@@ -19,6 +20,8 @@ app.command("run")(run_cmd.run)
 app.command("suite")(suite_cmd.suite)
 app.command("compare")(compare_cmd.compare)
 app.command("diff-models")(diff_models_cmd.diff_models)
+app.command("fences")(fences_cmd.fences)
+app.command("draw")(draw_cmd.draw)
 
 
 def main() -> None:
