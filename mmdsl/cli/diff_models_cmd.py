@@ -17,6 +17,7 @@ def diff_models(
     suite: str = typer.Option("litmus/classic", "--suite", "-s", help="A suite folder or manifest."),
     output: Optional[Path] = typer.Option(None, "--output", "-o",
                                           help="Write the distinguishing executions of each test here."),
+    fmt: str = typer.Option("svg", "--format", "-f", help="Diagram format for -o: dot, svg, png or pdf."),
     jobs: Optional[int] = typer.Option(None, "--jobs", "-j", min=1, help="Worker processes (default: all cores)."),
     timeout: float = typer.Option(60.0, "--timeout", min=0, help="Seconds per test and model (0: no limit)."),
     engine: Optional[str] = typer.Option(None, "--engine", help="axiomatic, explorer or both."),
@@ -30,12 +31,16 @@ def diff_models(
     from ..suite.manifest import load_suite
     from ..suite.run import model_columns, run_suite
 
+    if output is not None:
+        from ..render.graphviz_out import check_format
+
+        check_format(fmt)
     the_suite = load_suite(suite)
     a, b = model_columns(the_suite, [model_a, model_b])
     run = run_suite(the_suite, [a, b], engine=engine, jobs=jobs, timeout=timeout)
     diff = differences(run, a, b)
     if output is not None:
-        write_executions(diff, the_suite, output)
+        write_executions(diff, the_suite, output, fmt)
     if as_json:
         from ..render.json_out import dumps
 

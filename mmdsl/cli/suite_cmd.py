@@ -24,7 +24,9 @@ def suite(
     scheduler: Optional[str] = typer.Option(None, "--scheduler", help="The Dask scheduler, e.g. tcp://10.0.0.1:8786."),
     report: Optional[str] = typer.Option(None, "--report", help="Also write a report: md, html, json or csv."),
     output: Optional[Path] = typer.Option(None, "--output", "-o", help="The report file (default: stdout)."),
-    draw: Optional[Path] = typer.Option(None, "--draw", help="Write a diagram per cell into this folder."),
+    draw: Optional[Path] = typer.Option(None, "--draw", help="Write a diagram per cell into this folder "
+                                                             "(the HTML report links to them)."),
+    draw_format: str = typer.Option("svg", "--draw-format", help="Diagram format for --draw: dot, svg, png, pdf."),
     save: Optional[Path] = typer.Option(None, "--save", help="Save the run in this SQLite file (see mmdsl compare)."),
     bless: bool = typer.Option(False, "--bless", help="Write the verdicts into the manifest's expectations."),
     matrix: Optional[bool] = typer.Option(None, "--matrix/--no-matrix",
@@ -51,16 +53,21 @@ def suite(
     the_suite = load_suite(target)
     columns = model_columns(the_suite, list(model))
     if draw is not None:
-        from ..suite.drawing import check_drawing
+        from ..render.graphviz_out import check_format
 
-        check_drawing()
+        check_format(draw_format)
     progress = RunProgress(enabled=not to_stdout)
     try:
         run = run_suite(the_suite, columns, engine=engine, jobs=jobs, timeout=timeout, executor=executor,
-                        scheduler=scheduler, draw=str(draw) if draw else None, on_start=progress.start,
+                        scheduler=scheduler, draw=draw is not None, on_start=progress.start,
                         on_cell=progress.advance, on_tick=progress.tick)
     finally:
         progress.stop()
+    drawn = None
+    if draw is not None:
+        from ..suite.drawing import write_cell_diagrams
+
+        drawn = write_cell_diagrams(run, draw, draw_format)
     if report is not None:
         text = render_report(run, report, output)
         if output is None:
@@ -72,6 +79,9 @@ def suite(
         print_run(run, full_matrix=matrix)
         if output is not None:
             print(f"report: {output}")
+    if drawn is not None:
+        for line in drawn.lines(draw):
+            print(line, file=sys.stderr if to_stdout else sys.stdout)
     if save is not None:
         from ..suite.store import save_run
 

@@ -100,8 +100,13 @@ def matrix_table(run: SuiteRun):
     return table
 
 
-def summary_lines(run: SuiteRun) -> list[str]:
-    """One line per model, the problems listed, and the overall verdict."""
+def _count(n: int, word: str) -> str:
+    plural = {"mismatch": "mismatches", "error": "errors"}
+    return f"{n} {plural.get(word, word) if n != 1 else word}"
+
+
+def summary_lines(run: SuiteRun, limit: int | None = 20) -> list[str]:
+    """One line per model, the problems listed (at most ``limit`` of each kind), and the verdict."""
     lines = []
     width = max(len(c) for c in run.columns)
     for col in run.columns:
@@ -109,10 +114,10 @@ def summary_lines(run: SuiteRun) -> list[str]:
         verdicts = [c.verdict for c in cells if c.status == OK]
         outcomes = [run.outcome(t, col) for t in run.tests if (t, col) in run.cells]
         parts = [f"{verdicts.count('Allowed')} allowed", f"{verdicts.count('Forbidden')} forbidden"]
-        parts += [f"{outcomes.count(s)} {text}" for s, text in STATUS_TEXT.items() if outcomes.count(s)]
+        parts += [_count(outcomes.count(s), text) for s, text in STATUS_TEXT.items() if outcomes.count(s)]
         checks = [f"{outcomes.count(HELD)} as expected"]
         if outcomes.count(MISMATCH):
-            checks.append(f"{outcomes.count(MISMATCH)} mismatch{'es' if outcomes.count(MISMATCH) > 1 else ''}")
+            checks.append(_count(outcomes.count(MISMATCH), "mismatch"))
         if outcomes.count(UNCHECKED):
             checks.append(f"{outcomes.count(UNCHECKED)} without expectation")
         lines.append(f"{col + ':':<{width + 1}} {', '.join(parts)} -- {', '.join(checks)}")
@@ -122,20 +127,21 @@ def summary_lines(run: SuiteRun) -> list[str]:
         if not rows:
             continue
         lines.append(f"{title}:")
-        for t, m in rows:
+        for t, m in rows[:limit]:
             cell = run.cells[(t, m)]
             if kind == MISMATCH:
                 lines.append(f"  {t} under {m}: {cell.verdict} ({cell.observation}), "
                              f"expected {run.expectation(t, m).describe()}")
             else:
-                lines.append(f"  {t} under {m}: {cell.message}")
+                lines.append(f"  {t} under {m}: " + " ".join(part.strip() for part in cell.message.splitlines()))
+        if limit is not None and len(rows) > limit:
+            lines.append(f"  ... and {len(rows) - limit} more (--report lists them all)")
     ncells = len(run.cells)
     if not problems:
         lines.append(f"ok: every expectation held ({ncells} cells)")
     else:
         counts = run.outcomes()
-        said = [f"{counts[k]} {STATUS_TEXT.get(k, k + ('es' if k == MISMATCH and counts[k] > 1 else ''))}"
-                for k in PROBLEM_TITLES if counts.get(k)]
+        said = [_count(counts[k], STATUS_TEXT.get(k, k)) for k in PROBLEM_TITLES if counts.get(k)]
         lines.append(f"FAILED: {', '.join(said)} ({ncells} cells)")
     return lines
 

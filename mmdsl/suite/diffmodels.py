@@ -25,6 +25,7 @@ class ModelDiff:
     run: SuiteRun
     differences: list[Difference]
     failed: list[tuple[str, str, str]]  # test, model, what happened (no verdict to compare)
+    outdir: Path | None = None  # where write_executions put the files
 
     def lines(self) -> list[str]:
         a, b = self.a.column, self.b.column
@@ -37,13 +38,17 @@ class ModelDiff:
         width = max((len(d.test) for d in self.differences), default=0)
         for d in self.differences:
             lines.append(f"  {d.test:<{width}}  allowed by {d.allowed_by}, forbidden by {d.forbidden_by}")
-            lines += [f"  {'':<{width}}    {f}" for f in d.files]
         if self.differences:
             for col in (a, b):
                 count = sum(d.allowed_by == col for d in self.differences)
                 lines.append(f"{col} allows {count} of them")
         for test, col, what in self.failed:
             lines.append(f"not compared: {test} under {col}: {what}")
+        files = [f for d in self.differences for f in d.files]
+        if self.outdir is not None:
+            texts = sum(f.endswith(".txt") for f in files)
+            lines.append(f"wrote {len(files) - texts} diagram(s) and {texts} text explanation(s) into {self.outdir} "
+                         "(the witness under the model that allows, the forbidding cycle under the other)")
         return lines
 
 
@@ -62,18 +67,18 @@ def differences(run: SuiteRun, a: ModelRef, b: ModelRef) -> ModelDiff:
     return ModelDiff(a, b, run, diffs, failed)
 
 
-def write_executions(diff: ModelDiff, suite: Suite, out: Path) -> None:
+def write_executions(diff: ModelDiff, suite: Suite, out: Path, fmt: str = "svg") -> None:
     """For each difference: the witness under the allowing model and a forbidden execution with
-    its violated axiom and cycle under the other; diagrams when the render layer draws them,
-    herd-shaped text otherwise."""
+    its violated axiom and cycle under the other, as diagrams and herd-shaped text."""
     from ..lang import load_model
     from ..litmus import load_litmus
     from .drawing import write_difference
 
+    diff.outdir = out
     paths = {t.key: t.path for t in suite.tests}
     models = {diff.a.column: diff.a, diff.b.column: diff.b}
     for d in diff.differences:
         program = load_litmus(paths[d.test])
         allowing = load_model(models[d.allowed_by].source)
         forbidding = load_model(models[d.forbidden_by].source)
-        d.files = write_difference(program, allowing, forbidding, out / d.test)
+        d.files = write_difference(program, allowing, forbidding, out / d.test, fmt)

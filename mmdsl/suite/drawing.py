@@ -1,43 +1,94 @@
-"""Executions for suite cells and model differences: diagrams through the render layer when it
-has them, herd-shaped text with the witness or the violated axiom and its cycle always."""
+"""Diagrams for suite cells (``--draw``) and for model differences (``diff-models -o``).
+
+Workers only lay diagrams out (DOT text travels back with the cell, so a Dask worker
+needs no shared disk); the parent writes them and has Graphviz render them in batches.
+"""
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..core.errors import UnsupportedError
+from .run import SuiteRun
+from .work import OK
 
 
-def drawing_available() -> bool:
-    """Whether the render layer can draw executions (graphviz DOT)."""
-    try:
-        from ..render import dot_execution  # noqa: F401
-    except ImportError:
-        return False
-    return True
+def cell_diagram(program, model, result) -> str | None:
+    """DOT text for one cell: the witness when the outcome is allowed, else a forbidden
+    execution satisfying the condition with its violated axiom's cycle (None: neither exists)."""
+    from ..render.drawing import result_diagram
+    from ..render.styles import SCREEN
+
+    return result_diagram(program, model, result, SCREEN)
 
 
-def check_drawing() -> None:
-    if not drawing_available():
-        raise UnsupportedError("diagrams are not available in this build (the render layer has no "
-                               "execution diagrams yet)", hint="run without --draw")
+@dataclass
+class DrawnFiles:
+    files: list[Path] = field(default_factory=list)
+    missing_dot: bool = False
+    nothing: list[str] = field(default_factory=list)  # cells with no execution to draw
+
+    def lines(self, outdir) -> list[str]:
+        from ..render.graphviz_out import INSTALL_HINT
+
+        out = [f"wrote {len(self.files)} diagram(s) into {outdir}"]
+        if self.nothing:
+            out.append(f"nothing to draw (no execution satisfies the condition) for {len(self.nothing)} cell(s)")
+        if self.missing_dot:
+            out.append(INSTALL_HINT)
+        return out
 
 
-def draw_cell(result, model, folder: str, test: str, column: str) -> dict:
-    check_drawing()
-    return {}
+def write_cell_diagrams(run: SuiteRun, outdir: str | Path, fmt: str = "svg") -> DrawnFiles:
+    """``OUTDIR/MODEL/TEST.FMT`` (and ``.dot``) for every cell with a diagram; each cell's
+    ``files["diagram"]`` names the file the HTML report links to."""
+    from ..render.drawing import run_diagram_stem
+    from ..render.graphviz_out import write_diagrams
+
+    out = Path(outdir)
+    diagrams, owners = [], []
+    drawn = DrawnFiles()
+    for test in run.tests:
+        for col in run.columns:
+            cell = run.cells.get((test, col))
+            if cell is None or cell.status != OK:
+                continue
+            if not cell.dot:
+                drawn.nothing.append(f"{test} under {col}")
+                continue
+            diagrams.append((f"{run_diagram_stem(col)}/{run_diagram_stem(test)}", cell.dot))
+            owners.append(cell)
+            cell.dot = None  # written once; the run keeps only the file name
+    written = write_diagrams(diagrams, out, fmt)
+    by_stem = {p.with_suffix("").as_posix(): p for p in written.files}
+    for (stem, _), cell in zip(diagrams, owners):
+        path = by_stem.get((out / stem).as_posix())
+        if path is not None:
+            cell.files["diagram"] = str(path)
+    drawn.files, drawn.missing_dot = written.files, written.missing_dot
+    return drawn
 
 
-def write_difference(program, allowing, forbidding, stem: Path) -> list[str]:
-    """``STEM.ALLOWING.witness.txt`` and ``STEM.FORBIDDING.forbidden.txt``; the file names."""
+def write_difference(program, allowing, forbidding, stem: Path, fmt: str = "svg") -> list[str]:
+    """For one test two models disagree on: under the allowing model the witness, under the
+    other a forbidden execution with the cycle that forbids it; as diagrams
+    (``STEM.MODEL.witness.FMT``, ``STEM.MODEL.forbidden.FMT``, with their ``.dot``) and as
+    herd-shaped text with the explanation (``.txt``). The files written."""
     from ..axiomatic import check
+    from ..render.graphviz_out import write_diagrams
     from ..render.herd_text import herd_block, why_text
 
     stem.parent.mkdir(parents=True, exist_ok=True)
-    written = []
+    texts, diagrams = [], []
     for model, kind in ((allowing, "witness"), (forbidding, "forbidden")):
         result = check(program, model, why=True)
-        path = stem.parent / f"{stem.name}.{model.name}.{kind}.txt"
+        name = f"{stem.name}.{model.name}.{kind}"
+        path = stem.parent / f"{name}.txt"
         path.write_text(f"Model {model.name}\n" + herd_block(result, show_time=False) + why_text(result))
-        written.append(str(path))
-    return written
+        texts.append(str(path))
+        dot = cell_diagram(program, model, result)
+        if dot is not None:
+            diagrams.append((name, dot))
+    written = write_diagrams(diagrams, stem.parent, fmt)
+    shown = [str(p) for p in written.files]
+    return shown + texts

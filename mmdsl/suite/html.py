@@ -89,7 +89,7 @@ def html_report(run: SuiteRun, out_path: str | Path | None = None) -> str:
             tds.append(_cell_html(run, test, col, base))
         rows.append(f'<tr data-test="{escape(test)}">' + "".join(tds) + "</tr>")
     header = "<tr><th>test</th>" + "".join(f'<th data-model="{escape(c)}">{escape(c)}</th>' for c in run.columns)
-    summary = "\n".join(escape(line) for line in [*summary_lines(run), time_line(run)])
+    summary = "\n".join(escape(line) for line in [*summary_lines(run, limit=None), time_line(run)])
     return (
         "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
         f"<title>Suite {escape(suite.name)}</title>\n<style>{_CSS}</style>\n</head>\n<body>\n"
@@ -114,12 +114,10 @@ def _cell_html(run: SuiteRun, test: str, col: str, base: Path | None) -> str:
         tip.append(f"expected {exp.describe()}")
     classes = [cell.verdict or "", outcome]
     text = escape(cell_text(run, test, col))
-    links = []
-    for kind, path in sorted(cell.files.items()):
-        href = os.path.relpath(path, base) if base else str(path)
-        links.append(f'<a href="{escape(Path(href).as_posix())}" title="{escape(kind)}">{escape(kind[0])}</a>')
-    if links:
-        text += " " + " ".join(links)
+    diagram = cell.files.get("diagram")
+    if diagram:  # the verdict links to the cell's diagram (--draw)
+        href = Path(os.path.relpath(diagram, base) if base else diagram).as_posix()
+        text = f'<a href="{escape(href)}">{text}</a>'
     return (f'<td data-model="{escape(col)}" data-outcome="{escape(outcome)}" '
             f'data-verdict="{escape(cell.verdict or "")}" class="{" ".join(c for c in classes if c)}" '
             f'title="{escape(" / ".join(tip))}">{text}</td>')

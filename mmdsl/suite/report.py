@@ -79,7 +79,7 @@ def md_report(run: SuiteRun) -> str:
     for test in run.tests:
         cells = [_md_escape(cell_text(run, test, col)) for col in run.columns]
         lines.append(f"| {_md_escape(test)} | " + " | ".join(cells) + " |")
-    lines += ["", "```", *summary_lines(run), "```", ""]
+    lines += ["", "```", *summary_lines(run, limit=None), "```", ""]
     return "\n".join(lines)
 
 

@@ -9,6 +9,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Callable
 
+from ..core.errors import MmdslError
 from .expectations import Expectation
 from .manifest import ManifestError, ModelRef, Suite, resolve_model
 from .work import DISAGREE, ERROR, OK, Cell, RunSpec, WorkItem, make_chunks, run_item
@@ -110,18 +111,24 @@ def model_columns(suite: Suite, specs: list[str] | None) -> list[ModelRef]:
 
 def run_suite(suite: Suite, models: list[ModelRef], *, engine: str | None = None, jobs: int | None = None,
               timeout: float | None = DEFAULT_TIMEOUT, executor: str = "local", scheduler: str | None = None,
-              draw: str | None = None, on_start: Callable[[int], None] | None = None,
+              draw: bool = False, on_start: Callable[[int], None] | None = None,
               on_cell: Callable[[Cell], None] | None = None,
               on_tick: Callable[[], None] | None = None) -> SuiteRun:
     """Run every test of ``suite`` under every model; ``on_start(total_cells)`` then ``on_cell``
     for each cell as it arrives (in no particular order)."""
     from ..lang import load_model
+    from .runner import check_engine
 
+    if executor not in EXECUTORS:
+        raise MmdslError(f"unknown executor '{executor}'", expected=", ".join(EXECUTORS))
+    if executor == "dask" and not scheduler:
+        raise MmdslError("--executor dask needs --scheduler ADDRESS (e.g. tcp://127.0.0.1:8786)")
     for m in models:
         load_model(m.source)  # a bad model is one clear error before any work starts
     engine = engine or suite.engine
+    check_engine(engine)
     jobs = jobs or default_jobs()
-    spec = RunSpec(tuple(models), engine, timeout or None, draw)
+    spec = RunSpec(tuple(models), engine, timeout or None, draw)  # draw: lay out a diagram per cell
     run = SuiteRun(suite, list(models), engine, jobs=jobs, executor=executor,
                    started=datetime.now(timezone.utc).isoformat(timespec="seconds"))
     if on_start is not None:
@@ -150,13 +157,9 @@ def run_suite(suite: Suite, models: list[ModelRef], *, engine: str | None = None
         from .local import LocalPool
 
         LocalPool(spec, jobs).run(make_chunks(items, jobs), take, on_tick)
-    elif executor == "dask":
-        if not scheduler:
-            raise ManifestError("--executor dask needs --scheduler ADDRESS (e.g. tcp://127.0.0.1:8786)")
+    else:
         from .cluster import run_on_dask
 
         run.jobs = run_on_dask(make_chunks(items, jobs), spec, scheduler, take)
-    else:
-        raise ManifestError(f"unknown executor '{executor}'", expected=", ".join(EXECUTORS))
     run.wall = time.perf_counter() - start
     return run

@@ -81,13 +81,25 @@ class EngineDisagreement(MmdslError):
     kind = "engines disagree"
 
 
-def _explore(program, model) -> TestResult:
+def check_engine(engine: str) -> None:
+    """Fail early, once, when ``engine`` is unknown or not in this build."""
+    if engine not in ENGINES:
+        raise MmdslError(f"unknown engine '{engine}'", expected=", ".join(ENGINES))
+    if engine in ("explorer", "both"):
+        _explorer()
+
+
+def _explorer():
     try:
         from ..explorer import explore
     except ImportError:
         raise UnsupportedError("the explorer engine is not available in this build",
                                hint="use --engine axiomatic") from None
-    return explore(program, model)
+    return explore
+
+
+def _explore(program, model) -> TestResult:
+    return _explorer()(program, model)
 
 
 def run_many(paths: list[Path], models: list[str], *, engine: str = "axiomatic",

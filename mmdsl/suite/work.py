@@ -38,7 +38,7 @@ class RunSpec:
     models: tuple[ModelRef, ...]
     engine: str = "axiomatic"
     timeout: float | None = None
-    draw: str | None = None  # a folder for diagrams, when the render layer provides them
+    draw: bool = False  # lay out a diagram per cell (DOT text in the cell)
 
 
 @dataclass
@@ -57,7 +57,8 @@ class Cell:
     engine: str = ""
     message: str = ""
     declared: object | None = None  # an Expectation from a `Result:` comment in the test
-    files: dict = field(default_factory=dict)  # diagrams written for this cell: kind -> path
+    dot: str | None = None  # the cell's diagram (DOT), with --draw, until the parent writes it
+    files: dict = field(default_factory=dict)  # files written for this cell: kind -> path
 
     @property
     def text(self) -> str:
@@ -101,7 +102,7 @@ def run_item(item: WorkItem, spec: RunSpec,
             with _FRONT_ENDS:
                 model = load_model(m.source)
             with time_limit(spec.timeout):
-                result = check_with(program, model, spec.engine)
+                result = check_with(program, model, spec.engine, why=spec.draw)
         except TestTimeout:
             cell = Cell(item.key, m.column, TIMEOUT, engine=spec.engine,
                         message=f"timed out after {spec.timeout:g} s")
@@ -115,9 +116,9 @@ def run_item(item: WorkItem, spec: RunSpec,
             cell = Cell(item.key, m.column, OK, result.verdict, result.observation, result.positive,
                         result.negative, len(result.states), engine=spec.engine)
             if spec.draw:
-                from .drawing import draw_cell
+                from .drawing import cell_diagram
 
-                cell.files = draw_cell(result, model, spec.draw, item.key, m.column)
+                cell.dot = cell_diagram(program, model, result)
         cell.time = time.perf_counter() - start
         cell.declared = declared
         yield cell

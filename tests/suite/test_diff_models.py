@@ -38,9 +38,15 @@ def test_cli_lists_the_differences_and_writes_both_executions(tmp_path):
     proc = mmdsl("diff-models", "tso", "pso", "--suite", "litmus/classic", "-o", str(tmp_path), "--jobs", "1")
     assert proc.returncode == 0, proc.stderr
     lines = proc.stdout.splitlines()
-    assert lines[0] == "tso and pso differ on 8 of 47 tests of classic:"
+    suite = load_suite("litmus/classic")
+    expected = _reference_differences(suite, "tso", "pso")
+    assert lines[0] == f"tso and pso differ on {len(expected)} of {len(suite.tests)} tests of classic:"
+    assert [ln.split()[0] for ln in lines[1:1 + len(expected)]] == list(expected)
     assert "  MP         allowed by pso, forbidden by tso" in lines
-    assert lines[-2:] == ["tso allows 0 of them", "pso allows 8 of them"]
+    assert lines[-3:-1] == ["tso allows 0 of them", f"pso allows {len(expected)} of them"]
+    assert lines[-1].startswith(f"wrote {2 * len(expected)} diagram(s) and {2 * len(expected)} text explanation(s)")
+    svg = (tmp_path / "c" / "MP.pso.witness.svg").read_text()
+    assert svg.lstrip().startswith("<?xml") and "MP" in svg
     witness = (tmp_path / "MP.pso.witness.txt").read_text()
     assert "Observation MP Sometimes 1 3" in witness and "a witness: rf:" in witness
     forbidden = (tmp_path / "lisa" / "MP.tso.forbidden.txt").read_text()

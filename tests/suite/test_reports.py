@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 import shutil
 import subprocess
 from html.parser import HTMLParser
@@ -132,3 +133,20 @@ def test_cli_writes_the_report_file_and_the_matrix(tmp_path):
     proc = mmdsl("suite", str(tmp_path / "s"), "--report", "csv", "--jobs", "1")
     assert proc.stdout.splitlines()[0].startswith("test,model,status,verdict,observation,expected")
     assert len(proc.stdout.splitlines()) == 5
+
+
+def test_draw_writes_a_diagram_per_cell_and_the_html_links_them(tmp_path):
+    make_suite(tmp_path / "s", "name: mini\nmodels: [sc, tso]\ntests: '*.litmus'\n", tests=("SB", "MP"))
+    out = tmp_path / "out"
+    proc = mmdsl("suite", str(tmp_path / "s"), "--draw", str(out / "diagrams"), "--report", "html",
+                 "-o", str(out / "report.html"), "--jobs", "1")
+    assert proc.returncode == 0, proc.stderr
+    assert f"wrote 4 diagram(s) into {out / 'diagrams'}" in proc.stdout
+    links = [a for a in re.findall(r'<a href="([^"]+)">(Allowed|Forbidden)</a>', (out / "report.html").read_text())]
+    assert sorted(href for href, _ in links) == ["diagrams/sc/MP.svg", "diagrams/sc/SB.svg",
+                                                 "diagrams/tso/MP.svg", "diagrams/tso/SB.svg"]
+    assert all((out / href).is_file() for href, _ in links)
+    # the tso/SB diagram is the witness (allowed), the sc/SB one the forbidden execution with its cycle
+    assert "under <i>tso</i><br/><font point-size=\"11\">allowed; satisfies" in (
+        out / "diagrams" / "tso" / "SB.dot").read_text()
+    assert "forbidden: violates sc" in (out / "diagrams" / "sc" / "SB.dot").read_text()

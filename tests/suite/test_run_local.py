@@ -21,7 +21,7 @@ FAULTS = ("SLOW", "CRASH", "HANG", "DIE", "BROKEN")
 def _fake_checker(real):
     """The real checker, except for tests named after a fault (forked workers inherit it)."""
 
-    def check(program, model, engine):
+    def check(program, model, engine, **kw):
         if program.name == "SLOW":
             time.sleep(30)  # interrupted by the worker's own SIGALRM
         elif program.name == "CRASH":
@@ -31,7 +31,7 @@ def _fake_checker(real):
             time.sleep(30)
         elif program.name == "DIE" and model.name == "sc":
             os._exit(3)
-        return real(program, model, engine)
+        return real(program, model, engine, **kw)
 
     return check
 

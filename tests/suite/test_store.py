@@ -41,17 +41,17 @@ def test_compare_lists_exactly_the_changed_verdicts(tmp_path):
     changes, counts = compare_runs(load_run(db, "1"), load_run(db, "last"))
     ref = classic_verdicts()
     expected = {t.key for t in suite.tests if ref[t.key.split("/")[-1]]["tso"] != ref[t.key.split("/")[-1]]["pso"]}
-    assert {c.test for c in changes} == expected and len(expected) == 8
+    assert {c.test for c in changes} == expected and len(expected) == 12  # 4 shapes x 3 dialects
     assert all(c.model == "tso" and c.before == "Forbidden (Never)" and c.after == "Allowed (Sometimes)"
                for c in changes)
-    assert counts == {"unchanged": 2 * len(suite.tests) - 8, "only A": 0, "only B": 0}
+    assert counts == {"unchanged": 2 * len(suite.tests) - 12, "only A": 0, "only B": 0}
 
     proc = mmdsl("compare", "last~1", "last", "--db", str(db))
     assert proc.returncode == 1
     lines = proc.stdout.splitlines()
     assert lines[2].split() == ["test", "model", "A", "B"]
     assert "  MP         tso    Forbidden (Never)  Allowed (Sometimes)" in lines
-    assert lines[-1] == f"8 changed, {2 * len(suite.tests) - 8} unchanged"
+    assert lines[-1] == f"12 changed, {2 * len(suite.tests) - 12} unchanged"
     assert mmdsl("compare", "1", "1", "--db", str(db)).returncode == 0
 
 
