@@ -61,7 +61,7 @@ class RunProgress:
         now = time.monotonic()
         if self.progress is not None and now - self.last > 0.1:
             speed = self.progress.tasks[0].speed
-            self.progress.update(self.task, rate=f"{speed:.0f} tests/s" if speed else "")
+            self.progress.update(self.task, rate=f"{speed:.0f} cells/s" if speed else "")
             self.progress.refresh()
             self.last = now
 

@@ -240,6 +240,9 @@ class _Reader:
                         continue  # a glob may sweep up .expected files and the like
                     self.fail(item, f"'{pattern}' is not a litmus file", expected="a .litmus file")
                 key = _key(p, self.root)
+                if key in out and out[key].path.resolve() != p.resolve():
+                    self.fail(item, f"two tests would both be called '{key}' ({out[key].path} and {p})",
+                              hint="tests outside the manifest's folder are keyed by file name alone")
                 out.setdefault(key, TestEntry(key, p))
         if not out:
             self.fail(node, "the test globs match no .litmus file")

@@ -1,6 +1,7 @@
-"""Generate the manifests of the bundled `classic` and `x86` suites from the herd reference verdicts.
+"""Generate the manifests of the bundled suites: `classic` and `x86` from the herd reference verdicts,
+`archtest` and `dotnet` from the bundled programs' manifest.
 
-    python tests/suite/gen_manifests.py            # rewrite litmus/classic and litmus/x86 manifests
+    python tests/suite/gen_manifests.py            # rewrite the classic, x86, archtest, dotnet manifests
     python tests/suite/gen_manifests.py --copy-x86 # also (re)copy the x86 corpus into litmus/x86
 
 `test_bundled_manifests.py` checks that the committed manifests are what this prints,
@@ -96,6 +97,62 @@ def x86_manifest() -> str:
     return "".join(lines)
 
 
+PROGRAMS = ROOT / "litmus" / "programs"
+# the bundled programs (C dialect, with loops) grouped as the two suites of the issue
+PROGRAM_SUITES = {
+    "archtest": dict(
+        programs=["rowo", "po"], models=["sc", "tso", "pso", "dotnet"],
+        description="ARCHTEST's order tests (Collier) as used by the .NET paper: ROWO (read order and "
+                    "write order, the MP shape in a loop) and PO (the whole program order, including "
+                    "write->read: the store-buffering shape in a loop). SC keeps both, TSO breaks PO "
+                    "only, PSO and .NET break both."),
+    "dotnet": dict(
+        programs=["peterson", "peterson-volatile", "peterson-fixed", "dcl", "dcl-fixed", "tbarrier", "rw-vol",
+                  "rowo", "po", "iw1", "iw2", "rw", "bb"],
+        models=["sc", "dotnet"],
+        description="The programs of Huynh and Roychoudhury's Memory Model Sensitive Bytecode "
+                    "Verification, under SC and the .NET model: which ones violate their property, "
+                    "and the fixed versions with the paper's barriers."),
+}
+
+
+def program_manifest(name: str) -> str:
+    """A suite over some of litmus/programs, its expectations taken from programs/manifest.yaml."""
+    import yaml
+
+    spec = PROGRAM_SUITES[name]
+    source = yaml.safe_load((PROGRAMS / "manifest.yaml").read_text())["expect"]
+    lines = [
+        HEADER.format(src="litmus/programs/manifest.yaml"),
+        f"name: {name}\n",
+        "description: >-\n",
+        *(f"  {line}\n" for line in _wrap(spec["description"] + " The programs are in ../programs (C "
+                                           "dialect); expectations and reasons are those of "
+                                           "../programs/manifest.yaml.")),
+        f"models: [{', '.join(spec['models'])}]\n",
+        "engine: explorer\n",
+        "tests: [" + ", ".join(f'"../programs/{p}.litmus"' for p in spec["programs"]) + "]\n",
+        "expect:\n",
+    ]
+    for prog in spec["programs"]:
+        row = source[prog]
+        pairs = ", ".join(f"{m}: {row[m]}" for m in spec["models"])
+        lines.append(f"  {yaml_key(prog)}: {{{pairs}, reason: {_quoted(row['reason'])}}}\n")
+    return "".join(lines)
+
+
+def _wrap(text: str, width: int = 92) -> list[str]:
+    import textwrap
+
+    return textwrap.wrap(text, width)
+
+
+def _quoted(text: str) -> str:
+    import json
+
+    return json.dumps(text)
+
+
 def copy_x86() -> None:
     src = REFERENCE / "x86-corpus"
     if X86.exists():
@@ -112,6 +169,9 @@ def main(argv: list[str]) -> None:
         copy_x86()
     (CLASSIC / "manifest.yaml").write_text(classic_manifest())
     (X86 / "manifest.yaml").write_text(x86_manifest())
+    for name in PROGRAM_SUITES:
+        (ROOT / "litmus" / name).mkdir(exist_ok=True)
+        (ROOT / "litmus" / name / "manifest.yaml").write_text(program_manifest(name))
 
 
 if __name__ == "__main__":
