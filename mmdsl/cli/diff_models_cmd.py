@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Optional
+from typing import List, Optional
 
 import typer
 
@@ -15,6 +15,7 @@ def diff_models(
     model_a: str = typer.Argument(..., help="A model: bundled name or .mm file (COLUMN=MODEL to rename)."),
     model_b: str = typer.Argument(..., help="The other model."),
     suite: str = typer.Option("litmus/classic", "--suite", "-s", help="A suite folder or manifest."),
+    tests: List[str] = typer.Option([], "--tests", "-t", help="Only the tests whose key matches (repeat)."),
     output: Optional[Path] = typer.Option(None, "--output", "-o",
                                           help="Write the distinguishing executions of each test here."),
     fmt: str = typer.Option("svg", "--format", "-f", help="Diagram format for -o: dot, svg, png or pdf."),
@@ -28,14 +29,14 @@ def diff_models(
     Exit code: 0 (whether or not the models differ), 1 when a test timed out or crashed, 2 bad input.
     """
     from ..suite.diffmodels import differences, write_executions
-    from ..suite.manifest import load_suite
+    from ..suite.manifest import load_suite, select_tests
     from ..suite.run import model_columns, run_suite
 
     if output is not None:
         from ..render.graphviz_out import check_format
 
         check_format(fmt)
-    the_suite = load_suite(suite)
+    the_suite = select_tests(load_suite(suite), list(tests))
     a, b = model_columns(the_suite, [model_a, model_b])
     run = run_suite(the_suite, [a, b], engine=engine, jobs=jobs, timeout=timeout)
     diff = differences(run, a, b)

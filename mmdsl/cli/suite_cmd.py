@@ -17,6 +17,9 @@ def suite(
     model: List[str] = typer.Option([], "--model", "-m",
                                     help="Run this model instead of the manifest's (repeat); COLUMN=MODEL checks "
                                          "a model file against another column's expectations."),
+    tests: List[str] = typer.Option([], "--tests", "-t",
+                                    help="Only the tests whose key matches this pattern (repeat); * stays in a "
+                                         "folder, ** crosses folders: -t '*' -t 'lisa/S*'."),
     jobs: Optional[int] = typer.Option(None, "--jobs", "-j", min=1, help="Worker processes (default: all cores)."),
     timeout: float = typer.Option(60.0, "--timeout", min=0, help="Seconds per test and model (0: no limit)."),
     engine: Optional[str] = typer.Option(None, "--engine", help="axiomatic, explorer or both (default: the manifest's)."),
@@ -39,7 +42,7 @@ def suite(
     """
     from ..core.errors import MmdslError
     from ..suite.console import RunProgress, print_run
-    from ..suite.manifest import load_suite
+    from ..suite.manifest import load_suite, select_tests
     from ..suite.report import FORMATS, render_report
     from ..suite.run import model_columns, run_suite
 
@@ -50,7 +53,7 @@ def suite(
     if output is not None and report is None:
         report = {".html": "html", ".htm": "html", ".md": "md", ".csv": "csv"}.get(output.suffix, "json")
     to_stdout = report is not None and output is None
-    the_suite = load_suite(target)
+    the_suite = select_tests(load_suite(target), list(tests))
     columns = model_columns(the_suite, list(model))
     if draw is not None:
         from ..render.graphviz_out import check_format

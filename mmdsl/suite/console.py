@@ -101,7 +101,7 @@ def matrix_table(run: SuiteRun):
 
 
 def _count(n: int, word: str) -> str:
-    plural = {"mismatch": "mismatches", "error": "errors"}
+    plural = {"mismatch": "mismatches", "error": "errors", "test": "tests", "model": "models"}
     return f"{n} {plural.get(word, word) if n != 1 else word}"
 
 
@@ -115,7 +115,7 @@ def summary_lines(run: SuiteRun, limit: int | None = 20) -> list[str]:
         outcomes = [run.outcome(t, col) for t in run.tests if (t, col) in run.cells]
         parts = [f"{verdicts.count('Allowed')} allowed", f"{verdicts.count('Forbidden')} forbidden"]
         parts += [_count(outcomes.count(s), text) for s, text in STATUS_TEXT.items() if outcomes.count(s)]
-        checks = [f"{outcomes.count(HELD)} as expected"]
+        checks = [f"{outcomes.count(HELD)} as expected"] if outcomes.count(HELD) or not outcomes.count(UNCHECKED) else []
         if outcomes.count(MISMATCH):
             checks.append(_count(outcomes.count(MISMATCH), "mismatch"))
         if outcomes.count(UNCHECKED):
@@ -156,7 +156,8 @@ def time_line(run: SuiteRun) -> str:
 def print_run(run: SuiteRun, *, full_matrix: bool | None = None, max_rows: int = 100) -> None:
     """The matrix (unless the suite is large), the summary and the time."""
     out = console()
-    title = f"{run.suite.name}: {len(run.tests)} tests x {len(run.columns)} models, engine {run.engine}"
+    title = (f"{run.suite.name}: {_count(len(run.tests), 'test')} x {_count(len(run.columns), 'model')} "
+             f"({', '.join(map(str, run.models))}), engine {run.engine}")
     out.print(title, markup=False)
     if full_matrix or (full_matrix is None and len(run.tests) <= max_rows):
         out.print(matrix_table(run))

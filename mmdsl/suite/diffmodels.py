@@ -29,11 +29,12 @@ class ModelDiff:
 
     def lines(self) -> list[str]:
         a, b = self.a.column, self.b.column
-        n = len(self.run.tests)
+        compared = len(self.run.tests) - len({t for t, _, _ in self.failed})
+        some = f"{compared} compared tests" if self.failed else f"{compared} tests"
         if not self.differences:
-            head = f"{a} and {b} agree on all {n} tests of {self.run.suite.name}"
+            head = f"{a} and {b} agree on all {some} of {self.run.suite.name}"
         else:
-            head = f"{a} and {b} differ on {len(self.differences)} of {n} tests of {self.run.suite.name}:"
+            head = f"{a} and {b} differ on {len(self.differences)} of the {some} of {self.run.suite.name}:"
         lines = [head]
         width = max((len(d.test) for d in self.differences), default=0)
         for d in self.differences:
@@ -42,8 +43,13 @@ class ModelDiff:
             for col in (a, b):
                 count = sum(d.allowed_by == col for d in self.differences)
                 lines.append(f"{col} allows {count} of them")
+        groups: dict[tuple[str, str], list[str]] = {}
         for test, col, what in self.failed:
-            lines.append(f"not compared: {test} under {col}: {what}")
+            groups.setdefault((col, what), []).append(test)
+        for (col, what), tests in groups.items():
+            shown = ", ".join(tests[:3]) + (", ..." if len(tests) > 3 else "")
+            said = "gave an error" if what == "error" else what
+            lines.append(f"not compared: {len(tests)} test(s) {said} under {col} ({shown})")
         files = [f for d in self.differences for f in d.files]
         if self.outdir is not None:
             texts = sum(f.endswith(".txt") for f in files)

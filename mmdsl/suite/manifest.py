@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import glob as globlib
-from dataclasses import dataclass, field
+import re
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from ..core.errors import MmdslError, SourcePos
@@ -30,7 +31,18 @@ class ModelRef:
     source: str  # a bundled model name, or the absolute path of a .mm file
 
     def __str__(self) -> str:
-        return self.column if self.column == self.source else f"{self.column}={self.source}"
+        """``tso``, ``tso=pso`` or ``mine=models/mine.mm`` (a path relative to the working folder)."""
+        if self.column == self.source:
+            return self.column
+        source = self.source
+        if source.endswith(".mm"):
+            import os
+
+            rel = os.path.relpath(source)
+            source = rel if not rel.startswith("..") else source
+            if Path(source).stem == self.column:
+                return source
+        return f"{self.column}={source}"
 
 
 @dataclass(frozen=True)
@@ -102,6 +114,40 @@ def load_manifest(path: str | Path) -> Suite:
         raise ManifestError(f"cannot read manifest: {getattr(err, 'strerror', None) or err}",
                             SourcePos(str(path), 1, 1)) from None
     return _Reader(path, text).suite()
+
+
+def select_tests(suite: Suite, patterns: list[str]) -> Suite:
+    """The suite with only the tests whose key matches one of ``patterns`` (``*`` and ``?`` stay
+    within one path component, ``**`` crosses them: ``'*'`` is the top folder, ``'lisa/*'``,
+    ``'**/SB*'``)."""
+    if not patterns:
+        return suite
+    regexes = [re.compile(_key_pattern(p)) for p in patterns]
+    for pat, rx in zip(patterns, regexes):
+        if not any(rx.fullmatch(t.key) for t in suite.tests):
+            raise ManifestError(f"no test of suite '{suite.name}' matches '{pat}'",
+                                hint="patterns match test keys: paths relative to the suite, without .litmus")
+    kept = [t for t in suite.tests if any(rx.fullmatch(t.key) for rx in regexes)]
+    return replace(suite, tests=kept)
+
+
+def _key_pattern(pattern: str) -> str:
+    out = []
+    i = 0
+    while i < len(pattern):
+        if pattern.startswith("**", i):
+            out.append(".*")
+            i += 2
+        elif pattern[i] == "*":
+            out.append("[^/]*")
+            i += 1
+        elif pattern[i] == "?":
+            out.append("[^/]")
+            i += 1
+        else:
+            out.append(re.escape(pattern[i]))
+            i += 1
+    return "".join(out)
 
 
 def compose_manifest(path: Path) -> tuple[str, object]:

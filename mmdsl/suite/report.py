@@ -6,7 +6,7 @@ import csv
 import io
 import json
 
-from .console import MISMATCH_MARK, cell_text, summary_lines
+from .console import MISMATCH_MARK, cell_text, summary_lines, time_line
 from .run import SuiteRun
 
 FORMATS = ("md", "html", "json", "csv")
@@ -72,14 +72,14 @@ def md_report(run: SuiteRun) -> str:
     lines = [f"# Suite {suite.name}", ""]
     if suite.description:
         lines += [suite.description, ""]
-    lines += [f"{len(run.tests)} tests x {len(run.columns)} models, engine {run.engine}, run {run.started}; "
+    lines += [f"{len(run.tests)} tests x {len(run.columns)} models, engine {run.engine}; "
               f"{MISMATCH_MARK} marks a verdict that differs from its expectation.", ""]
     lines.append("| test | " + " | ".join(run.columns) + " |")
     lines.append("|---|" + "---|" * len(run.columns))
     for test in run.tests:
         cells = [_md_escape(cell_text(run, test, col)) for col in run.columns]
         lines.append(f"| {_md_escape(test)} | " + " | ".join(cells) + " |")
-    lines += ["", "```", *summary_lines(run, limit=None), "```", ""]
+    lines += ["", "```", *summary_lines(run, limit=None), f"{time_line(run)}, started {run.started}", "```", ""]
     return "\n".join(lines)
 
 

@@ -111,3 +111,15 @@ def test_folder_without_manifest_is_every_test_below_it(tmp_path):
 def test_bundled_suite_found_by_its_litmus_path():
     suite = load_suite("litmus/classic")
     assert suite.name == "classic" and len(suite.tests) >= 47
+
+
+def test_selecting_tests_by_key_pattern():
+    from mmdsl.suite.manifest import select_tests
+
+    suite = load_suite("litmus/classic")
+    top = select_tests(suite, ["*"]).keys
+    assert top and all("/" not in k for k in top) and "SB+fences" in top
+    assert select_tests(suite, ["lisa/S*", "c/SB"]).keys == ["lisa/S", "lisa/SB", "c/SB"]
+    assert set(select_tests(suite, ["**/MP"]).keys) == {"lisa/MP", "c/MP"}
+    with pytest.raises(ManifestError, match="no test of suite 'classic' matches 'ppc/\\*'"):
+        select_tests(suite, ["ppc/*"])
