@@ -40,7 +40,7 @@ def test_cli_lists_the_differences_and_writes_both_executions(tmp_path):
     lines = proc.stdout.splitlines()
     suite = load_suite("litmus/classic")
     expected = _reference_differences(suite, "tso", "pso")
-    assert lines[0] == f"tso and pso differ on {len(expected)} of {len(suite.tests)} tests of classic:"
+    assert lines[0] == f"tso and pso differ on {len(expected)} of the {len(suite.tests)} tests of classic:"
     assert [ln.split()[0] for ln in lines[1:1 + len(expected)]] == list(expected)
     assert "  MP         allowed by pso, forbidden by tso" in lines
     assert lines[-3:-1] == ["tso allows 0 of them", f"pso allows {len(expected)} of them"]
