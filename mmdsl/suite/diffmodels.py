@@ -30,9 +30,11 @@ class ModelDiff:
     def lines(self) -> list[str]:
         a, b = self.a.column, self.b.column
         compared = len(self.run.tests) - len({t for t, _, _ in self.failed})
-        some = f"{compared} compared tests" if self.failed else f"{compared} tests"
+        some = f"{compared} {'compared ' if self.failed else ''}test{'s' if compared != 1 else ''}"
         if not self.differences:
-            head = f"{a} and {b} agree on all {some} of {self.run.suite.name}"
+            head = f"{a} and {b} agree on {'all ' if compared != 1 else ''}{some} of {self.run.suite.name}"
+        elif compared == 1:
+            head = f"{a} and {b} differ on the one test of {self.run.suite.name}:"
         else:
             head = f"{a} and {b} differ on {len(self.differences)} of the {some} of {self.run.suite.name}:"
         lines = [head]

@@ -17,7 +17,7 @@ CREATE TABLE IF NOT EXISTS runs (
     suite     TEXT NOT NULL,
     manifest  TEXT,
     engine    TEXT NOT NULL,
-    models    TEXT NOT NULL,      -- the model columns, comma separated
+    models    TEXT NOT NULL,      -- the model columns (COLUMN=SOURCE when they differ), comma separated
     executor  TEXT NOT NULL,
     jobs      INTEGER NOT NULL,
     wall      REAL NOT NULL
@@ -84,7 +84,7 @@ def save_run(db: str | Path, run: SuiteRun) -> int:
             "INSERT INTO runs (timestamp, suite, manifest, engine, models, executor, jobs, wall) "
             "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
             (run.started, run.suite.name, str(run.suite.manifest or run.suite.root), run.engine,
-             ",".join(run.columns), run.executor, run.jobs, run.wall))
+             ",".join(map(str, run.models)), run.executor, run.jobs, run.wall))
         run_id = cur.lastrowid
         rows = []
         for (test, model), cell in run.cells.items():
