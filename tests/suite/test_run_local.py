@@ -111,3 +111,26 @@ def test_cli_marks_a_mismatch_and_exits_1(tmp_path):
     assert ("  SB under tso: Allowed (Sometimes), expected Forbidden (manifest.yaml:5: wrong on purpose)"
             in proc.stdout)
     assert "FAILED: 1 mismatch (4 cells)" in proc.stdout
+
+
+def test_engines_that_disagree_are_a_failed_cell(monkeypatch, tmp_path):
+    """`--engine both`: when the explorer's final states differ from the checker's, the cell
+    says so (a stand-in explorer that drops every state that satisfies the condition)."""
+    from dataclasses import replace
+
+    from mmdsl.axiomatic import check
+    from mmdsl.suite import runner
+
+    def fake_explore(program, model):
+        result = check(program, model)
+        kept = {s: n for s, n in result.states.items() if not program.condition.prop.holds(dict(s))}
+        return replace(result, states=kept, engine="explorer")
+
+    monkeypatch.setattr(runner, "_explore", fake_explore)
+    monkeypatch.setattr(runner, "_explorer", lambda: fake_explore)
+    suite = load_suite(make_suite(tmp_path, None, tests=("SB", "MP")))
+    run = run_suite(suite, model_columns(suite, ["tso"]), engine="both", executor="inline")
+    assert matrix(run) == {("SB", "tso"): "engines disagree", ("MP", "tso"): "Forbidden"}
+    assert "explorer only: -" in run.cells[("SB", "tso")].message
+    assert "axiomatic only: 0:EAX=0; 1:EAX=0;" in run.cells[("SB", "tso")].message
+    assert run.exit_code() == 1
