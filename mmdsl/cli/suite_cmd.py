@@ -40,18 +40,12 @@ def suite(
 
     Exit code: 0 every expectation held, 1 a mismatch, a timeout or a crash, 2 bad input.
     """
-    from ..core.errors import MmdslError
     from ..suite.console import RunProgress, print_run
     from ..suite.manifest import load_suite, select_tests
-    from ..suite.report import FORMATS, render_report
+    from ..suite.report import render_report, report_format
     from ..suite.run import model_columns, run_suite
 
-    if as_json:
-        report = report or "json"
-    if report is not None and report not in FORMATS:
-        raise MmdslError(f"unknown report format '{report}'", expected=", ".join(FORMATS))
-    if output is not None and report is None:
-        report = {".html": "html", ".htm": "html", ".md": "md", ".csv": "csv"}.get(output.suffix, "json")
+    report = report_format(report or ("json" if as_json else None), output)
     to_stdout = report is not None and output is None
     the_suite = select_tests(load_suite(target), list(tests))
     columns = model_columns(the_suite, list(model))
@@ -95,7 +89,4 @@ def suite(
 
         for line in bless_run(run).lines(the_suite.manifest):
             print(line, file=sys.stderr if to_stdout else sys.stdout)
-        outcomes = run.outcomes()
-        raise typer.Exit(2 if outcomes.get("error") else
-                         1 if any(outcomes.get(o) for o in ("timeout", "crash", "disagree")) else 0)
-    raise typer.Exit(run.exit_code())
+    raise typer.Exit(run.exit_code(count_mismatches=not bless))

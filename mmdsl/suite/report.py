@@ -87,6 +87,17 @@ def _md_escape(text: str) -> str:
     return text.replace("|", "\\|")
 
 
+def report_format(fmt: str | None, output=None) -> str | None:
+    """The report format asked for: ``fmt``, else guessed from ``output``'s suffix (JSON by default)."""
+    from ..core.errors import MmdslError
+
+    if fmt is None and output is not None:
+        fmt = {".html": "html", ".htm": "html", ".md": "md", ".csv": "csv"}.get(output.suffix, "json")
+    if fmt is not None and fmt not in FORMATS:
+        raise MmdslError(f"unknown report format '{fmt}'", expected=", ".join(FORMATS))
+    return fmt
+
+
 def render_report(run: SuiteRun, fmt: str, out_path=None) -> str:
     """The report in ``fmt``; ``out_path`` (where it will be written) anchors the HTML's links."""
     if fmt == "json":

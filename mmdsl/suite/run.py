@@ -85,12 +85,14 @@ class SuiteRun:
         return [(t, m, o) for t in self.tests for m in self.columns
                 if (t, m) in self.cells and (o := self.outcome(t, m)) not in (HELD, UNCHECKED)]
 
-    def exit_code(self) -> int:
-        """0: every expectation held; 1: a mismatch, a timeout, a crash; 2: bad input (a test error)."""
+    def exit_code(self, count_mismatches: bool = True) -> int:
+        """0: every expectation held; 1: a mismatch, a timeout, a crash; 2: bad input (a test
+        error). Without ``count_mismatches`` (after blessing) only the failed cells count."""
         outcomes = self.outcomes()
         if outcomes.get(ERROR):
             return 2
-        return 1 if any(outcomes.get(o) for o in (MISMATCH, "timeout", "crash", DISAGREE)) else 0
+        failed = ("timeout", "crash", DISAGREE) + ((MISMATCH,) if count_mismatches else ())
+        return 1 if any(outcomes.get(o) for o in failed) else 0
 
 
 def model_columns(suite: Suite, specs: list[str] | None) -> list[ModelRef]:

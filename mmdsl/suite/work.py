@@ -116,12 +116,20 @@ def run_item(item: WorkItem, spec: RunSpec,
             cell = Cell(item.key, m.column, OK, result.verdict, result.observation, result.positive,
                         result.negative, len(result.states), engine=spec.engine)
             if spec.draw:
-                from .drawing import cell_diagram
-
-                cell.dot = cell_diagram(program, model, result)
+                cell.dot, cell.message = _diagram(program, model, result)
         cell.time = time.perf_counter() - start
         cell.declared = declared
         yield cell
+
+
+def _diagram(program, model, result) -> tuple[str | None, str]:
+    """The cell's diagram, or why there is none (a drawing failure keeps the verdict)."""
+    from .drawing import cell_diagram
+
+    try:
+        return cell_diagram(program, model, result), ""
+    except Exception as err:  # noqa: BLE001 -- the verdict stands without its picture
+        return None, f"no diagram: {_crash_text(err)}"
 
 
 def run_chunk(chunk: list[WorkItem], spec: RunSpec) -> list[Cell]:
