@@ -1,4 +1,4 @@
-"""herd's C litmus dialect: thread functions ``P0(int *x) { ... }`` lowered to the core program, and written back with fences."""
+"""herd's C litmus dialect: thread functions ``P0(int *x) { ... }`` lowered to the core program, and back."""
 
 from __future__ import annotations
 

@@ -8,7 +8,7 @@ from typing import Callable
 
 from ..core.errors import LitmusError, SourcePos, UnsupportedError
 from ..core.program import (
-    OLD, Assign, BinOp, Branch, Const, Expr, Fence, Instr, Load, Nop, Reg, Rmw, Store, Thread, UnOp,
+    Assign, BinOp, Branch, Const, Expr, Instr, Load, Nop, Reg, Store, Thread, UnOp,
     apply_op, apply_unop,
 )
 from . import c_grammar as g
@@ -151,8 +151,9 @@ class ThreadLowering:
         if d.array:
             raise self.unsupported(f"array parameter '{d.name}'", d.at)
         if d.stars == 0:
+            spelled = " ".join(p.ctype.words)
             raise self.unsupported(f"parameter '{d.name}' that is not a pointer", d.at,
-                                   hint=f"parameters name shared locations: write '{' '.join(p.ctype.words)} *{d.name}'")
+                                   hint=f"parameters name shared locations: write '{spelled} *{d.name}'")
         if d.stars > 1:
             raise self.unsupported(f"pointer to pointer (parameter '{d.name}')", d.at)
         if d.init is not None:
@@ -498,5 +499,3 @@ def fold(e: Expr) -> Expr:
         pass
     return e
 
-
-__all__ = ["ThreadLowering", "ThreadCode", "Boundary", "Access", "Location", "Local", "OLD", "Fence", "Rmw"]

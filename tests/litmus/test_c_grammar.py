@@ -203,7 +203,8 @@ def test_compare_exchange_outcomes_under_sc():
 
 
 def test_positions_and_texts():
-    p = lower("P0(int *x, int *y)\n{\n  int r0 = READ_ONCE(*x);\n  if (r0 == 1) {\n    WRITE_ONCE(*y,\n      1);\n  }\n}")
+    p = lower("P0(int *x, int *y)\n{\n  int r0 = READ_ONCE(*x);\n  if (r0 == 1) {\n"
+              "    WRITE_ONCE(*y,\n      1);\n  }\n}")
     load, branch, store = p.threads[0].instrs
     assert (load.pos.line, load.pos.col, load.text) == (5, 3, "int r0 = READ_ONCE(*x);")
     assert (branch.pos.line, branch.pos.col, branch.text) == (6, 3, "if (r0 == 1)")
