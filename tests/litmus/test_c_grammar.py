@@ -175,6 +175,12 @@ def test_for_and_do_while_loops():
     ]]
 
 
+def test_sibling_blocks_may_declare_the_same_local():
+    got = one("for (int i = 0; i < 1; i++) { *x = i; } for (int i = 1; i < 2; i++) { int t = i; *y = t; }"
+              " { int t = 2; }", decls="")
+    assert [s[1] for s in got if s[0] == "Assign"] == ["i", "i", "i", "t", "i", "t"]
+
+
 def test_loops_are_backward_branches():
     p = lower("P0(int *x) { while (READ_ONCE(*x) == 0) {} }\nP1(int *x) { WRITE_ONCE(*x, 1); }")
     assert p.threads[0].has_loops() and not p.threads[1].has_loops()
