@@ -106,6 +106,13 @@ class CDialect:
 
         return write_with_fences(self, program, insertions)
 
+    def fence_points(self, program: Program, tid: int) -> list[int]:
+        """The instruction indices of thread ``tid`` before which ``write_with_fences`` can write a fence."""
+        smap = program.layout
+        if not isinstance(smap, CSourceMap):
+            raise UnsupportedError(f"test '{program.name}' was not read from C source")
+        return sorted({b.index for b in smap.boundaries[tid]})
+
 
 def _syntax_error(layout: Layout, err: pp.ParseBaseException) -> LitmusError:
     text = layout.body.text

@@ -102,3 +102,16 @@ def test_bad_requests():
         C.write_with_fences(p, [(3, 0, "mb")])
     with pytest.raises(LitmusError, match="instruction 5"):
         C.write_with_fences(p, [(0, 5, "mb")])
+
+
+def test_fence_points_are_exactly_the_writable_places():
+    p = lower("P0(int *x, int *y) {\n  int r0 = *x + *y;\n  while (*x != 1) { *y = r0; }\n}")
+    # 0 Load, 1 Load, 2 Assign, 3 Nop, 4 Load, 5 Branch, 6 Store, 7 back, 8 end
+    points = C.fence_points(p, 0)
+    assert points == [0, 3, 6, 7, 8]
+    for k in range(len(p.threads[0].instrs) + 1):
+        if k in points:
+            C.write_with_fences(p, [(0, k, "mb")])
+        else:
+            with pytest.raises(UnsupportedError):
+                C.write_with_fences(p, [(0, k, "mb")])
