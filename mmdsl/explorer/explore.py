@@ -19,7 +19,7 @@ from .transitions import Semantics
 
 ENGINE = "explorer"
 DEFAULT_MAX_PENDING = 16
-DEFAULT_MAX_STATES = 1_000_000
+DEFAULT_MAX_STATES = 2_000_000
 
 
 @dataclass

@@ -56,7 +56,7 @@ class Reduction:
         self.sem = semantics
         self.all_locations = (1 << len(machine.locations)) - 1
         self.future = [self._future(th) for th in machine.threads]
-        self._needs: dict = {}
+        self._info: dict = {}
 
     def _future(self, th) -> list[tuple[int, int]]:
         """Per pc: (reads, writes) location masks of the instructions reachable from it."""
@@ -110,8 +110,13 @@ class Reduction:
                 r |= bit
         return r, w
 
-    def _thread_needs(self, state, t: int, trs: list) -> tuple[int, int]:
-        """Locations the enabled steps of ``t`` read (or wait on) and write, as masks."""
+    def _thread_info(self, state, t: int, trs: list) -> tuple[int, int, int, int]:
+        """(reads, writes, future reads, future writes) of thread ``t`` as location masks.
+
+        The first two are what its enabled steps read (or, for a disabled operation that
+        another thread's write may enable, wait on) and write; the last two every access it
+        may still perform.
+        """
         r = w = 0
         for tr in trs:
             access = tr[5]
@@ -121,7 +126,8 @@ class Reduction:
                 w |= 1 << tr[6]
         if self.m.uses_rmw:
             r |= self.sem.watches(state, t)
-        return r, w
+        fr, fw = self._footprint(state, t)
+        return r, w, fr, fw
 
     def choose(self, state, enabled: list[list]) -> list:
         """A persistent subset of the enabled transitions (all of them when no thread set is smaller)."""
@@ -129,53 +135,50 @@ class Reduction:
         active = [t for t in range(n) if enabled[t]]
         if len(active) <= 1:
             return [tr for trs in enabled for tr in trs]
-        need_r = [0] * n
-        need_w = [0] * n
+        memo = self._info
+        keys = self.sem.keys  # the memo keys of this state's threads (set by enabled())
+        info = []
         local = None  # a thread whose enabled steps touch no shared memory: closed alone
-        memo = self._needs if self.sem.memo else None
-        threads = state[1]
-        for t in active:
-            needs = memo.get((t, threads[t])) if memo is not None else None
-            if needs is None:
-                needs = self._thread_needs(state, t, enabled[t])
-                if memo is not None:
-                    if len(memo) > MEMO_LIMIT:
-                        memo.clear()
-                    memo[(t, threads[t])] = needs
-            r, w = needs
-            if not (r or w):
+        for t in range(n):
+            inf = memo.get(keys[t])
+            if inf is None:
+                inf = self._thread_info(state, t, enabled[t])
+                if len(memo) > MEMO_LIMIT:
+                    memo.clear()
+                memo[keys[t]] = inf
+            info.append(inf)
+            if enabled[t] and not (inf[0] or inf[1]):
                 if local is None or len(enabled[t]) < len(enabled[local]):
                     local = t
-            need_r[t] = r
-            need_w[t] = w
         if local is not None:
             return enabled[local]
-        foot: list = [None] * n
-        best = None
+        # conflicts[t]: the threads that may interfere with what t does or waits on
+        conflicts = [0] * n
+        for t in range(n):
+            nr, nw = info[t][0], info[t][1]
+            if not (nr or nw):
+                continue
+            m = 0
+            for u in range(n):
+                if u != t:
+                    fr, fw = info[u][2], info[u][3]
+                    if (nw & (fr | fw)) or (nr & fw):
+                        m |= 1 << u
+            conflicts[t] = m
+        best = 0
         best_size = 0
         for t0 in sorted(active, key=lambda t: len(enabled[t])):
-            if best is not None and len(enabled[t0]) >= best_size:
+            if best and len(enabled[t0]) >= best_size:
                 break
-            closed = {t0}
-            work = [t0]
-            size = 0
-            while work:
-                t = work.pop()
-                size += len(enabled[t])
-                nr, nw = need_r[t], need_w[t]
-                if not (nr or nw):
-                    continue
-                for u in range(n):
-                    if u in closed:
-                        continue
-                    if foot[u] is None:
-                        foot[u] = self._footprint(state, u)
-                    fr, fw = foot[u]
-                    if (nw & (fr | fw)) or (nr & fw):
-                        closed.add(u)
-                        work.append(u)
-            if best is None or size < best_size:
+            closed = frontier = 1 << t0
+            while frontier:
+                grown = 0
+                for t in range(n):
+                    if (frontier >> t) & 1:
+                        grown |= conflicts[t]
+                frontier = grown & ~closed
+                closed |= frontier
+            size = sum(len(enabled[t]) for t in active if (closed >> t) & 1)
+            if not best or size < best_size:
                 best, best_size = closed, size
-        if len(best) == len(active):
-            return [tr for trs in enabled for tr in trs]
-        return [tr for t in sorted(best) for tr in enabled[t]]
+        return [tr for t in active if (best >> t) & 1 for tr in enabled[t]]

@@ -40,7 +40,7 @@ class SearchOutcome:
 
 
 def search(machine: Machine, semantics: Semantics, *, keys: list, is_target, state_filter=None,
-           por: bool = True, order: str = "dfs", max_states: int = 1_000_000, truncate: bool = False,
+           por: bool = True, order: str = "dfs", max_states: int = 2_000_000, truncate: bool = False,
            keep_graph: bool = False) -> SearchOutcome:
     """Explore every state reachable from the initial one.
 

@@ -17,6 +17,7 @@ canonical hashable key. Pending operations are tuples whose first field is their
 
 from __future__ import annotations
 
+from ..axiomatic.checker import observed_keys
 from ..core.condition import FinalState
 from ..core.errors import UnsupportedError
 from ..core.program import (
@@ -54,6 +55,19 @@ class CompiledThread:
         self.code = [self._compile(k, ins) for k, ins in enumerate(thread.instrs)]
         self.length = len(self.code)
         self.uses_rmw = any(c[0] == I_RMW for c in self.code)
+        self.keep: list[tuple[bool, ...] | None] = []  # per pc: which registers are live, None = all
+
+    def set_observed(self, observed: set[str]) -> None:
+        """Compute register liveness; ``observed`` are the registers the final state shows."""
+        live = register_liveness(self.thread, self.reg_index, observed)
+        self.keep = [None if all(k) else k for k in live]
+
+    def canonical(self, pc: int, regs: tuple) -> tuple:
+        """Registers dead at ``pc`` (never read again before written, not observed) read as 0."""
+        keep = self.keep[pc]
+        if keep is None:
+            return regs
+        return tuple(v if k else 0 for v, k in zip(regs, keep))
 
     def _compile(self, k: int, ins):
         ri = self.reg_index
@@ -99,10 +113,19 @@ class Machine:
         self.threads = [CompiledThread(t, ThreadRules(rules, t), self.loc_index) for t in program.threads]
         self.uses_rmw = any(t.uses_rmw for t in self.threads)
         self._check_dependencies()
+        observed = {k for k in observed_keys(program) if k[0] == "reg"}
+        if program.filter is not None:
+            observed |= {k for k in program.filter.keys() if k[0] == "reg"}
+        for t in self.threads:
+            t.set_observed({k[2] for k in observed if k[1] == t.tid})
 
     def initial_state(self):
         mem = tuple(self.program.init.get(loc, 0) for loc in self.locations)
-        return (mem, tuple((t.skip_nops(0), t.init_regs, ()) for t in self.threads))
+        threads = []
+        for t in self.threads:
+            pc = t.skip_nops(0)
+            threads.append((pc, t.canonical(pc, t.init_regs), ()))
+        return (mem, tuple(threads))
 
     def location(self, value, thread: CompiledThread, pc: int) -> int:
         """The index of the location an address evaluates to (it must name one)."""
@@ -170,3 +193,44 @@ def _dependent_instruction(thread):
             return ins
     return None
 
+
+
+def register_liveness(thread, reg_index: dict[str, int], observed: set[str]) -> list[tuple[bool, ...]]:
+    """Per pc (and the end), which registers may still be read: a backward fixpoint over the CFG."""
+    n = len(thread.instrs)
+    nregs = len(reg_index)
+
+    def mask(names) -> int:
+        m = 0
+        for r in names:
+            if r in reg_index:
+                m |= 1 << reg_index[r]
+        return m
+
+    uses, defs, succs = [], [], []
+    for pc, ins in enumerate(thread.instrs):
+        used: set = set()
+        for attr in ("addr", "value", "new", "cond", "expr"):
+            e = getattr(ins, attr, None)
+            if e is not None:
+                used |= e.regs()
+        dst = getattr(ins, "dst", None)
+        uses.append(mask(used))
+        defs.append(mask([dst]) if dst else 0)
+        if isinstance(ins, Branch):
+            succs.append((ins.target,) if ins.cond is None else (ins.target, pc + 1))
+        else:
+            succs.append((pc + 1,))
+    live = [0] * n + [mask(observed)]
+    changed = True
+    while changed:
+        changed = False
+        for pc in range(n - 1, -1, -1):
+            out = 0
+            for s in succs[pc]:
+                out |= live[min(s, n)]
+            new = uses[pc] | (out & ~defs[pc])
+            if new != live[pc]:
+                live[pc] = new
+                changed = True
+    return [tuple(bool((m >> i) & 1) for i in range(nregs)) for m in live]

@@ -64,32 +64,47 @@ class Semantics:
         self.max_pending = max_pending
         self.forwarding = machine.rules.forwarding
         self.max_seen = 0
-        # Without read-modify-writes a thread's enabled transitions and the effect of one on
-        # the thread depend only on the thread's own state: memoise them.
-        self.memo = not machine.uses_rmw
+        self.uses_rmw = machine.uses_rmw
+        # A thread's enabled transitions depend on its own state, on memory only through
+        # its pending read-modify-writes (a lock's condition), and on the locations other
+        # threads hold reserved; the effect of a transition on the thread depends on the
+        # thread's state and the value read. Both are memoised on exactly that.
         self._enabled_memo: dict = {}
         self._apply_memo: dict = {}
+        self.keys: list = []  # per thread of the state last given to enabled(): its memo key
+        self.others: list = []  # per thread: mask of the locations other threads hold reserved
 
     # ---- enabledness ---------------------------------------------------------------
     def enabled(self, state) -> list[list[Transition]] | None:
         """Per thread, its enabled transitions; None when the state can never finish (assume failed)."""
         out = []
-        memo = self._enabled_memo if self.memo else None
-        for t, ts in enumerate(state[1]):
-            if memo is not None:
-                trs = memo.get((t, ts))
-                if trs is None:
-                    trs = memo[(t, ts)] = self._thread_enabled(state, t, ts)
-                    if len(memo) > MEMO_LIMIT:
-                        memo.clear()
-            else:
-                trs = self._thread_enabled(state, t, ts)
+        memo = self._enabled_memo
+        mem, threads = state
+        if self.uses_rmw:
+            held = [_reservations(ts[2]) for ts in threads]
+            anyheld = 0
+            for h in held:
+                anyheld |= h
+            self.others = others = [0 if not anyheld else _others(held, t) for t in range(len(threads))]
+            keys = [(t, ts, mem if any(o[0] == RMW for o in ts[2]) else None, others[t])
+                    for t, ts in enumerate(threads)]
+        else:
+            keys = list(enumerate(threads))
+            self.others = others = [0] * len(threads)
+        self.keys = keys
+        for t, ts in enumerate(threads):
+            trs = memo.get(keys[t])
+            if trs is None:
+                trs = self._thread_enabled(mem, t, ts, others[t])
+                if len(memo) > MEMO_LIMIT:
+                    memo.clear()
+                memo[keys[t]] = trs
             if trs is False:
                 return None
             out.append(trs)
         return out
 
-    def _thread_enabled(self, state, t: int, ts):
+    def _thread_enabled(self, mem, t: int, ts, reserved: int):
         trs: list[Transition] = []
         issue = self._issue(t, ts)
         if issue is False:
@@ -99,7 +114,7 @@ class Semantics:
         pending = ts[2]
         for p in range(len(pending)):
             if pending[p][0] != FENCE:
-                tr = self._perform(state, t, ts, p)
+                tr = self._perform(mem, t, ts, p, reserved)
                 if tr is not None:
                     trs.append(tr)
         return trs
@@ -129,7 +144,7 @@ class Semantics:
                 return False
         return Transition(t, ISSUE, pc)
 
-    def _perform(self, state, t: int, ts, p: int) -> Transition | None:
+    def _perform(self, mem, t: int, ts, p: int, reserved: int) -> Transition | None:
         pending = ts[2]
         op = pending[p]
         kind, d, loc = op[0], op[1], op[2]
@@ -146,7 +161,7 @@ class Semantics:
             if is_deferred(op[4]):
                 return None
             commits = self._past(rules, pending, p, (d,), loc, -1)
-            if commits is None or self._reserved(state, t, loc):
+            if commits is None or (reserved >> loc) & 1:
                 return None
             return Transition(t, PERFORM, p, -1, commits, WRITES, loc)
         # a read-modify-write not yet read
@@ -161,7 +176,7 @@ class Semantics:
             commits = self._past(rules, pending, p, (d, op[4]), loc, -1)
             if commits is None:
                 return None
-            old, src = state[0][loc], -1
+            old, src = mem[loc], -1
         else:
             src = self._source(pending, p, loc)
             if src >= 0:
@@ -169,7 +184,7 @@ class Semantics:
                 if is_deferred(old):
                     return None
             else:
-                old = state[0][loc]
+                old = mem[loc]
             commits = self._past(rules, pending, p, (d,), loc, src)
             if commits is None:
                 return None
@@ -180,7 +195,7 @@ class Semantics:
             return Transition(t, PERFORM, p, src, commits, LOCAL if src >= 0 else READS, loc, RMW_FAIL)
         if must_fail:
             return None
-        if src < 0 and self._reserved(state, t, loc):
+        if src < 0 and (reserved >> loc) & 1:
             return None
         if atomic:
             return Transition(t, PERFORM, p, -1, commits, WRITES, loc, RMW_WHOLE)
@@ -236,32 +251,18 @@ class Semantics:
                     return None
         return commits
 
-    def _reserved(self, state, t: int, loc: int) -> bool:
-        """Is ``loc`` reserved by another thread: its RMW has read, its write half is pending?
-
-        A read from memory reserves at once; a read forwarded from a pending own write
-        reserves from the moment that write is performed (the write half must follow it
-        in coherence with no other thread's write between).
-        """
-        if not self.m.uses_rmw:
-            return False
-        for u, (_, _, pending) in enumerate(state[1]):
-            if u == t:
-                continue
-            for j, o in enumerate(pending):
-                if o[0] == HALF and o[2] == loc:
-                    if not o[5] or not any(e[2] == loc and e[0] in (WRITE, HALF) for e in pending[:j]):
-                        return True
-        return False
-
     def watches(self, state, t: int) -> int:
-        """Locations whose writes by other threads may enable a disabled operation of ``t`` (a mask)."""
+        """Locations whose writes by other threads may enable a disabled operation of ``t`` (a mask).
+
+        Reads the reservations computed by the last ``enabled(state)``.
+        """
         mask = 0
+        reserved = self.others[t] if self.others else 0
         for o in state[1][t][2]:
             kind = o[0]
             if kind == RMW and (o[7] or self.m.threads[t].code[o[3]][5]):
                 mask |= 1 << o[2]
-            elif kind in (WRITE, HALF, RMW) and self._reserved(state, t, o[2]):
+            elif kind in (WRITE, HALF, RMW) and (reserved >> o[2]) & 1:
                 mask |= 1 << o[2]
         return mask
 
@@ -270,26 +271,25 @@ class Semantics:
         mem, threads = state
         t = tr[0]
         ts = threads[t]
+        memo = self._apply_memo
         if tr[1] == ISSUE:
             key = (ts, tr)
-            done = self._apply_memo.get(key) if self.memo else None
+            done = memo.get(key)
             if done is None:
                 pc, regs, pending = ts
                 done = self._apply_issue(self.m.threads[t], pc, regs, pending)
                 if len(done[2]) > self.max_seen:
                     self.max_seen = len(done[2])
-                if self.memo:
-                    self._remember(key, done)
+                self._remember(key, done)
             return (mem, threads[:t] + (done,) + threads[t + 1:])
         op = ts[2][tr[2]]
         kind = op[0]
         read = mem[op[2]] if (kind == READ or kind == RMW) and tr[3] < 0 else None
         key = (ts, tr, read)
-        done = self._apply_memo.get(key) if self.memo else None
+        done = memo.get(key)
         if done is None:
             done = self._apply_perform(self.m.threads[t], ts, tr, read)
-            if self.memo:
-                self._remember(key, done)
+            self._remember(key, done)
         nts, write = done
         if write is not None:
             loc = op[2]
@@ -337,7 +337,8 @@ class Semantics:
         elif op == I_BRANCH:
             if c[1] is None or evaluate(c[1], regs):
                 nxt = c[2]
-        return (th.skip_nops(nxt), regs, pending)
+        nxt = th.skip_nops(nxt)
+        return (nxt, th.canonical(nxt, regs), pending)
 
     def _apply_perform(self, th, ts, tr: Transition, read):
         """The thread's new state after performing, and the value written to memory (or None)."""
@@ -372,6 +373,30 @@ class Semantics:
         pending = tuple(_resolve_op(o, p, value, removed) for o in pending)
         regs, pending = _drop_dead_fences(th.rules, regs, pending)
         return (pc, regs, pending), write
+
+
+def _reservations(pending: tuple) -> int:
+    """Locations a thread holds reserved: its RMW has read, its write half is pending (a mask).
+
+    A read from memory reserves at once; a read forwarded from a pending own write
+    reserves from the moment that write is performed (the write half must follow it in
+    coherence with no other thread's write between).
+    """
+    mask = 0
+    for j, o in enumerate(pending):
+        if o[0] == HALF:
+            loc = o[2]
+            if not o[5] or not any(e[2] == loc and (e[0] == WRITE or e[0] == HALF) for e in pending[:j]):
+                mask |= 1 << loc
+    return mask
+
+
+def _others(held: list[int], t: int) -> int:
+    mask = 0
+    for u, h in enumerate(held):
+        if u != t:
+            mask |= h
+    return mask
 
 
 def _holds(o, mask: int) -> bool:
