@@ -16,6 +16,7 @@ from .styles import SHOW_COLOURS, Style, _num
 
 # thread colours on screen (paper: black, the thread is the edge's label)
 THREAD_COLOURS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd") + SHOW_COLOURS
+SPELLED_OUT = 60  # up to this many states, a box shows its state; beyond, its number (detail: tooltip)
 
 
 def state_graph_dot(graph, *, test: str, model: str, style: Style, detail: bool = False,
@@ -34,29 +35,32 @@ def state_graph_dot(graph, *, test: str, model: str, style: Style, detail: bool 
            fontname=style.font, fontsize="10", color=style.node_color, fillcolor="white",
            margin="0.06,0.03", height="0.25")
     g.attr("edge", fontname=style.font, fontsize="9", arrowsize="0.6")
+    spelled = detail or len(nodes) <= SPELLED_OUT
     for n in nodes:
-        g.node(f"s{n.id}", **_state_attrs(n, style, detail))
+        g.node(f"s{n.id}", **_state_attrs(n, style, detail, spelled))
     with g.subgraph() as s:
         s.attr(rank="min")
         for n in nodes:
             if n.initial:
                 s.node(f"s{n.id}")
     for index, e in edges:
-        g.edge(f"s{e.src}", f"s{e.dst}", **_step_attrs(e, style, index in removed, thread_names))
+        g.edge(f"s{e.src}", f"s{e.dst}", **_step_attrs(e, style, index in removed, thread_names, detail))
     g.node("legend", label=_legend(graph, style, bool(removed), thread_names), shape="plaintext",
            style="solid", margin="0", **{"class": "legend"})
-    with g.subgraph() as s:
-        s.attr(rank="max")
-        s.node("legend")
     return g.source
 
 
-def _state_attrs(n, style: Style, detail: bool) -> dict[str, str]:
+def _state_attrs(n, style: Style, detail: bool, spelled: bool) -> dict[str, str]:
     colours = style.state_colors
     classes = ["state"] + [c for c in ("initial", "final", "violating") if getattr(n, c)]
-    label = n.detail if detail else n.short
-    attrs = {"label": label.replace("\n", "\\l") + ("\\l" if detail and "\n" in label else ""),
-             "tooltip": n.detail or n.short, "id": f"state-{n.id}", "class": " ".join(classes)}
+    if detail:
+        label = n.detail.replace("\n", "\\l") + "\\l"  # left-justified lines
+    elif spelled:
+        label = n.short.replace(" | ", "\\n")  # memory, then one line per thread
+    else:
+        label = str(n.id)
+    attrs = {"label": label, "tooltip": (n.detail or n.short).replace("\n", "\\n"), "id": f"state-{n.id}",
+             "class": " ".join(classes)}
     if n.initial:
         attrs.update(penwidth="2", fillcolor=colours["initial"])
     if n.final:
@@ -71,18 +75,19 @@ def _thread_name(tid: int, names) -> str:
     return names[tid] if 0 <= tid < len(names) else f"P{tid}"
 
 
-def _step_attrs(e, style: Style, removed: bool, names) -> dict[str, str]:
+def _step_attrs(e, style: Style, removed: bool, names, detail: bool) -> dict[str, str]:
     screen = style.name == "screen"
     colour = THREAD_COLOURS[e.thread % len(THREAD_COLOURS)] if screen else "black"
     attrs = {"tooltip": e.label, "class": " ".join(
         ["step", "out-of-order" if e.out_of_order else "in-order", f"thread-{e.thread}"]
         + (["removed"] if removed else [])),
         "color": colour, "style": "dashed" if e.out_of_order else "solid", "penwidth": "1"}
-    if not screen:
+    if detail:
+        attrs["label"] = e.label
+    elif not screen:
         attrs["xlabel"] = _thread_name(e.thread, names)
     if removed:
-        attrs.update(color=style.state_colors["removed"], penwidth=_num(style.cycle_width),
-                     xlabel="cut by fence", fontcolor=style.state_colors["removed"])
+        attrs.update(color=style.state_colors["removed"], penwidth=_num(style.cycle_width))
     return attrs
 
 
