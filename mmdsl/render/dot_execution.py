@@ -34,8 +34,7 @@ def execution_dot(view: ExecutionView, style: Style) -> str:
     for col, (name, nodes) in enumerate(view.columns):
         with g.subgraph(name=f"column_{col}") as c:
             c.node(f"thread_{col}", label=f"<<b>{escape(name)}</b>>", shape="plaintext", style="solid",
-                   group=f"column_{col}",
-                   fontsize="13", **{"class": "thread", "id": f"thread-{col}"})
+                   group=f"column_{col}", fontsize="13", **{"class": "thread", "id": f"thread-{col}"})
             place[f"thread_{col}"] = (-2, col)
             for node in nodes:
                 c.node(node.name, group=f"column_{col}", **_node_attrs(node, style))
@@ -63,11 +62,10 @@ def _node_attrs(node: NodeView, style: Style) -> dict[str, str]:
         attrs["tooltip"] = node.tooltip
     if "init" in node.classes:
         attrs["fontcolor"] = "gray30"
-    if "inserted" in node.classes:
-        attrs.update(color=style.inserted_color, fillcolor=style.inserted_fill, penwidth="1.6",
-                     style=(style.node_style + ",dashed") if style.node_shape != "plaintext" else "solid",
-                     shape="box" if style.node_shape == "plaintext" else style.node_shape, peripheries="2"
-                     if style.name == "paper" else "1")
+    if "inserted" in node.classes:  # a dashed box on screen, a double box on paper
+        paper = style.node_shape == "plaintext"
+        attrs.update(color=style.inserted_color, fillcolor=style.inserted_fill, penwidth="1.6", shape="box",
+                     style="solid" if paper else style.node_style + ",dashed", peripheries="2" if paper else "1")
     if node.highlight:
         attrs.update(fillcolor=style.highlight_fill, penwidth=_num(style.cycle_width - 1),
                      style="rounded,filled,bold", shape="box")
