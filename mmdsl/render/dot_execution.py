@@ -24,7 +24,7 @@ def execution_dot(view: ExecutionView, style: Style) -> str:
     import graphviz
 
     g = graphviz.Digraph(name=view.test)
-    g.attr("graph", newrank="true", rankdir="TB", forcelabels="true", splines="true", nodesep="0.7", ranksep="0.45",
+    g.attr("graph", newrank="true", rankdir="TB", forcelabels="true", splines="true", nodesep="0.7", ranksep="0.6",
            fontname=style.font, fontsize="14", labelloc="t", labeljust="c", pad="0.25",
            outputorder="edgesfirst", bgcolor="white", label=_title(view))
     g.attr("node", shape=style.node_shape, style=style.node_style, fontname=style.font, fontsize="12",
