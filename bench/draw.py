@@ -1,4 +1,4 @@
-"""Benchmark: drawing the whole classic suite (X86 and LISA) under sc, tso, pso and rmo.
+"""Benchmark: drawing the whole classic suite (every dialect in litmus/classic) under sc, tso, pso and rmo.
 
 For every test and model it draws what `mmdsl run --draw` draws (the witness when the
 outcome is allowed, else the forbidden execution with its cycle). Timed separately:
@@ -39,7 +39,8 @@ def main() -> int:
     files = sorted(SUITE.rglob("*.litmus"))
     programs = [(f, load_litmus(f)) for f in files]
     models = [load_model(m) for m in args.models.split(",")]
-    print(f"classic suite: {len(files)} tests (X86 and LISA) x {len(models)} models")
+    archs = ", ".join(sorted({p.arch for _, p in programs}))
+    print(f"classic suite: {len(files)} tests ({archs}) x {len(models)} models")
     t_check = t_dot = 0.0
     diagrams: list[tuple[str, str]] = []
     for model in models:

@@ -377,7 +377,8 @@ def _edge_key(e: _Edge):
 
 
 def _sort_id(x) -> tuple:
-    return (x, 0, 0, 0) if isinstance(x, int) else (x[2] - 0.5, x[1], x[2], x[3])
+    """Events by id, then inserted fences by (thread, position, index)."""
+    return (0, x, 0, 0) if isinstance(x, int) else (1, x[1], x[2], x[3])
 
 
 def _edge_view(e: _Edge, names: dict) -> EdgeView:

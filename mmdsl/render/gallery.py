@@ -5,7 +5,8 @@
 
 Each classic shape is drawn under the strongest bundled model that forbids its outcome
 (the forbidden execution with the cycle of the violated axiom) and under one that allows
-it (the witness). File names: ``TEST-MODEL-forbidden`` / ``TEST-MODEL-witness``.
+it (the witness), plus explored state graphs. File names: ``TEST-MODEL-forbidden``,
+``TEST-MODEL-witness``, ``TEST-MODEL-states``.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from .graphviz_out import INSTALL_HINT, Written, write_diagrams
 class Entry:
     test: str  # path under the bundled litmus folder
     model: str
-    show: str  # witness | forbidden
+    show: str  # witness | forbidden | states (the explored state graph)
     style: str = "screen"
     fences: bool = False
     caption: str = ""
@@ -52,28 +53,45 @@ ENTRIES = (
     Entry("classic/SB.litmus", "tso", "witness", fences=True,
           caption="SB under TSO with the fences `mmdsl fences` chooses, drawn in place"),
     Entry("classic/SB.litmus", "sc", "forbidden", style="paper", caption="SB under SC, paper style"),
+    Entry("classic/SB.litmus", "tso", "states", fences=True,
+          caption="SB's states under TSO; the steps the chosen fences remove are thick"),
+    Entry("programs/peterson.litmus", "sc", "states", caption="Peterson's states under SC"),
 )
+MAX_STATES = 500
 
 
 def build(outdir: str | Path, fmt: str = "svg") -> Written:
     """Write every gallery diagram into ``outdir`` (DOT always, plus ``fmt``)."""
     from ..lang import load_model
     from ..litmus import load_litmus
-    from .drawing import chosen_dots, chosen_fences
-    from .execution_choice import choose_executions
+    from .state_graph_drawing import state_graph_source
     from .styles import style_named
 
-    written = Written()
+    diagrams = []
     for entry in ENTRIES:
         program = load_litmus(bundled_dir("litmus") / entry.test)
         model = load_model(entry.model)
-        insertions = chosen_fences(program, model)[0] if entry.fences else []
-        chosen = choose_executions(program, model, entry.show, max_count=1).chosen
-        if not chosen:
-            raise SystemExit(f"gallery: {entry.test} under {entry.model} has no {entry.show} execution")
-        [(_, source)] = chosen_dots(program, model, chosen, style_named(entry.style), insertions=insertions)
-        written.add(write_diagrams([(entry.stem, source)], outdir, fmt))
-    return written
+        style = style_named(entry.style)
+        if entry.show == "states":
+            source = state_graph_source(program, model, style, max_states=MAX_STATES, fences=entry.fences)[0]
+            if source is None:
+                raise SystemExit(f"gallery: {entry.test} under {entry.model} has more than {MAX_STATES} states")
+        else:
+            source = _execution_source(program, model, entry, style)
+        diagrams.append((entry.stem, source))
+    return write_diagrams(diagrams, outdir, fmt)
+
+
+def _execution_source(program, model, entry: Entry, style) -> str:
+    """The first execution ``entry.show`` picks, drawn (with the chosen fences when asked)."""
+    from .drawing import chosen_dots, chosen_fences
+    from .execution_choice import choose_executions
+
+    insertions = chosen_fences(program, model)[0] if entry.fences else []
+    chosen = choose_executions(program, model, entry.show, max_count=1).chosen
+    if not chosen:
+        raise SystemExit(f"gallery: {entry.test} under {entry.model} has no {entry.show} execution")
+    return chosen_dots(program, model, chosen, style, insertions=insertions)[0][1]
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -10,7 +10,7 @@ from pathlib import Path
 from ..core.errors import MmdslError
 
 FORMATS = ("dot", "svg", "png", "pdf")
-BATCH = 200  # files per `dot` run (keeps the command line short)
+BATCH = 50  # files per `dot` run
 INSTALL_HINT = ("Graphviz's `dot` was not found on PATH, so only the .dot files were written; "
                 "install Graphviz for SVG/PNG/PDF (Debian/Ubuntu: apt-get install graphviz)")
 
@@ -55,23 +55,37 @@ def write_diagrams(diagrams: list[tuple[str, str]], outdir: str | Path, fmt: str
 
 
 def render_files(dot_files: list[Path], fmt: str) -> list[Path]:
-    """``X.dot`` -> ``X.fmt`` for every file, with one `dot` process per batch.
+    """``X.dot`` -> ``X.fmt`` for every file, with one `dot` process per batch of files.
 
     The graphviz package starts one process per file; `dot -O` renders many files in one
-    run, which is some thirty times faster for a suite of small diagrams.
+    run, some thirty times faster for a suite of small diagrams. Graphviz 2.43 sometimes
+    corrupts its heap over a long batch, so a failed batch is redone file by file, and
+    only a file that fails on its own is an error.
     """
     targets = []
     for k in range(0, len(dot_files), BATCH):
         batch = dot_files[k:k + BATCH]
-        proc = subprocess.run(["dot", f"-T{fmt}", "-O", *map(str, batch)], capture_output=True)
-        if proc.returncode != 0:
-            detail = proc.stderr.decode(errors="replace").strip().splitlines()
-            raise MmdslError("graphviz `dot` failed: " + (detail[-1] if detail else f"exit {proc.returncode}"))
+        if _run_dot(batch, fmt) is not None:
+            for dot_file in batch:
+                error = _run_dot([dot_file], fmt)
+                if error is not None:
+                    for other in batch:
+                        Path(f"{other}.{fmt}").unlink(missing_ok=True)
+                    raise MmdslError(f"graphviz `dot` failed on {dot_file}: {error}")
         for dot_file in batch:
             target = dot_file.with_suffix(f".{fmt}")
             Path(f"{dot_file}.{fmt}").replace(target)
             targets.append(target)
     return targets
+
+
+def _run_dot(files: list[Path], fmt: str) -> str | None:
+    """Run ``dot -T<fmt> -O`` on the files; the last line of its complaint if it fails."""
+    proc = subprocess.run(["dot", f"-T{fmt}", "-O", *map(str, files)], capture_output=True)
+    if proc.returncode == 0:
+        return None
+    detail = proc.stderr.decode(errors="replace").strip().splitlines()
+    return detail[-1] if detail else f"exit status {proc.returncode}"
 
 
 def render_text(source: str, fmt: str) -> bytes | None:

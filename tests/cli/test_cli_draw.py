@@ -100,3 +100,19 @@ def test_run_draw_writes_one_diagram_per_test_and_model(tmp_path):
     assert "forbidden: violates sc" in (tmp_path / "sc" / "SB.dot").read_text()
     assert "allowed; satisfies" in (tmp_path / "tso" / "SB.dot").read_text()
     assert "wrote 4 diagram(s) into" in r.stderr
+
+
+def test_draw_state_graph_and_its_limit(tmp_path):
+    r = invoke("draw", "litmus/classic/SB.litmus", "-m", "tso", "--state-graph", "-o", str(tmp_path), "-f", "dot")
+    assert r.exit_code == 0, r.output
+    assert r.stdout.splitlines() == [f"wrote {tmp_path / 'SB-states.dot'}"]
+    text = (tmp_path / "SB-states.dot").read_text()
+    assert 'class="state initial"' in text and "out-of-order" in text
+    r = invoke("draw", "litmus/classic/SB.litmus", "-m", "tso", "--state-graph", "--max-states", "10",
+               "-o", str(tmp_path / "small"))
+    assert r.exit_code == 0
+    assert "more than 10 states" in r.stdout and "--max-states N" in r.stdout
+    assert not (tmp_path / "small").exists()
+    r = invoke("draw", "litmus/classic/SB.litmus", "-m", "tso", "--state-graph", "--detail", "-o", str(tmp_path),
+               "-f", "dot")
+    assert 'label="P0: issue x = 1"' in (tmp_path / "SB-states.dot").read_text()
