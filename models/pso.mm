@@ -19,7 +19,7 @@ forwarding own-writes
 
 fence membar aka mfence, mb, sync, MemoryBarrier, full orders M * M cost 3
     "membar #LoadLoad|#LoadStore|#StoreLoad|#StoreStore"
-fence ll orders R * R cost 2 "membar #LoadLoad"
+fence ll aka rmb orders R * R cost 2 "membar #LoadLoad"
 fence ls orders R * W cost 2 "membar #LoadStore"
 fence sl orders W * R cost 2 "membar #StoreLoad"
 fence ss aka stbar, wmb orders W * W cost 2 "membar #StoreStore"

@@ -220,6 +220,15 @@ class Thread:
     def has_loops(self) -> bool:
         return any(isinstance(i, Branch) and i.target <= k for k, i in enumerate(self.instrs))
 
+    def registers(self) -> set[str]:
+        """Every register the thread initialises or writes."""
+        out: set[str] = set(self.reg_init)
+        for ins in self.instrs:
+            dst = getattr(ins, "dst", None)
+            if dst:
+                out.add(dst)
+        return out
+
 
 @dataclass
 class Program:
