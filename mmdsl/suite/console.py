@@ -8,8 +8,8 @@ from .run import HELD, MISMATCH, UNCHECKED, SuiteRun
 from .work import OK, STATUS_TEXT
 
 MISMATCH_MARK = "✗"
-PROBLEM_TITLES = {MISMATCH: "Mismatches", "timeout": "Timed out", "crash": "Crashed",
-                  "error": "Errors", "disagree": "Engines disagree"}
+PROBLEM_TITLES = {MISMATCH: "Mismatches", "timeout": "Timed out", "limit": "Limits reached",
+                  "crash": "Crashed", "error": "Errors", "disagree": "Engines disagree"}
 _STYLE = {"Allowed": "green", "Forbidden": "red"}
 
 

@@ -86,12 +86,12 @@ class SuiteRun:
                 if (t, m) in self.cells and (o := self.outcome(t, m)) not in (HELD, UNCHECKED)]
 
     def exit_code(self, count_mismatches: bool = True) -> int:
-        """0: every expectation held; 1: a mismatch, a timeout, a crash; 2: bad input (a test
+        """0: every expectation held; 1: a mismatch, a timeout or limit, a crash; 2: bad input (a test
         error). Without ``count_mismatches`` (after blessing) only the failed cells count."""
         outcomes = self.outcomes()
         if outcomes.get(ERROR):
             return 2
-        failed = ("timeout", "crash", DISAGREE) + ((MISMATCH,) if count_mismatches else ())
+        failed = ("timeout", "limit", "crash", DISAGREE) + ((MISMATCH,) if count_mismatches else ())
         return 1 if any(outcomes.get(o) for o in failed) else 0
 
 

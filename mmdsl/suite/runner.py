@@ -99,7 +99,7 @@ def _explorer():
 
 
 def _explore(program, model) -> TestResult:
-    return _explorer()(program, model)
+    return _explorer()(program, model).result
 
 
 def run_many(paths: list[Path], models: list[str], *, engine: str = "axiomatic",

@@ -27,7 +27,7 @@ CREATE TABLE IF NOT EXISTS results (
     suite       TEXT NOT NULL,
     model       TEXT NOT NULL,
     test        TEXT NOT NULL,
-    status      TEXT NOT NULL,    -- ok | timeout | crash | error | disagree
+    status      TEXT NOT NULL,    -- ok | timeout | limit | crash | error | disagree
     verdict     TEXT,             -- Allowed | Forbidden (status ok)
     observation TEXT,             -- Never | Sometimes | Always (status ok)
     expected    TEXT,

@@ -17,8 +17,9 @@ from .runner import EngineDisagreement, check_with
 # workers run tasks in threads, so tests are parsed (and models loaded) one at a time
 _FRONT_ENDS = threading.Lock()
 
-OK, TIMEOUT, CRASH, ERROR, DISAGREE = "ok", "timeout", "crash", "error", "disagree"
-STATUS_TEXT = {TIMEOUT: "timed out", CRASH: "crashed", ERROR: "error", DISAGREE: "engines disagree"}
+OK, TIMEOUT, LIMIT, CRASH, ERROR, DISAGREE = "ok", "timeout", "limit", "crash", "error", "disagree"
+STATUS_TEXT = {TIMEOUT: "timed out", LIMIT: "limit reached", CRASH: "crashed", ERROR: "error",
+               DISAGREE: "engines disagree"}
 
 
 @dataclass(frozen=True)
@@ -47,7 +48,7 @@ class Cell:
 
     test: str
     model: str
-    status: str  # ok | timeout | crash | error | disagree
+    status: str  # ok | timeout | limit | crash | error | disagree
     verdict: str | None = None  # Allowed | Forbidden
     observation: str | None = None  # Never | Sometimes | Always
     positive: int = 0
@@ -109,7 +110,8 @@ def run_item(item: WorkItem, spec: RunSpec,
         except EngineDisagreement as err:
             cell = Cell(item.key, m.column, DISAGREE, engine=spec.engine, message=err.message)
         except MmdslError as err:
-            cell = Cell(item.key, m.column, ERROR, engine=spec.engine, message=str(err))
+            status = LIMIT if err.kind == "limit" else ERROR  # the explorer's state or pending limit
+            cell = Cell(item.key, m.column, status, engine=spec.engine, message=str(err))
         except Exception as err:  # noqa: BLE001 -- reported as "crashed", the others still run
             cell = Cell(item.key, m.column, CRASH, engine=spec.engine, message=_crash_text(err))
         else:
