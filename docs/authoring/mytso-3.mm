@@ -14,3 +14,5 @@ forwarding own-writes
 
 fence mfence aka mb, sync, membar, MemoryBarrier, full orders M * M cost 3
     "a full fence (it changes nothing under SC; accepted so fenced tests run)"
+fence light aka rmb, wmb, lfence, sfence, lwsync orders M * M cost 2
+    "a lightweight fence of another model (a no-op under SC too)"
