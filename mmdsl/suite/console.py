@@ -115,7 +115,8 @@ def summary_lines(run: SuiteRun, limit: int | None = 20) -> list[str]:
         outcomes = [run.outcome(t, col) for t in run.tests if (t, col) in run.cells]
         parts = [f"{verdicts.count('Allowed')} allowed", f"{verdicts.count('Forbidden')} forbidden"]
         parts += [_count(outcomes.count(s), text) for s, text in STATUS_TEXT.items() if outcomes.count(s)]
-        checks = [f"{outcomes.count(HELD)} as expected"] if outcomes.count(HELD) or not outcomes.count(UNCHECKED) else []
+        held = outcomes.count(HELD)
+        checks = [f"{held} as expected"] if held or not outcomes.count(UNCHECKED) else []
         if outcomes.count(MISMATCH):
             checks.append(_count(outcomes.count(MISMATCH), "mismatch"))
         if outcomes.count(UNCHECKED):

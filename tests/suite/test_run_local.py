@@ -134,3 +134,18 @@ def test_engines_that_disagree_are_a_failed_cell(monkeypatch, tmp_path):
     assert "explorer only: -" in run.cells[("SB", "tso")].message
     assert "axiomatic only: 0:EAX=0; 1:EAX=0;" in run.cells[("SB", "tso")].message
     assert run.exit_code() == 1
+
+
+def test_an_explorer_limit_is_a_failed_cell_not_bad_input(monkeypatch, tmp_path):
+    from mmdsl.explorer import StateLimit
+    from mmdsl.suite import runner
+
+    def too_big(program, model):
+        raise StateLimit("more than 10 states", hint="raise --max-states")
+
+    monkeypatch.setattr(runner, "_explore", too_big)
+    suite = load_suite(make_suite(tmp_path, None, tests=("SB",)))
+    run = run_suite(suite, model_columns(suite, ["tso"]), engine="explorer", executor="inline")
+    assert matrix(run) == {("SB", "tso"): "limit reached"}
+    assert "more than 10 states" in run.cells[("SB", "tso")].message
+    assert run.exit_code() == 1
