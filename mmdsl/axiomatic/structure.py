@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from ..core.errors import UnsupportedError
-from ..core.events import Event, event_label
+from ..core.events import Event, EventShape, Execution, event_label
 from ..core.program import Program
 from ..lang.evaluate import Prepared
-from ..lang.ir import Model
+from ..lang.ir import SET, Expr, Model
 from ..lang.partition import set_predicate
 from ..lang.table import fence_relation, table_relations
 from ..relations import Rel
@@ -54,7 +54,7 @@ class Structure:
             e = events[eid]
             events[eid] = Event(e.eid, e.tid, e.po, e.instr, e.kind, e.loc, e.value, init=True, label=f"i{loc}")
         self.events = events
-        self.n = len(events)
+        self.n = n = len(events)
         self.shapes = [e.shape for e in events]
         self.reads = [e.eid for e in events if e.kind == "R"]
         self.writes_by_loc: dict[str, list[int]] = {}
@@ -136,27 +136,8 @@ class Structure:
     def prepare(self, model: Model) -> Prepared:
         """Specialise the model's axioms to these events (ppo, fences, classes computed once)."""
         rels = dict(self.rels)
-        ppo, kept = table_relations(model, self.shapes, rels["po"], rels["loc"], rels["dep"], self.accesses)
-        rels["ppo"] = ppo
-        rels["kept-loc"] = kept
-        rels["fence"] = self._fences(model, rels["po"])
-        cache: dict[str, int] = {}
-        shapes = self.shapes
-
-        def sets(name: str) -> int:
-            m = cache.get(name)
-            if m is None:
-                from ..lang.ir import SET, Expr
-
-                pred = set_predicate(Expr("name", name=name, type=SET), model)
-                m = 0
-                for i, s in enumerate(shapes):
-                    if pred(s):
-                        m |= 1 << i
-                cache[name] = m
-            return m
-
-        return Prepared(model, self.n, sets, rels)
+        rels["fence"] = self._fences(model, rels["po"])  # an unknown kind is reported at its instruction
+        return prepare_relations(model, self.shapes, rels, self.accesses)
 
     def _fences(self, model: Model, po: Rel) -> Rel:
         """The fence relation; an unknown fence kind is reported at its instruction."""
@@ -171,3 +152,43 @@ class Structure:
                         err.message = f"{err.message} (used by '{ins.text}')"
                         break
             raise
+
+
+def prepare_relations(model: Model, shapes: list[EventShape], static: dict[str, Rel],
+                      accesses: int | None = None) -> Prepared:
+    """A model's axioms specialised to events of these shapes with these static relations.
+
+    Adds the table's ``ppo`` and ``kept-loc`` and (unless given) the ``fence`` relation;
+    used by the checker for every event structure and by later layers to re-evaluate
+    axioms on a collected execution (``prepared_for``).
+    """
+    if accesses is None:
+        accesses = 0
+        for i, s in enumerate(shapes):
+            if s.kind != "F":
+                accesses |= 1 << i
+    rels = dict(static)
+    ppo, kept = table_relations(model, shapes, rels["po"], rels["loc"], rels["dep"], accesses)
+    rels["ppo"] = ppo
+    rels["kept-loc"] = kept
+    if "fence" not in rels:
+        rels["fence"] = fence_relation(model, shapes, rels["po"])
+    cache: dict[str, int] = {}
+
+    def sets(name: str) -> int:
+        m = cache.get(name)
+        if m is None:
+            pred = set_predicate(Expr("name", name=name, type=SET), model)
+            m = 0
+            for i, s in enumerate(shapes):
+                if pred(s):
+                    m |= 1 << i
+            cache[name] = m
+        return m
+
+    return Prepared(model, len(shapes), sets, rels)
+
+
+def prepared_for(execution: Execution, model: Model) -> Prepared:
+    """The model's axioms specialised to a collected execution's events (for re-evaluation)."""
+    return prepare_relations(model, [e.shape for e in execution.events], execution.static)

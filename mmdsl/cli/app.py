@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import typer
 
-from . import check_model_cmd, models_cmd, run_cmd
+from . import check_model_cmd, draw_cmd, fences_cmd, models_cmd, run_cmd
 
 app = typer.Typer(
     name="mmdsl",
@@ -16,6 +16,8 @@ app = typer.Typer(
 app.command("models")(models_cmd.models)
 app.command("check-model")(check_model_cmd.check_model)
 app.command("run")(run_cmd.run)
+app.command("fences")(fences_cmd.fences)
+app.command("draw")(draw_cmd.draw)
 
 
 def main() -> None:

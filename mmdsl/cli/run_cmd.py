@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import sys
-from typing import List
+from typing import List, Optional
 
 import typer
 
@@ -18,6 +18,9 @@ def run(
     why: bool = typer.Option(False, "--why", help="Explain forbidden outcomes: violated axiom and cycle."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No herd blocks: only --why, the matrix and the summary."),
     matrix: bool = typer.Option(False, "--matrix", help="Always print the full verdict matrix."),
+    draw: Optional[str] = typer.Option(None, "--draw", help="Also write a diagram per test and model into "
+                                       "DIR/MODEL/: the witness, or the forbidden execution with its cycle."),
+    draw_format: str = typer.Option("svg", "--draw-format", help="Diagram format for --draw: dot, svg, png, pdf."),
 ) -> None:
     """Run tests under models and print herd-shaped results."""
     from ..render.herd_text import herd_block, why_text
@@ -30,8 +33,15 @@ def run(
     total = len(files) * len(model)
     items = []
     progress = _progress(total) if total > 40 and not as_json else None
-    for item in run_many(files, list(model), why=why):
+    drawer = None
+    if draw is not None:
+        from ..render.run_diagrams import RunDiagrams
+
+        drawer = RunDiagrams(draw, draw_format, files)
+    for item in run_many(files, list(model), why=why or drawer is not None):
         items.append(item)
+        if drawer is not None:
+            drawer.add(item)
         if progress is not None:
             progress[0].advance(progress[1])
         if as_json:
@@ -50,6 +60,8 @@ def run(
             print(text)
     if progress is not None:
         progress[0].stop()
+    if drawer is not None:
+        drawer.finish()
     errors = sum(1 for it in items if it.error is not None)
     if as_json:
         from ..render.json_out import dumps, error_dict, result_dict

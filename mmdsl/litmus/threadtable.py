@@ -8,7 +8,7 @@ from dataclasses import dataclass, field, replace
 import pyparsing as pp
 
 from ..core.errors import LitmusError, UnsupportedError
-from ..core.program import Instr, Nop, Program, Thread
+from ..core.program import Branch, Instr, Nop, Program, Thread
 from .finals import parse_final, parse_init
 from .layout import Layout
 
@@ -56,6 +56,13 @@ class TableDialect:
 
     def fence_text(self, kind: str) -> str:  # for writing fenced tests back
         raise NotImplementedError
+
+    def write_with_fences(self, program: Program, insertions: list[tuple[int, int, str]]) -> str:
+        """The test's source with a fence row inserted for each (thread, before instruction, kind).
+
+        See ``write_table_with_fences``.
+        """
+        return write_table_with_fences(self, program, insertions)
 
     # ---- shared helpers ------------------------------------------------------
     def cell_error(self, text: str, err: pp.ParseException) -> CellError:
@@ -178,3 +185,110 @@ def _check_condition_threads(layout: Layout, condition, observed, nthreads: int)
                 f"the condition names register {key[2]} of thread {key[1]}, and there are {nthreads} threads",
                 layout.pos(layout.final.offset),
             )
+
+
+# ----- writing a fenced test back --------------------------------------------------------
+_LABEL_PREFIX = re.compile(r"(?:[A-Za-z_][A-Za-z0-9_]*[ \t]*:[ \t]*)+")
+_NOT_MOVABLE = ("Load", "Store", "Rmw", "Branch", "Assume")
+
+
+@dataclass
+class _Block:
+    row: int
+    first: int  # index of its first instruction
+    count: int
+    labels: bool
+
+
+def _blocks(dialect: TableDialect, rows: list[list[Cell]], tid: int) -> list[_Block]:
+    """Which instructions of thread ``tid`` each non-empty cell lowered to (as the lowering did)."""
+    out = []
+    n = 0
+    for r, row in enumerate(rows):
+        text = row[tid].text.strip()
+        if not text:
+            continue
+        key = (dialect.name, text)
+        code = _CELL_CACHE.get(key) or dialect.parse_cell(text)
+        count = len(code.instrs) or (1 if code.labels else 0)
+        out.append(_Block(r, n, count, bool(code.labels)))
+        n += count
+    return out
+
+
+def _row_text(row: list[Cell], contents: list[str], own_line: bool) -> str:
+    """A new row shaped like ``row``: each content left-aligned in its column's width."""
+    cells = []
+    for c, (cell, content) in enumerate(zip(row, contents)):
+        text = cell.text
+        if c == 0:
+            text = text[text.rfind("\n") + 1:]
+        if not own_line:
+            cells.append(f" {content} " if content else " ")
+            continue
+        lead = len(text) - len(text.lstrip(" \t"))
+        cells.append(" " * lead + content.ljust(len(text) - lead))
+    return "|".join(cells) + ";"
+
+
+def write_table_with_fences(dialect: TableDialect, program: Program, insertions: list[tuple[int, int, str]]) -> str:
+    """The source text with new rows holding the fences, everything else byte for byte.
+
+    A fence before instruction i of thread t goes in a new row just above the row whose
+    cell starts i (column t; empty cells elsewhere); labels of that cell move to the
+    fence, so jumps to them run the fence too, as in the core IR's insertion. A fence
+    cannot go inside one source instruction (between the read and the write of a
+    non-locked ``ADD [x],$1``, say), except past instructions that do not touch memory.
+    """
+    if program.layout is None or not program.source:
+        raise UnsupportedError(f"{program.name} was not read from a {dialect.name} file; cannot write it back")
+    names, rows = program.layout
+    text = program.source
+    new_rows: dict[int, list[list[str]]] = {}  # row index (len(rows) = after the last) -> new rows
+    relabel: dict[tuple[int, int], tuple[str, int, int]] = {}  # (row, tid) -> labels moved, their span
+    for tid, index, kind in insertions:
+        instrs = program.threads[tid].instrs
+        fence = dialect.fence_text(kind)
+        blocks = _blocks(dialect, rows, tid)
+        if index >= len(instrs):
+            r = len(rows)
+        else:
+            block = next(b for b in blocks if b.first <= index < b.first + b.count)
+            skipped = instrs[block.first:index]
+            if any(type(i).__name__ in _NOT_MOVABLE for i in skipped):
+                raise UnsupportedError(f"a fence cannot go inside '{instrs[index].text}' ({names[tid]})",
+                                       instrs[index].pos)
+            r = block.row
+            if block.labels and (r, tid) not in relabel:
+                cell = rows[r][tid]
+                m = _LABEL_PREFIX.match(cell.text, len(cell.text) - len(cell.text.lstrip()))
+                if m:
+                    relabel[(r, tid)] = (" ".join(m.group(0).split()), cell.offset + m.start(), cell.offset + m.end())
+        slots = new_rows.setdefault(r, [])
+        for slot in slots:
+            if not slot[tid]:
+                slot[tid] = fence
+                break
+        else:
+            slot = [""] * len(names)
+            slot[tid] = fence
+            slots.append(slot)
+    edits: list[tuple[int, int, str]] = []  # (offset, length replaced, new text)
+    for (r, tid), (labels, start, end) in relabel.items():
+        new_rows[r][0][tid] = f"{labels} {new_rows[r][0][tid]}"
+        edits.append((start, end - start, " " * (end - start)))
+    for r, slots in new_rows.items():
+        if r == len(rows):
+            last = rows[-1]
+            at = last[-1].offset + len(last[-1].text) + 1
+            edits.append((at, 0, "".join("\n" + _row_text(last, s, True) for s in slots)))
+            continue
+        first = rows[r][0]
+        nl = first.text.rfind("\n")
+        own_line = nl >= 0
+        at = first.offset + nl + 1 if own_line else first.offset
+        sep = "\n" if own_line else ""
+        edits.append((at, 0, "".join(_row_text(rows[r], s, own_line) + sep for s in slots)))
+    for at, length, new in sorted(edits, key=lambda e: e[0], reverse=True):
+        text = text[:at] + new + text[at + length:]
+    return text

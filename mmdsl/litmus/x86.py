@@ -8,7 +8,7 @@ import pyparsing as pp
 
 from ..core.program import BinOp, Const, Reg
 from .threadtable import CellCode, TableDialect
-from .x86common import lower_x86
+from .x86common import lower_x86, x86_fence
 
 _REGS = (
     "EAX EBX ECX EDX ESI EDI ESP EBP AX BX CX DX AL BL CL DL AH BH CH DH "
@@ -76,7 +76,7 @@ class X86Dialect(TableDialect):
         return lower_x86(mnem, "lock" in parsed, ops, labels)
 
     def fence_text(self, kind: str) -> str:
-        return kind.upper()
+        return x86_fence(kind, self.name).upper()
 
 
 DIALECT = X86Dialect()

@@ -8,7 +8,7 @@ import pyparsing as pp
 
 from ..core.program import BinOp, Const, Reg
 from .threadtable import CellCode, TableDialect
-from .x86common import lower_x86
+from .x86common import lower_x86, x86_fence
 
 
 @lru_cache(maxsize=1)
@@ -79,7 +79,7 @@ class X86_64Dialect(TableDialect):
         return lower_x86(parsed["mnemonic"], "lock" in parsed, ops, labels)
 
     def fence_text(self, kind: str) -> str:
-        return kind.lower()
+        return x86_fence(kind, self.name).lower()
 
 
 DIALECT = X86_64Dialect()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ..core.errors import UnsupportedError
 from ..core.program import OLD, Assign, BinOp, Branch, Const, Fence, Load, Reg, Rmw, Store, UnOp
 from .threadtable import CellCode, CellError
 
@@ -33,6 +34,17 @@ def _base(m: str) -> str:
     if m[-1:] in ("b", "w", "l", "q") and m[:-1] in _KNOWN:
         return m[:-1]
     return m
+
+
+X86_FENCES = ("mfence", "lfence", "sfence")
+
+
+def x86_fence(kind: str, dialect: str) -> str:
+    """The x86 fence instruction for a fence kind; an UnsupportedError for a kind x86 lacks."""
+    if kind.lower() not in X86_FENCES:
+        raise UnsupportedError(f"{dialect} has no fence instruction '{kind}'",
+                               expected="one of " + ", ".join(f.upper() for f in X86_FENCES))
+    return kind
 
 
 def lower_x86(mnemonic: str, lock: bool, operands: list, labels: list[str]) -> CellCode:

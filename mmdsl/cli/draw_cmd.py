@@ -1,0 +1,46 @@
+"""`mmdsl draw`: diagrams of a test's executions (or its explored state graph) through graphviz."""
+
+from __future__ import annotations
+
+import sys
+
+import typer
+
+from .common import user_errors
+
+
+@user_errors
+def draw(
+    test: str = typer.Argument(..., help="A litmus test file."),
+    model: str = typer.Option(..., "--model", "-m", help="Model name or .mm file."),
+    outdir: str = typer.Option(".", "--outdir", "-o", help="Folder for the diagrams (created if needed)."),
+    show: str = typer.Option("witness", "--show",
+                             help="witness (allowed executions satisfying the condition), allowed, "
+                                  "forbidden (those satisfying it, with the violated axiom's cycle), or all."),
+    max_count: int = typer.Option(10, "--max", help="Draw at most N executions."),
+    fmt: str = typer.Option("svg", "--format", "-f", help="dot, svg, png or pdf (the .dot file is always written)."),
+    style: str = typer.Option("screen", "--style", help="screen (colour) or paper (monochrome, serif, line styles)."),
+    init: bool = typer.Option(False, "--init", help="Draw the initial writes."),
+    state_graph: bool = typer.Option(False, "--state-graph", help="Draw the explored state graph instead."),
+    max_states: int = typer.Option(500, "--max-states", help="Largest state graph to draw."),
+    detail: bool = typer.Option(False, "--detail", help="State graphs: full state text in every node."),
+    fences: bool = typer.Option(False, "--fences",
+                                help="Draw the cheapest fences forbidding the outcome (mmdsl fences) in place."),
+) -> None:
+    """Draw executions of TEST under a model: one column per thread, the forbidding cycle highlighted."""
+    from ..core.resources import resolve_bundled
+    from ..lang import load_model
+    from ..litmus import load_litmus
+    from ..render.drawing import DrawOptions, draw_test
+    from ..render.graphviz_out import INSTALL_HINT
+
+    program = load_litmus(resolve_bundled(test, "litmus"))
+    options = DrawOptions(show=show, max_count=max_count, fmt=fmt, style=style, init=init, fences=fences,
+                          state_graph=state_graph, max_states=max_states, detail=detail)
+    report = draw_test(program, load_model(model), outdir, options)
+    for path in report.written.files:
+        print(f"wrote {path}")
+    for line in report.messages:
+        print(line)
+    if report.written.missing_dot:
+        print(INSTALL_HINT, file=sys.stderr)

@@ -1,0 +1,108 @@
+"""`mmdsl fences`: the cheapest fences that forbid an outcome, proved optimal and re-checked."""
+
+from __future__ import annotations
+
+import sys
+from typing import List, Optional
+
+import typer
+
+from .common import EXIT_ERROR, EXIT_MISMATCH, user_errors
+
+
+@user_errors
+def fences(
+    test: str = typer.Argument(..., help="A litmus test or program, or a directory of them."),
+    model: str = typer.Option(..., "--model", "-m", help="Model name or .mm file."),
+    target: str = typer.Option("outcome", "--target",
+                               help="outcome: forbid the exists outcome (keep ~exists/forall); "
+                                    "sc: forbid every final state SC forbids."),
+    kinds: Optional[str] = typer.Option(None, "--kinds", help="Fence kinds to use, comma separated (default: all)."),
+    cost: List[str] = typer.Option([], "--cost", help="Override a kind's cost: KIND=N (repeatable)."),
+    all_optimal: bool = typer.Option(False, "--all-optimal", help="List every optimal placement."),
+    method: str = typer.Option("cegar", "--method", help="cegar (executions/traces) or cut (min-cut, programs)."),
+    time_limit: Optional[float] = typer.Option(None, "--time-limit", help="Seconds per CP-SAT solve."),
+    as_json: bool = typer.Option(False, "--json", help="Machine-readable output."),
+    output: Optional[str] = typer.Option(None, "--output", "-o",
+                                         help="Write the fenced test here (in its own dialect) and re-run it."),
+) -> None:
+    """Choose the cheapest fences (kinds and places) that forbid the unwanted outcomes."""
+    from ..core.errors import UnsupportedError
+    from ..core.resources import resolve_bundled
+    from ..fences import FenceOptions
+    from ..fences.places import parse_costs
+
+    options = FenceOptions(target=target, kinds=kinds.split(",") if kinds else None, costs=parse_costs(cost),
+                           all_optimal=all_optimal, method=method, time_limit=time_limit)
+    path = resolve_bundled(test, "litmus")
+    if path.is_dir():
+        if output:
+            raise UnsupportedError("-o writes one fenced test; give a test file, not a directory")
+        _suite(path, model, options, as_json)
+        return
+    _single(path, model, options, as_json, output)
+
+
+def _single(path, model_name: str, options, as_json: bool, output: str | None) -> None:
+    from ..fences import select_fences
+    from ..fences.loop import rerun
+    from ..fences.solver import FEASIBLE, OPTIMAL
+    from ..fences.writer import write_fenced
+    from ..lang import load_model
+    from ..litmus import load_litmus
+    from ..render.fences_text import recheck_text, selection_dict, selection_text
+
+    model = load_model(model_name)
+    program = load_litmus(path)
+    sel = select_fences(program, model, options)
+    solved = sel.status in (OPTIMAL, FEASIBLE)
+    written = None
+    if output and solved:
+        written = rerun(sel, write_fenced(program, sel.fences, output), model)
+    if as_json:
+        from ..render.json_out import dumps
+
+        d = selection_dict(sel)
+        if written is not None:
+            d["output"] = {"file": output, "verdict": written.verdict, "ok": written.ok,
+                           "positive": written.positive, "negative": written.negative,
+                           "achieved": sel.target.achieved(written)}
+        print(dumps(d))
+    else:
+        print(selection_text(sel), end="")
+        if written is not None:
+            print(f"Wrote {output}; re-run: {recheck_text(sel, written)}")
+    if output and not solved:
+        print(f"nothing written to {output}: no fence set to insert", file=sys.stderr)
+    if not solved or (written is not None and not sel.target.achieved(written)):
+        raise typer.Exit(EXIT_MISMATCH)
+
+
+def _suite(path, model_name: str, options, as_json: bool) -> None:
+    from ..suite.fences_runs import select_many
+    from ..suite.runner import iter_test_files
+
+    files = iter_test_files([path])
+    if not files:
+        print(f"no litmus tests found in {path}", file=sys.stderr)
+        raise typer.Exit(EXIT_ERROR)
+    items = list(select_many(files, model_name, options))
+    if as_json:
+        from ..render.fences_text import selection_dict
+        from ..render.json_out import dumps, error_dict
+
+        print(dumps({
+            "selections": [dict(selection_dict(it.selection), label=it.label) for it in items if it.selection],
+            "errors": [error_dict(it.error, str(it.path)) for it in items if it.error is not None],
+        }))
+    else:
+        from rich.console import Console
+
+        from ..render.fences_text import suite_table
+
+        for it in items:
+            if it.error is not None:
+                print(str(it.error), file=sys.stderr)
+        Console().print(suite_table(items))
+    if any(it.error is not None for it in items):
+        raise typer.Exit(EXIT_ERROR)

@@ -1,0 +1,268 @@
+"""What a fence set must do to forbid one candidate execution: close a cycle of an ordering axiom.
+
+The model must let fences act only through the ``fence`` relation as a member of the
+union of an ``acyclic`` axiom (as the default axioms do: ``acyclic ppo | fence | rfe | co
+| fr``). Then, for an allowed execution X and a fence set S, the executions of the
+fenced program that correspond to X differ from X only in that axiom, whose relation
+grows from E0 (its value on X) to E0 | fence_S. So X is forbidden exactly when
+E0 | fence_S has a cycle, and since every cycle contains a simple one, exactly when for
+some simple cycle every edge outside E0 is a program-order pair ordered by S.
+
+Those edges are found on an auxiliary graph H: one node per relaxed pair (a, b) (a po
+pair not in E0 that some fence kind at some place passed between a and b would order),
+and an arc from (a, b) to (c, d) when E0* leads from b to c. The node sets of the simple
+cycles of H are exactly the sets R with E0 | R cyclic whose edges a simple cycle uses in
+order, and every minimal such set is one of them; the requirement is the OR over the
+minimal sets of the AND of their pairs' literals. Enumeration is deterministic and
+bounded; past the bound the requirement falls back to a weaker necessary one (some pair
+on a cycle of E0 | every orderable pair is ordered) and the selection loop refines it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..axiomatic.structure import prepared_for
+from ..core.errors import UnsupportedError
+from ..core.events import Execution
+from ..core.program import Program
+from ..lang.evaluate import Dynamic
+from ..lang.ir import Axiom, Expr, Model
+from ..relations import Rel, bits
+from .encoding import Literal, Problem, Requirement, any_of
+from .paths import ThreadPath, replay
+
+CYCLE_BUDGET = 200_000  # DFS steps per execution before falling back
+
+
+@dataclass
+class Pair:
+    """A relaxed program-order pair of one execution and the fences that would order it."""
+
+    a: int
+    b: int
+    literal: Literal
+
+
+@dataclass
+class ExecutionCycles:
+    """The relaxed pairs of an execution, its requirement, and whether that is exact."""
+
+    pairs: list[Pair]
+    requirement: Requirement
+    exact: bool
+    on_cycle: list[Pair]  # pairs on some cycle of E0 | every relaxed pair (for refinements)
+
+
+# ----- which axioms fences act through -------------------------------------------------
+def _let_bodies(model: Model) -> dict[str, Expr]:
+    out: dict[str, Expr] = {}
+    for group in model.lets:
+        for b in group.bindings:
+            out[b.name] = b.expr
+    return out
+
+
+def _mentions(expr: Expr, names: set[str], lets: dict[str, Expr], seen: frozenset = frozenset()) -> str | None:
+    """The first fence-sensitive name or operator ``expr`` uses, following let bindings."""
+    if expr.op in ("compl", "universe"):
+        return "~" if expr.op == "compl" else "_"
+    if expr.op == "name":
+        if expr.name in names:
+            return expr.name
+        if expr.name in lets and expr.name not in seen:
+            return _mentions(lets[expr.name], names, lets, seen | {expr.name})
+        return None
+    for a in expr.args:
+        hit = _mentions(a, names, lets, seen)
+        if hit:
+            return hit
+    return None
+
+
+def _members(expr: Expr, lets: dict[str, Expr], seen: frozenset = frozenset()) -> list[Expr]:
+    """Top-level union members, unfolding let-bound unions."""
+    if expr.op == "union":
+        return [m for a in expr.args for m in _members(a, lets, seen)]
+    if expr.op == "name" and expr.name in lets and expr.name not in seen and expr.name != "fence":
+        body = lets[expr.name]
+        if body.op in ("union", "name"):
+            return _members(body, lets, seen | {expr.name})
+    return [expr]
+
+
+def fence_axioms(model: Model) -> list[Axiom]:
+    """The acyclic axioms fences act through; an UnsupportedError when they act otherwise."""
+    lets = _let_bodies(model)
+    sensitive = {"fence", "F", "_", "ext", "id"}
+    for decl in model.fences.values():
+        sensitive |= set(decl.spellings)
+    through: list[Axiom] = []
+    for ax in model.axioms:
+        members = _members(ax.expr, lets)
+        fence_members = [m for m in members if m.op == "name" and m.name == "fence"]
+        others = [m for m in members if not (m.op == "name" and m.name == "fence")]
+        if fence_members and ax.test == "acyclic" and not ax.negated:
+            hit = next((h for h in (_mentions(m, sensitive, lets) for m in others) if h), None)
+            if hit is None:
+                through.append(ax)
+                continue
+        else:
+            hit = _mentions(ax.expr, sensitive, lets)
+            if hit is None:
+                continue
+        raise UnsupportedError(
+            f"fence selection needs model '{model.name}' to use fences only through the relation "
+            f"'fence' as a member of an acyclic union; axiom '{ax.name}' uses '{hit}' otherwise",
+            ax.pos, hint="write the axiom as 'acyclic ppo | fence | rfe | co | fr' (the default axioms do)")
+    if not through:
+        raise UnsupportedError(
+            f"no axiom of model '{model.name}' uses the relation 'fence', so no fence can forbid anything",
+            hint="add 'fence' to the union of the ordering axiom, e.g. 'acyclic ppo | fence | rfe | co | fr'")
+    return through
+
+
+# ----- one execution ---------------------------------------------------------------------
+class CycleEncoder:
+    """Builds the requirement of each unwanted execution of one program."""
+
+    def __init__(self, program: Program, model: Model, problem: Problem, budget: int = CYCLE_BUDGET):
+        self.program = program
+        self.model = model
+        self.problem = problem
+        self.axioms = {ax.name for ax in fence_axioms(model)}
+        self.budget = budget
+
+    def paths(self, x: Execution) -> dict[int, ThreadPath]:
+        by_thread: dict[int, list] = {}
+        for e in x.events:
+            if e.tid >= 0:
+                by_thread.setdefault(e.tid, []).append(e)
+        return {tid: replay(self.program.threads[tid], evs) for tid, evs in sorted(by_thread.items())}
+
+    def relaxed_pairs(self, x: Execution, e0: Rel, paths: dict[int, ThreadPath]) -> list[Pair]:
+        """Program-order pairs of accesses outside E0 that some available fence would order."""
+        pairs = []
+        po = x.static["po"]
+        for a in x.events:
+            if a.kind == "F" or a.tid < 0:
+                continue
+            for b in bits(po.rows[a.eid]):
+                eb = x.events[b]
+                if eb.kind == "F" or (a.eid, b) in e0:
+                    continue
+                lit = self.problem.literal(a.tid, paths[a.tid].between(a.eid, b), a.shape, eb.shape)
+                if lit:
+                    pairs.append(Pair(a.eid, b, lit))
+        return pairs
+
+    def encode(self, x: Execution) -> ExecutionCycles:
+        prepared = prepared_for(x, self.model)
+        d = Dynamic(x.rf, x.co, x.static["int"])
+        paths = self.paths(x)
+        alternatives: set = set()
+        exact = True
+        all_pairs: dict[tuple[int, int], Pair] = {}
+        on_cycle: dict[tuple[int, int], Pair] = {}
+        for ax, compiled, _ in prepared.axioms:
+            if ax.name not in self.axioms:
+                continue
+            e0 = prepared.value(compiled, d)
+            pairs = self.relaxed_pairs(x, e0, paths)
+            for p in pairs:
+                all_pairs.setdefault((p.a, p.b), p)
+            for p in _on_cycles(e0, pairs):
+                on_cycle.setdefault((p.a, p.b), p)
+            sets = minimal_cycle_sets(e0, pairs, self.budget)
+            if sets is None:
+                exact = False
+                continue
+            for s in sets:
+                alternatives.add(frozenset(pairs[i].literal for i in s))
+        cyc = [on_cycle[k] for k in sorted(on_cycle)]
+        if exact:
+            requirement = frozenset(_minimal(alternatives))
+        else:
+            requirement = any_of(p.literal for p in cyc)
+        return ExecutionCycles([all_pairs[k] for k in sorted(all_pairs)], requirement, exact, cyc)
+
+
+def refinement(cycles: ExecutionCycles, chosen: set[int]) -> Requirement:
+    """After ``chosen`` failed to forbid the execution: some pair it leaves unordered must be ordered.
+
+    Necessary for every correct fence set: one that orders only pairs ``chosen`` orders
+    adds no edge the failed attempt lacked, so the execution stays allowed.
+    """
+    return any_of(p.literal for p in cycles.on_cycle if not (p.literal & chosen))
+
+
+def _minimal(alternatives: set) -> list:
+    """Drop alternatives that contain another one (they add nothing to an OR)."""
+    ordered = sorted(alternatives, key=lambda a: (len(a), sorted(sorted(lit) for lit in a)))
+    kept: list = []
+    for alt in ordered:
+        if not any(k <= alt for k in kept):
+            kept.append(alt)
+    return kept
+
+
+def _on_cycles(e0: Rel, pairs: list[Pair]) -> list[Pair]:
+    """The pairs lying on some cycle of E0 | every relaxed pair (the others never help)."""
+    full = e0 | Rel.from_pairs(e0.n, [(p.a, p.b) for p in pairs])
+    reach = full.plus()
+    return [p for p in pairs if (p.b, p.a) in reach]
+
+
+def minimal_cycle_sets(e0: Rel, pairs: list[Pair], budget: int) -> list[frozenset[int]] | None:
+    """The minimal sets of pairs (indices) whose addition to E0 makes a cycle; None past the budget.
+
+    Simple cycles of the auxiliary graph H (see the module doc), each rooted at its
+    smallest node and extended only through larger ones; a path that already contains a
+    found set is not extended, since every cycle through it would contain that set.
+    """
+    m = len(pairs)
+    if m == 0:
+        return []
+    reach = e0.star()
+    succ = [0] * m
+    for i, p in enumerate(pairs):
+        row = reach.rows[p.b]
+        for j, q in enumerate(pairs):
+            if (row >> q.a) & 1:
+                succ[i] |= 1 << j
+    found: list[int] = []  # bitmasks
+    steps = 0
+
+    def contains_found(mask: int) -> bool:
+        return any(f & mask == f for f in found)
+
+    for s in range(m):
+        if (succ[s] >> s) & 1:
+            found.append(1 << s)
+            continue
+        allowed = ~((1 << (s + 1)) - 1)
+        stack = [(s, 1 << s, succ[s] & allowed)]
+        while stack:
+            steps += 1
+            if steps > budget:
+                return None
+            node, mask, todo = stack[-1]
+            if not todo:
+                stack.pop()
+                continue
+            low = todo & -todo
+            stack[-1] = (node, mask, todo ^ low)
+            j = low.bit_length() - 1
+            new = mask | low
+            if contains_found(new):
+                continue
+            if (succ[j] >> s) & 1:
+                found.append(new)
+                continue
+            stack.append((j, new, succ[j] & allowed & ~new))
+    masks = sorted(set(found), key=lambda f: (bin(f).count("1"), f))
+    minimal: list[int] = []
+    for f in masks:
+        if not any(k & f == k for k in minimal):
+            minimal.append(f)
+    return [frozenset(bits(f)) for f in minimal]

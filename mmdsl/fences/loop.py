@@ -1,0 +1,239 @@
+"""Minimum fences for a loop-free test: solve -> insert -> re-check -> add what survives, until nothing does.
+
+Every requirement added is necessary (any fence set that forbids the target satisfies
+it, see ``cycles``), so the CP-SAT optimum over them is a lower bound on the cost of any
+correct answer; the final re-check shows the answer correct. Together: OPTIMAL on the
+last round plus a clean re-check proves the fence set minimum.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+from ..axiomatic import check
+from ..core.condition import FinalState
+from ..core.errors import MmdslError, UnsupportedError
+from ..core.events import Execution
+from ..core.outcome import TestResult
+from ..core.program import Program
+from ..lang.ir import Model
+from .cycles import CycleEncoder, ExecutionCycles, refinement
+from .encoding import Choice, Problem, holds
+from .insert import insert_fences
+from .places import fence_kinds, program_places
+from .solver import FEASIBLE, INFEASIBLE, OPTIMAL, UNKNOWN, Solution, next_optimal, solve_minimum
+from .targets import Target, make_target
+
+MAX_EXECUTIONS = 200_000
+METHODS = ("cegar", "cut")
+
+
+@dataclass
+class FenceOptions:
+    target: str = "outcome"  # outcome | sc
+    kinds: list[str] | None = None
+    costs: dict[str, int] = field(default_factory=dict)
+    all_optimal: bool = False
+    method: str = "cegar"  # cegar | cut
+    time_limit: float | None = None
+    max_rounds: int = 100
+    max_solutions: int = 100
+
+
+@dataclass
+class Selection:
+    """The answer: fences, cost, what CP-SAT proved, and the re-check of the fenced program."""
+
+    test: str
+    model: str
+    path: str | None
+    target: Target
+    method: str
+    engine: str
+    status: str  # OPTIMAL | FEASIBLE | INFEASIBLE (no fence can help) | UNKNOWN (time limit)
+    fences: list[Choice] = field(default_factory=list)
+    cost: int = 0
+    bound: int | None = None
+    rounds: int = 0
+    time: float = 0.0
+    unwanted: int = 0  # unwanted executions (or traces) of the original program
+    requirements: int = 0
+    before: TestResult | None = None
+    after: TestResult | None = None  # the fenced program, re-checked
+    fenced: Program | None = None
+    alternatives: list[list[Choice]] = field(default_factory=list)  # --all-optimal
+    more_alternatives: bool = False  # the enumeration stopped at max_solutions
+    remaining: list[FinalState] = field(default_factory=list)  # unwanted states with every fence in
+
+    @property
+    def optimal(self) -> bool:
+        return self.status == OPTIMAL
+
+    @property
+    def needed(self) -> bool:
+        return self.unwanted > 0
+
+    def insertions(self) -> list[tuple[int, int, str]]:
+        return insertions_of(self.fences)
+
+
+def insertions_of(fences: list[Choice]) -> list[tuple[int, int, str]]:
+    return [(c.place.tid, c.place.index, c.kind.name) for c in fences]
+
+
+def execution_key(x: Execution) -> tuple:
+    """What identifies an execution whether or not fences were inserted: per-thread accesses, rf, co."""
+    ident: dict[int, tuple] = {}
+    accesses: dict[int, list] = {}
+    for e in x.events:
+        if e.init:
+            ident[e.eid] = (-1, e.loc)
+        elif e.kind != "F":
+            seq = accesses.setdefault(e.tid, [])
+            ident[e.eid] = (e.tid, len(seq))
+            seq.append((e.kind, e.loc, e.value, e.rmw))
+    rf = sorted((ident[r], ident[w]) for w, r in x.rf.pairs())
+    co = sorted((ident[a], ident[b]) for a, b in x.co.pairs())
+    return (tuple(sorted((t, tuple(s)) for t, s in accesses.items())), tuple(rf), tuple(co))
+
+
+def _allowed(program: Program, model: Model) -> tuple[TestResult, list[Execution]]:
+    result = check(program, model, collect="allowed", max_collected=MAX_EXECUTIONS)
+    stored = result.stats["collected"].allowed
+    if len(stored) < result.positive + result.negative:
+        raise UnsupportedError(f"{program.name} has more than {MAX_EXECUTIONS} allowed executions under "
+                               f"{model.name}; fence selection keeps them all")
+    return result, stored
+
+
+class Selector:
+    """One selection run: the problem, the encoder, the loop."""
+
+    def __init__(self, program: Program, model: Model, options: FenceOptions):
+        self.program = program
+        self.model = model
+        self.options = options
+        self.kinds = fence_kinds(model, options.kinds, options.costs)
+        self.problem = Problem(model, program_places(program), self.kinds)
+        self.encoder = CycleEncoder(program, model, self.problem)
+        self.cycles: dict[tuple, ExecutionCycles] = {}
+
+    def verify(self, chosen: frozenset[int]) -> tuple[Program, TestResult, list[Execution]]:
+        """Insert the fences, re-check, and return the unwanted executions that survive."""
+        fenced = insert_fences(self.program, insertions_of(self.problem.sorted_choices(chosen)))
+        result, stored = _allowed(fenced, self.model)
+        return fenced, result, [y for y in stored if self.target.unwanted(y.final)]
+
+    def refine(self, chosen: frozenset[int], survivors: list[Execution]) -> None:
+        """Turn survivors into requirements; a survivor the exact encoding claims dead is a bug."""
+        progress = False
+        for y in survivors:
+            c = self.cycles.get(execution_key(y))
+            if c is None or (c.exact and holds(c.requirement, set(chosen))):
+                raise MmdslError(f"internal: the fences chosen for {self.program.name} leave an execution "
+                                 "the encoding said they forbid (please report this)")
+            progress |= self.problem.add(refinement(c, set(chosen)))
+        if not progress:
+            raise MmdslError(f"internal: fence selection for {self.program.name} stopped making progress")
+
+    def run(self) -> Selection:
+        start = time.perf_counter()
+        opts = self.options
+        self.target = make_target(self.program, opts.target)
+        sel = Selection(self.program.name, self.model.name, self.program.path, self.target, "cegar",
+                        "axiomatic", OPTIMAL)
+        before, stored = _allowed(self.program, self.model)
+        sel.before = sel.after = before
+        unwanted = [x for x in stored if self.target.unwanted(x.final)]
+        sel.unwanted = len(unwanted)
+        if not unwanted:
+            sel.fenced = self.program
+            sel.time = time.perf_counter() - start
+            return sel
+        for x in unwanted:
+            c = self.encoder.encode(x)
+            self.cycles[execution_key(x)] = c
+            self.problem.add(c.requirement)
+        while True:
+            sel.rounds += 1
+            sol = solve_minimum(self.problem, opts.time_limit)
+            if sol.status in (INFEASIBLE, UNKNOWN):
+                sel.status = sol.status
+                if sol.status == INFEASIBLE:
+                    sel.remaining = self.remaining()
+                break
+            fenced, after, survivors = self.verify(sol.chosen)
+            if not survivors:
+                self._accept(sel, sol, fenced, after)
+                break
+            if sel.rounds >= opts.max_rounds:
+                raise MmdslError(f"fence selection for {self.program.name} did not converge in "
+                                 f"{opts.max_rounds} rounds")
+            self.refine(sol.chosen, survivors)
+        sel.requirements = len(self.problem.requirements)
+        sel.time = time.perf_counter() - start
+        return sel
+
+    def _accept(self, sel: Selection, sol: Solution, fenced: Program, after: TestResult) -> None:
+        sel.status = sol.status
+        sel.fences = self.problem.sorted_choices(sol.chosen)
+        sel.cost = sol.cost
+        sel.bound = sol.bound
+        sel.fenced = fenced
+        sel.after = after
+        if self.options.all_optimal and sol.status == OPTIMAL:
+            sel.alternatives, sel.more_alternatives = self.all_optimal(sol)
+
+    def all_optimal(self, sol: Solution) -> tuple[list[list[Choice]], bool]:
+        """Every fence set of the optimal cost that passes the re-check, in canonical order."""
+        found = [sol.chosen]
+        good = [sol.chosen]
+        while len(good) < self.options.max_solutions:
+            nxt = next_optimal(self.problem, sol.cost, found, self.options.time_limit)
+            if nxt is None:
+                break
+            found.append(nxt)
+            _, _, survivors = self.verify(nxt)
+            if survivors:
+                self.refine(nxt, survivors)
+            else:
+                good.append(nxt)
+        more = len(good) >= self.options.max_solutions
+        sets = [self.problem.sorted_choices(g) for g in good]
+        return sorted(sets, key=lambda cs: [c.key() for c in cs]), more
+
+    def remaining(self) -> list[FinalState]:
+        """The unwanted final states still reachable with every fence kind at every place."""
+        every = frozenset(self.problem.all_choices())
+        fenced = insert_fences(self.program, insertions_of(self.problem.sorted_choices(every)))
+        result = check(fenced, self.model, collect="none")
+        states = sorted((s for s in result.states if self.target.unwanted_state(s)), key=FinalState.text)
+        if not states:
+            raise MmdslError(f"internal: no fence set met the requirements of {self.program.name}, "
+                             "yet every fence together forbids the target (please report this)")
+        return states
+
+
+def select_fences(program: Program, model: Model, options: FenceOptions | None = None) -> Selection:
+    """Choose the cheapest fences that meet the target for ``program`` under ``model``."""
+    options = options or FenceOptions()
+    if options.method not in METHODS:
+        raise UnsupportedError(f"unknown method '{options.method}'", expected=" or ".join(METHODS))
+    if program.has_loops() or options.method == "cut":
+        from .programs import select_for_program
+
+        return select_for_program(program, model, options)
+    return Selector(program, model, options).run()
+
+
+def rerun(selection: Selection, program: Program, model: Model) -> TestResult:
+    """Run a (fenced) program with the engine the selection used, e.g. after reading it back from a file."""
+    if selection.engine == "explorer":
+        from .programs import explore_result
+
+        return explore_result(program, model)
+    return check(program, model, collect="none")
+
+
+__all__ = ["FenceOptions", "Selection", "select_fences", "rerun", "FEASIBLE", "INFEASIBLE", "OPTIMAL", "UNKNOWN"]

@@ -1,0 +1,130 @@
+"""Solving a fence-selection problem with OR-Tools CP-SAT (imported only here, only when solving)."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Iterable
+
+from .encoding import Problem
+
+OPTIMAL = "OPTIMAL"
+FEASIBLE = "FEASIBLE"
+INFEASIBLE = "INFEASIBLE"
+UNKNOWN = "UNKNOWN"
+
+
+@dataclass
+class Solution:
+    """What CP-SAT said: status, the chosen fences (choice indices), their cost, the proved bound."""
+
+    status: str
+    chosen: frozenset[int]
+    cost: int | None
+    bound: int | None
+    time: float
+
+
+def _sorted_alt(alt) -> list[list[int]]:
+    return sorted(sorted(lit) for lit in alt)
+
+
+class _Built:
+    """A CP-SAT model of the problem's requirements (no objective yet)."""
+
+    def __init__(self, problem: Problem, exclude: Iterable[frozenset[int]] = ()):
+        from ortools.sat.python import cp_model
+
+        self.cp = cp_model
+        m = self.model = cp_model.CpModel()
+        self.x = [m.new_bool_var(f"fence{i}") for i in range(len(problem.choices))]
+        self._lits: dict[frozenset, object] = {}
+        for req in problem.requirements:
+            terms = []
+            for alt in sorted(req, key=lambda a: (len(a), _sorted_alt(a))):
+                lits = [self._literal(frozenset(lit)) for lit in _sorted_alt(alt)]
+                if len(lits) == 1:
+                    terms.append(lits[0])
+                    continue
+                a = m.new_bool_var("")
+                for lit in lits:
+                    m.add_implication(a, lit)
+                terms.append(a)
+            m.add_bool_or(terms)
+        for chosen in exclude:
+            m.add_bool_or([self.x[i].Not() for i in sorted(chosen)])
+        self.costs = [c.cost for c in problem.choices]
+        # canonical preference among equal-cost answers: earlier thread, earlier place, earlier kind
+        order = sorted(range(len(problem.choices)), key=lambda i: problem.choices[i].key())
+        self.rank = {i: r + 1 for r, i in enumerate(order)}
+
+    def _literal(self, lit: frozenset):
+        if len(lit) == 1:
+            return self.x[next(iter(lit))]
+        v = self._lits.get(lit)
+        if v is None:
+            v = self._lits[lit] = self.model.new_bool_var("")
+            self.model.add_bool_or([self.x[i] for i in sorted(lit)] + [v.Not()])
+        return v
+
+    def cost_expr(self):
+        return sum(c * v for c, v in zip(self.costs, self.x))
+
+    def tie_expr(self):
+        return sum(self.rank[i] * v for i, v in enumerate(self.x))
+
+    def run(self, time_limit: float | None):
+        solver = self.cp.CpSolver()
+        solver.parameters.num_workers = 1
+        if time_limit is not None:
+            solver.parameters.max_time_in_seconds = float(time_limit)
+        status = solver.solve(self.model)
+        return solver, solver.status_name(status)
+
+    def chosen(self, solver) -> frozenset[int]:
+        return frozenset(i for i, v in enumerate(self.x) if solver.value(v))
+
+
+def solve_minimum(problem: Problem, time_limit: float | None = None) -> Solution:
+    """The cheapest fence set meeting every requirement; OPTIMAL when CP-SAT proved it minimal.
+
+    A second solve at the optimal cost picks, among equally cheap answers, the canonical
+    one (earliest threads, places and kinds), so answers do not depend on solver luck.
+    """
+    start = time.perf_counter()
+    if not problem.requirements:
+        return Solution(OPTIMAL, frozenset(), 0, 0, time.perf_counter() - start)
+    built = _Built(problem)
+    built.model.minimize(built.cost_expr())
+    solver, status = built.run(time_limit)
+    if status not in (OPTIMAL, FEASIBLE):
+        return Solution(status if status == INFEASIBLE else UNKNOWN, frozenset(), None, None,
+                        time.perf_counter() - start)
+    cost = int(round(solver.objective_value))
+    bound = int(-(-solver.best_objective_bound // 1))
+    chosen = built.chosen(solver)
+    if status == OPTIMAL:
+        chosen = _canonical(problem, cost, time_limit) or chosen
+    return Solution(status, chosen, cost, bound, time.perf_counter() - start)
+
+
+def _canonical(problem: Problem, cost: int, time_limit: float | None,
+               exclude: Iterable[frozenset[int]] = ()) -> frozenset[int] | None:
+    built = _Built(problem, exclude)
+    built.model.add(built.cost_expr() == cost)
+    built.model.minimize(built.tie_expr())
+    solver, status = built.run(time_limit)
+    if status not in (OPTIMAL, FEASIBLE):
+        return None
+    return built.chosen(solver)
+
+
+def next_optimal(problem: Problem, cost: int, found: list[frozenset[int]],
+                 time_limit: float | None = None) -> frozenset[int] | None:
+    """Another fence set of exactly ``cost`` meeting every requirement, none of ``found``; None when none is left.
+
+    Every answer of optimal cost is minimal (costs are positive, so no answer contains
+    another), hence excluding each found set as a whole (not all of its fences again)
+    loses no other optimal answer.
+    """
+    return _canonical(problem, cost, time_limit, found)

@@ -1,0 +1,61 @@
+"""What the chosen fences must achieve: forbid the test's outcome, or every final state SC forbids."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..axiomatic.checker import observed_keys
+from ..core.condition import FinalState, prop_text
+from ..core.errors import UnsupportedError
+from ..core.outcome import TestResult
+from ..core.program import Program
+from ..lang.ir import Model
+
+TARGETS = ("outcome", "sc")
+
+
+@dataclass
+class Target:
+    """Which final states are unwanted, and how to say what was achieved."""
+
+    name: str  # outcome | sc
+    description: str
+    program: Program
+    sc_states: frozenset = field(default_factory=frozenset)
+
+    def unwanted(self, final: dict) -> bool:
+        """Is an execution ending in ``final`` (every register and location) one to forbid?"""
+        if self.name == "sc":
+            return FinalState.of(final, observed_keys(self.program)) not in self.sc_states
+        cond = self.program.condition
+        holds = cond.prop.holds(final)
+        return (not holds) if cond.quantifier == "forall" else holds
+
+    def unwanted_state(self, state: FinalState) -> bool:
+        """The same question on a final state over the observed keys."""
+        if self.name == "sc":
+            return state not in self.sc_states
+        return self.unwanted(state.as_dict())
+
+    def achieved(self, result: TestResult) -> bool:
+        """Does a run of the fenced program show the target met?"""
+        return not any(self.unwanted_state(s) for s in result.states)
+
+
+def make_target(program: Program, name: str, sc_model: Model | None = None) -> Target:
+    """The target ``name`` (outcome | sc) for ``program``."""
+    if name == "outcome":
+        cond = program.condition
+        verb = "forbid" if cond.quantifier == "exists" else "keep"
+        return Target(name, f"{verb} {cond.quantifier} ({prop_text(cond.prop)})", program)
+    if name == "sc":
+        from ..axiomatic import check
+
+        if sc_model is None:
+            from ..lang import load_model
+
+            sc_model = load_model("sc")
+        states = frozenset(check(program, sc_model, collect="none").states)
+        return Target(name, f"forbid every final state SC forbids ({len(states)} SC state(s))", program,
+                      states)
+    raise UnsupportedError(f"unknown target '{name}'", expected=" or ".join(TARGETS))

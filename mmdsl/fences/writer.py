@@ -1,0 +1,44 @@
+"""Writing the fenced test back in its own dialect, and re-checking what was written."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ..core.errors import MmdslError, UnsupportedError
+from ..core.program import Program
+from ..litmus import dialect_for, parse_litmus
+from .encoding import Choice
+from .places import FenceKind
+
+
+def fence_spelling(dialect, kind: FenceKind) -> str:
+    """The first spelling of ``kind`` (its name, then its aliases) the dialect can write."""
+    write = getattr(dialect, "fence_text", None)
+    if write is None:
+        return kind.name
+    for spelling in kind.spellings:
+        try:
+            write(spelling)
+            return spelling
+        except (MmdslError, NotImplementedError):
+            continue
+    raise UnsupportedError(
+        f"the {getattr(dialect, 'name', '?')} dialect cannot write fence '{kind.name}' "
+        f"(spellings: {', '.join(kind.spellings)})",
+        hint="restrict the kinds with --kinds to fences the dialect has, or write the test in LISA")
+
+
+def fenced_source(program: Program, fences: list[Choice]) -> str:
+    """The test's source text with the fences inserted, in the test's own dialect."""
+    dialect = dialect_for(program.arch)
+    if not hasattr(dialect, "write_with_fences"):
+        raise UnsupportedError(f"the {program.arch} dialect cannot write fenced tests back")
+    insertions = [(c.place.tid, c.place.index, fence_spelling(dialect, c.kind)) for c in fences]
+    return dialect.write_with_fences(program, insertions)
+
+
+def write_fenced(program: Program, fences: list[Choice], out: str | Path) -> Program:
+    """Write the fenced test to ``out`` and read it back (the caller re-runs what was read)."""
+    text = fenced_source(program, fences)
+    Path(out).write_text(text)
+    return parse_litmus(text, str(out))

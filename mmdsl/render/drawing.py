@@ -1,0 +1,114 @@
+"""`mmdsl draw` and `mmdsl run --draw` in one place: choose, lay out, write, and say what happened."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..core.outcome import TestResult
+from ..core.program import Program
+from ..lang.ir import Model
+from .dot_execution import execution_dot
+from .execution_choice import Chosen, choose_executions, cut_message, file_stem, none_message
+from .execution_view import Insertion, execution_view
+from .graphviz_out import Written, check_format, write_diagrams
+from .styles import Style, style_named
+
+DEFAULT_MAX = 10
+DEFAULT_MAX_STATES = 500
+
+
+@dataclass
+class DrawOptions:
+    show: str = "witness"
+    max_count: int = DEFAULT_MAX
+    fmt: str = "svg"
+    style: str = "screen"
+    init: bool = False
+    fences: bool = False  # draw the fences `mmdsl fences` chooses, in place
+    state_graph: bool = False
+    max_states: int = DEFAULT_MAX_STATES
+    detail: bool = False  # state graphs: full state text in the node labels
+
+
+@dataclass
+class DrawReport:
+    written: Written = field(default_factory=Written)
+    messages: list[str] = field(default_factory=list)  # one line each, for the terminal
+
+
+def draw_test(program: Program, model: Model, outdir: str | Path, options: DrawOptions) -> DrawReport:
+    """Draw what ``options`` ask for one test under one model into ``outdir``."""
+    check_format(options.fmt)
+    style = style_named(options.style)
+    if options.state_graph:
+        from .state_graph_drawing import draw_state_graph
+
+        return draw_state_graph(program, model, outdir, options, style)
+    report = DrawReport()
+    insertions: list[Insertion] = []
+    if options.fences:
+        insertions, line = chosen_fences(program, model)
+        report.messages.append(line)
+    choice = choose_executions(program, model, options.show, options.max_count)
+    if not choice.chosen:
+        report.messages.append(none_message(program, model, options.show, choice))
+        return report
+    diagrams = chosen_dots(program, model, choice.chosen, style, init=options.init, insertions=insertions)
+    report.written = write_diagrams(diagrams, outdir, options.fmt)
+    if choice.cut:
+        report.messages.append(cut_message(choice, options.max_count))
+    return report
+
+
+def chosen_fences(program: Program, model: Model) -> tuple[list[Insertion], str]:
+    """The cheapest fences forbidding the test's outcome (``mmdsl fences``), and one line about them."""
+    from ..fences import select_fences
+    from ..fences.solver import FEASIBLE, OPTIMAL
+
+    sel = select_fences(program, model)
+    if not sel.needed:
+        return [], f"{program.name} under {model.name}: the outcome is already forbidden; no fence needed"
+    if sel.status not in (OPTIMAL, FEASIBLE):
+        return [], f"{program.name} under {model.name}: no fence set found ({sel.status}); drawn without fences"
+    places = ", ".join(f"{program.threads[c.place.tid].name} {c.kind.name} {c.place.text()}" for c in sel.fences)
+    return sel.insertions(), (f"{program.name} under {model.name}: fences {places} "
+                              f"(cost {sel.cost}, {sel.status.lower()})")
+
+
+def fence_note(status: str) -> str:
+    """The title note of a diagram with chosen fences drawn in place."""
+    if status == "witness":
+        return "+F: the fences `mmdsl fences` chooses; with them this execution is forbidden"
+    return "+F: the fences `mmdsl fences` chooses, drawn in place"
+
+
+def chosen_dots(program: Program, model: Model, chosen: list[Chosen], style: Style, *, init: bool = False,
+                insertions: list[Insertion] = ()) -> list[tuple[str, str]]:
+    """(file stem, DOT text) of each chosen execution."""
+    out = []
+    for c in chosen:
+        view = execution_view(c.execution, model, test=program.name, status=c.status,
+                              thread_names=[t.name for t in program.threads], condition=program.condition,
+                              violations=c.violations, show_init=init, fences=insertions)
+        if insertions:
+            view.notes.append(fence_note(c.status))
+        out.append((c.stem, execution_dot(view, style)))
+    return out
+
+
+def result_diagram(program: Program, model: Model, result: TestResult, style: Style) -> str | None:
+    """The one diagram `mmdsl run --draw` writes for a result: the witness when the outcome is
+    allowed, else the first forbidden execution satisfying the condition with its cycle."""
+    if result.witness is not None:
+        chosen = Chosen(program.name, result.witness, "witness")
+    elif result.why:
+        chosen = Chosen(program.name, result.why[0].execution, "forbidden", result.why[0].violations)
+    else:
+        return None
+    return chosen_dots(program, model, [chosen], style)[0][1]
+
+
+def run_diagram_stem(label: str) -> str:
+    """``lisa/SB`` -> ``lisa/SB`` with each part made file-safe."""
+    return "/".join(file_stem(part) for part in label.split("/"))

@@ -1,0 +1,90 @@
+"""Which executions of a test to draw (`--show`, `--max`) and the predictable name of each file."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..core.errors import MmdslError
+from ..core.events import Execution
+from ..core.outcome import TestResult, Violation
+from ..core.program import Program
+from ..lang.ir import Model
+
+SHOW = ("witness", "allowed", "forbidden", "all")
+
+
+@dataclass
+class Chosen:
+    """One execution to draw, the stem of its file name, and why it is drawn."""
+
+    stem: str  # SB, SB-2, SB-forbidden-1
+    execution: Execution
+    status: str  # witness (allowed, satisfies the condition) | allowed | forbidden
+    violations: list[Violation] = field(default_factory=list)
+
+
+@dataclass
+class Choice:
+    chosen: list[Chosen]
+    total: int  # how many executions matched before --max cut the list
+    result: TestResult
+
+    @property
+    def cut(self) -> bool:
+        return self.total > len(self.chosen)
+
+
+def file_stem(test: str) -> str:
+    """A test name made safe for a file name (herd names keep ``+``; path separators go)."""
+    return "".join(c if c.isalnum() or c in "+-_.=" else "_" for c in test) or "test"
+
+
+def choose_executions(program: Program, model: Model, show: str = "witness", max_count: int = 10) -> Choice:
+    """The executions ``--show`` asks for, in the checker's (deterministic) order, at most ``max_count``.
+
+    witness: allowed executions whose final state satisfies the condition's proposition;
+    allowed: every allowed execution; forbidden: forbidden executions satisfying the
+    proposition (why the outcome cannot happen), each with its violated axioms; all:
+    every allowed then every forbidden execution.
+    """
+    from ..axiomatic import check
+
+    if show not in SHOW:
+        raise MmdslError(f"unknown --show '{show}'", expected=", ".join(SHOW))
+    if max_count < 1:
+        raise MmdslError(f"--max must be at least 1, not {max_count}")
+    result = check(program, model, collect="all" if show in ("forbidden", "all") else "allowed")
+    store = result.stats["collected"]
+    prop = program.condition.prop
+    stem = file_stem(program.name)
+    allowed: list[tuple[Execution, str]] = []
+    if show in ("witness", "allowed", "all"):
+        for x in store.allowed:
+            holds = prop.holds(x.final)
+            if show == "witness" and not holds:
+                continue
+            allowed.append((x, "witness" if holds else "allowed"))
+    forbidden = []
+    if show in ("forbidden", "all"):
+        forbidden = [ex for ex in store.forbidden if show == "all" or prop.holds(ex.execution.final)]
+    chosen = [Chosen(stem if k == 1 else f"{stem}-{k}", x, status) for k, (x, status) in enumerate(allowed, 1)]
+    chosen += [Chosen(f"{stem}-forbidden-{k}", ex.execution, "forbidden", ex.violations)
+               for k, ex in enumerate(forbidden, 1)]
+    return Choice(chosen[:max_count], len(chosen), result)
+
+
+def none_message(program: Program, model: Model, show: str, choice: Choice) -> str:
+    """What to say when ``--show`` matched nothing, and what to try instead."""
+    name = f"{program.name} under {model.name}"
+    if show == "witness":
+        return (f"{name}: no allowed execution satisfies {program.condition.text()} (the outcome is forbidden); "
+                f"use --show forbidden to draw why, or --show allowed for the allowed executions")
+    if show == "forbidden":
+        return (f"{name}: no execution satisfying {program.condition.text()} is forbidden; "
+                f"use --show witness or --show all")
+    return f"{name}: no {'allowed ' if show == 'allowed' else ''}execution to draw"
+
+
+def cut_message(choice: Choice, max_count: int) -> str:
+    return (f"drew {len(choice.chosen)} of {choice.total} executions (--max {max_count}); "
+            f"use --max {choice.total} to draw them all")

@@ -1,0 +1,140 @@
+"""Text and JSON forms of a fence selection, and the table of a suite of selections."""
+
+from __future__ import annotations
+
+from ..core.condition import key_text
+from ..core.outcome import TestResult
+from ..fences.encoding import Choice
+from ..fences.loop import Selection
+from ..fences.solver import FEASIBLE, INFEASIBLE, OPTIMAL, UNKNOWN
+
+
+def fence_line(c: Choice) -> str:
+    """``P0 before line 11: mfence between 'MOV [x],$1' and 'MOV EAX,[y]' (cost 3)``."""
+    where = f" before line {c.place.line}" if c.place.line else ""
+    return f"{c.place.thread}{where}: {c.kind.name} {c.place.text()} (cost {c.cost})"
+
+
+def recheck_text(sel: Selection, result: TestResult) -> str:
+    """What the re-run of the fenced program shows, in the target's terms."""
+    if sel.target.name == "sc":
+        bad = sum(1 for s in result.states if sel.target.unwanted_state(s))
+        if bad:
+            return f"{len(result.states)} state(s), {bad} not allowed by SC"
+        return f"{len(result.states)} state(s), all allowed by SC"
+    counts = f"(Positive: {result.positive} Negative: {result.negative})"
+    if result.condition.quantifier == "exists":
+        return f"{result.verdict} {counts}"
+    return f"{'Ok' if result.ok else 'No'} {counts}"
+
+
+def _unwanted_word(sel: Selection) -> str:
+    what = "trace(s)" if sel.engine == "explorer" else "execution(s)"
+    return f"{sel.unwanted} {what}"
+
+
+def selection_text(sel: Selection, show_time: bool = True) -> str:
+    """The answer the way ``mmdsl fences`` prints it."""
+    lines = [f"Fences {sel.test} under {sel.model}: {sel.target.description}"]
+    if not sel.needed:
+        lines.append(f"Nothing to do: no allowed execution is unwanted under {sel.model}; no fence is needed")
+    elif sel.status == INFEASIBLE:
+        lines.append(f"Unwanted {_unwanted_word(sel)}")
+        lines.append("No fence can help: with every fence kind at every place these unwanted states stay reachable:")
+        lines.extend(f"  {s.text()}" for s in sel.remaining)
+    elif sel.status == UNKNOWN:
+        lines.append(f"Unwanted {_unwanted_word(sel)}")
+        lines.append("No fence set found within the time limit")
+    else:
+        lines.append(f"Unwanted {_unwanted_word(sel)}")
+        lines.extend(fence_line(c) for c in sel.fences)
+        lines.append(f"Total {len(sel.fences)} fence(s), cost {sel.cost}")
+    if sel.needed and sel.status in (OPTIMAL, FEASIBLE):
+        if sel.status == OPTIMAL:
+            lines.append("Status OPTIMAL (proved minimum)")
+        else:
+            lines.append(f"Status FEASIBLE (stopped by the time limit; the minimum cost is at least {sel.bound})")
+        lines.append(f"Rounds {sel.rounds}")
+        lines.append(f"Re-check {recheck_text(sel, sel.after)}")
+        if sel.alternatives:
+            more = " (stopped at the limit; there are more)" if sel.more_alternatives else ""
+            lines.append(f"Optimal placements {len(sel.alternatives)}{more}")
+            for i, alt in enumerate(sel.alternatives, 1):
+                lines.append(f"  #{i}: " + "; ".join(f"{c.place.thread} {c.kind.name} {c.place.text()}" for c in alt))
+    if show_time:
+        lines.append(f"Time {sel.test} {sel.time:.2f}")
+    return "\n".join(lines) + "\n"
+
+
+def choice_dict(c: Choice) -> dict:
+    return {
+        "thread": c.place.thread,
+        "tid": c.place.tid,
+        "before_instruction": c.place.index,
+        "line": c.place.line,
+        "previous": c.place.before,
+        "next": c.place.after,
+        "kind": c.kind.name,
+        "cost": c.cost,
+    }
+
+
+def selection_dict(sel: Selection) -> dict:
+    d = {
+        "test": sel.test,
+        "path": sel.path,
+        "model": sel.model,
+        "target": sel.target.name,
+        "goal": sel.target.description,
+        "method": sel.method,
+        "engine": sel.engine,
+        "unwanted": sel.unwanted,
+        "needed": sel.needed,
+        "status": sel.status,
+        "optimal": sel.optimal,
+        "fences": [choice_dict(c) for c in sel.fences],
+        "cost": sel.cost if sel.status in (OPTIMAL, FEASIBLE) else None,
+        "bound": sel.bound,
+        "rounds": sel.rounds,
+        "requirements": sel.requirements,
+        "time": round(sel.time, 4),
+    }
+    if sel.after is not None and sel.status in (OPTIMAL, FEASIBLE):
+        d["recheck"] = {"verdict": sel.after.verdict, "ok": sel.after.ok, "positive": sel.after.positive,
+                        "negative": sel.after.negative, "states": len(sel.after.states),
+                        "achieved": sel.target.achieved(sel.after)}
+    if sel.status == INFEASIBLE:
+        d["remaining"] = [{key_text(k): v for k, v in s} for s in sel.remaining]
+    if sel.alternatives:
+        d["all_optimal"] = [[choice_dict(c) for c in alt] for alt in sel.alternatives]
+        d["more_optimal"] = sel.more_alternatives
+    return d
+
+
+def fences_cell(sel: Selection) -> str:
+    """Short form for a table cell: ``P0:mfence P1:mfence``, ``none``, ``no fence helps``."""
+    if not sel.needed:
+        return "none needed"
+    if sel.status == INFEASIBLE:
+        return "no fence helps"
+    if sel.status == UNKNOWN:
+        return "-"
+    return " ".join(f"{c.place.thread}:{c.kind.name}" for c in sel.fences)
+
+
+def suite_table(items):
+    """A rich Table: test, fences, cost, status, rounds, time (items have .label, .selection, .error)."""
+    from rich.table import Table
+
+    table = Table(show_lines=False)
+    for col, just in (("test", "left"), ("fences", "left"), ("cost", "right"), ("status", "left"),
+                      ("rounds", "right"), ("time", "right")):
+        table.add_column(col, justify=just)
+    for it in items:
+        if it.error is not None:
+            table.add_row(it.label, "[bold yellow]error[/]", "", "", "", "")
+            continue
+        s = it.selection
+        cost = str(s.cost) if s.status in (OPTIMAL, FEASIBLE) else "-"
+        table.add_row(it.label, fences_cell(s), cost, s.status, str(s.rounds), f"{s.time:.2f}")
+    return table
