@@ -54,7 +54,7 @@ class Structure:
             e = events[eid]
             events[eid] = Event(e.eid, e.tid, e.po, e.instr, e.kind, e.loc, e.value, init=True, label=f"i{loc}")
         self.events = events
-        self.n = n = len(events)
+        self.n = len(events)
         self.shapes = [e.shape for e in events]
         self.reads = [e.eid for e in events if e.kind == "R"]
         self.writes_by_loc: dict[str, list[int]] = {}

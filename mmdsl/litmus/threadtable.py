@@ -8,7 +8,7 @@ from dataclasses import dataclass, field, replace
 import pyparsing as pp
 
 from ..core.errors import LitmusError, UnsupportedError
-from ..core.program import Branch, Instr, Nop, Program, Thread
+from ..core.program import Instr, Nop, Program, Thread
 from .finals import parse_final, parse_init
 from .layout import Layout
 
