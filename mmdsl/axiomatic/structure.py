@@ -153,9 +153,6 @@ class Structure:
                         break
             raise
 
-    def shape(self, eid: int) -> EventShape:
-        return self.shapes[eid]
-
 
 def prepare_relations(model: Model, shapes: list[EventShape], static: dict[str, Rel],
                       accesses: int | None = None) -> Prepared:

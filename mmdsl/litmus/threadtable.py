@@ -8,7 +8,7 @@ from dataclasses import dataclass, field, replace
 import pyparsing as pp
 
 from ..core.errors import LitmusError, UnsupportedError
-from ..core.program import Branch, Instr, Nop, Program, Thread
+from ..core.program import Instr, Nop, Program, Thread
 from .finals import parse_final, parse_init
 from .layout import Layout
 
@@ -185,10 +185,6 @@ def _check_condition_threads(layout: Layout, condition, observed, nthreads: int)
                 f"the condition names register {key[2]} of thread {key[1]}, and there are {nthreads} threads",
                 layout.pos(layout.final.offset),
             )
-
-
-def is_branch(ins: Instr) -> bool:
-    return isinstance(ins, Branch)
 
 
 # ----- writing a fenced test back --------------------------------------------------------

@@ -6,7 +6,7 @@ from __future__ import annotations
 import shutil
 
 import pytest
-from diagram_cases import CLASSIC, classic_dot
+from diagram_cases import classic_dot
 from svg_reading import all_texts, read_svg, text_box
 
 from mmdsl.render.graphviz_out import render_text
