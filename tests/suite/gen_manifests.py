@@ -16,7 +16,7 @@ import sys
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE.parent))
+sys.path.insert(0, str(HERE.parent))  # refdata, when run as a script
 
 from refdata import REFERENCE, ROOT, classic_verdicts, x86_corpus  # noqa: E402
 
