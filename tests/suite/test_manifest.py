@@ -5,6 +5,7 @@ from __future__ import annotations
 import textwrap
 
 import pytest
+from refdata import ROOT
 from suitefiles import make_suite, mmdsl
 
 from mmdsl.suite.manifest import ManifestError, load_manifest, load_suite
@@ -96,7 +97,7 @@ def test_cli_reports_a_bad_manifest_in_one_paragraph_with_exit_2(tmp_path):
 
 def test_model_path_relative_to_the_manifest(tmp_path):
     (tmp_path / "models").mkdir()
-    (tmp_path / "models" / "mine.mm").write_text((make_suite.__globals__["ROOT"] / "models" / "tso.mm").read_text())
+    (tmp_path / "models" / "mine.mm").write_text((ROOT / "models" / "tso.mm").read_text())
     suite = load_manifest(make_suite(tmp_path / "s", "name: x\nmodels: [sc, ../models/mine.mm, t2=tso]\n"
                                                       "tests: '*.litmus'\nexpect:\n  SB: {mine: A, t2: A}\n"))
     assert [m.column for m in suite.models] == ["sc", "mine", "t2"]
