@@ -133,8 +133,8 @@ def test_fences_hold_the_pairs_they_order():
 
 
 def test_an_unknown_fence_is_reported_at_its_instruction():
-    with pytest.raises(UnsupportedError, match="model 'sc' has no fence 'lwsync'"):
-        ThreadRules(rules("sc"), thread(Fence("lwsync", text="f[lwsync]")))
+    with pytest.raises(UnsupportedError, match="model 'sc' has no fence 'frobnicate'"):
+        ThreadRules(rules("sc"), thread(Fence("frobnicate", text="f[frobnicate]")))
 
 
 XCHG = Rmw("r0", Const("x"), Const(1), annots=frozenset({"atomic"}))
