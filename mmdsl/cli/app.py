@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import typer
 
-from . import (check_model_cmd, compare_cmd, diff_models_cmd, draw_cmd, fences_cmd, models_cmd, run_cmd,
-               suite_cmd)
+from . import (check_model_cmd, compare_cmd, diff_models_cmd, draw_cmd, explore_cmd, fences_cmd, models_cmd,
+               run_cmd, suite_cmd)
 
 app = typer.Typer(
     name="mmdsl",
@@ -17,6 +17,7 @@ app = typer.Typer(
 app.command("models")(models_cmd.models)
 app.command("check-model")(check_model_cmd.check_model)
 app.command("run")(run_cmd.run)
+app.command("explore")(explore_cmd.explore)
 app.command("suite")(suite_cmd.suite)
 app.command("compare")(compare_cmd.compare)
 app.command("diff-models")(diff_models_cmd.diff_models)

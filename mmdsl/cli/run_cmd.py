@@ -7,7 +7,7 @@ from typing import List, Optional
 
 import typer
 
-from .common import EXIT_ERROR, user_errors
+from .common import EXIT_ERROR, EXIT_MISMATCH, user_errors
 
 
 @user_errors
@@ -21,10 +21,19 @@ def run(
     draw: Optional[str] = typer.Option(None, "--draw", help="Also write a diagram per test and model into "
                                        "DIR/MODEL/: the witness, or the forbidden execution with its cycle."),
     draw_format: str = typer.Option("svg", "--draw-format", help="Diagram format for --draw: dot, svg, png, pdf."),
+    engine: str = typer.Option("axiomatic", "--engine", "-e",
+                               help="axiomatic (candidate executions), explorer (operational state space, "
+                                    "loops allowed) or both (fails with exit code 1 when they disagree)."),
 ) -> None:
     """Run tests under models and print herd-shaped results."""
+    from ..core.errors import MmdslError
     from ..render.herd_text import herd_block, why_text
-    from ..suite.runner import iter_test_files, run_many
+    from ..suite.runner import EngineDisagreement, check_engine, iter_test_files, run_many
+
+    check_engine(engine)
+    if why and engine == "explorer":
+        raise MmdslError("--why explains forbidden executions with the axiomatic checker",
+                         hint="use --engine axiomatic or --engine both")
 
     files = iter_test_files(tests)
     if not files:
@@ -38,7 +47,7 @@ def run(
         from ..render.run_diagrams import RunDiagrams
 
         drawer = RunDiagrams(draw, draw_format, files)
-    for item in run_many(files, list(model), why=why or drawer is not None):
+    for item in run_many(files, list(model), engine=engine, why=why or drawer is not None):
         items.append(item)
         if drawer is not None:
             drawer.add(item)
@@ -63,6 +72,7 @@ def run(
     if drawer is not None:
         drawer.finish()
     errors = sum(1 for it in items if it.error is not None)
+    disagreements = sum(1 for it in items if isinstance(it.error, EngineDisagreement))
     if as_json:
         from ..render.json_out import dumps, error_dict, result_dict
 
@@ -73,8 +83,10 @@ def run(
         }))
     elif len(files) > 1 or len(model) > 1:
         _summary(items, len(files), model, errors, matrix)
-    if errors:
+    if errors > disagreements:
         raise typer.Exit(EXIT_ERROR)
+    if disagreements:
+        raise typer.Exit(EXIT_MISMATCH)
 
 
 def _progress(total: int):

@@ -23,11 +23,10 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from ..core.errors import MmdslError
-from .deferred import OLD_VALUE, evaluate, is_deferred, resolve, waits_for_reads, with_old
+from .deferred import evaluate, is_deferred, resolve, waits_for_reads, with_old
 from .enabling import ALWAYS, DIFFERENT
 from .state import (
-    FENCE, HALF, I_ASSIGN, I_ASSUME, I_BRANCH, I_FENCE, I_LOAD, I_RMW, I_STORE, READ, RMW, WRITE,
-    Machine,
+    FENCE, HALF, I_ASSIGN, I_ASSUME, I_BRANCH, I_FENCE, I_LOAD, I_RMW, I_STORE, READ, RMW, WRITE, Machine,
 )
 
 ISSUE, PERFORM = 0, 1
@@ -310,9 +309,9 @@ class Semantics:
             loc = self.m.location(evaluate(c[1] if op == I_STORE else c[2], regs), th, pc)
             if len(pending) >= self.max_pending:
                 raise PendingLimit(
-                    f"the pending list of {th.name} reached {self.max_pending} operations at "
-                    f"'{th.thread.instrs[pc].text}': the program issues memory operations faster than the "
-                    "model lets it perform them (an unbounded loop?)",
+                    f"the pending list of {th.name} would exceed {self.max_pending} operations at "
+                    f"'{th.thread.instrs[pc].text}' (a loop that keeps issuing memory operations the model "
+                    "lets it leave unperformed never fits any bound)",
                     th.thread.instrs[pc].pos, hint="raise --max-pending, or bound the loop")
             pos = len(pending)
             if op == I_LOAD:
@@ -429,5 +428,3 @@ def _drop_dead_fences(rules, regs: tuple, pending: tuple) -> tuple[tuple, tuple]
             regs = tuple(resolve(v, i, None, True) if v.__class__ is tuple else v for v in regs)
             return _drop_dead_fences(rules, regs, rest)
     return regs, pending
-
-__all__ = ["Semantics", "Transition", "PendingLimit", "ISSUE", "PERFORM", "OLD_VALUE"]

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable, Iterator
 
-from ..core.errors import MmdslError, UnsupportedError
+from ..core.errors import MmdslError
 from ..core.outcome import TestResult
 from ..core.resources import resolve_bundled
 
@@ -82,24 +82,15 @@ class EngineDisagreement(MmdslError):
 
 
 def check_engine(engine: str) -> None:
-    """Fail early, once, when ``engine`` is unknown or not in this build."""
+    """Fail early, once, when ``engine`` is unknown."""
     if engine not in ENGINES:
         raise MmdslError(f"unknown engine '{engine}'", expected=", ".join(ENGINES))
-    if engine in ("explorer", "both"):
-        _explorer()
-
-
-def _explorer():
-    try:
-        from ..explorer import explore
-    except ImportError:
-        raise UnsupportedError("the explorer engine is not available in this build",
-                               hint="use --engine axiomatic") from None
-    return explore
 
 
 def _explore(program, model) -> TestResult:
-    return _explorer()(program, model).result
+    from ..explorer import explore
+
+    return explore(program, model)
 
 
 def run_many(paths: list[Path], models: list[str], *, engine: str = "axiomatic",

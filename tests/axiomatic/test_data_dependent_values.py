@@ -33,3 +33,45 @@ def test_write_back_under_sc_has_the_four_interleaving_outcomes():
         "0:r0=1; 0:r1=1; y=1;",
     }
     assert result.verdict == "Allowed"
+
+
+# Two atomic increments: the value domain of x grows by one per write (0, 1, 2), which
+# the domain fixpoint must follow to the end instead of giving up.
+FAA = """LISA FAA
+{
+}
+ P0                    | P1                    ;
+ rmw[] r0 (add r0 1) x | rmw[] r0 (add r0 1) x ;
+locations [x;]
+exists (0:r0=0 /\\ 1:r0=0)
+"""
+
+LOCKED_INCREMENTS = """C locked-increments
+{ counter = 0; l = 0; }
+
+P0(int *counter, spinlock_t *l)
+{
+    spin_lock(l);
+    *counter = *counter + 1;
+    spin_unlock(l);
+}
+
+P1(int *counter, spinlock_t *l)
+{
+    spin_lock(l);
+    *counter = *counter + 1;
+    spin_unlock(l);
+}
+
+exists (counter=1)
+"""
+
+
+def test_two_fetch_and_adds_under_sc_end_at_2_with_different_old_values():
+    result = check(parse_litmus(FAA), load_model("sc"))
+    assert {s.text() for s in result.states} == {"0:r0=0; 1:r0=1; x=2;", "0:r0=1; 1:r0=0; x=2;"}
+
+
+def test_increments_under_a_lock_are_never_lost_under_sc():
+    result = check(parse_litmus(LOCKED_INCREMENTS), load_model("sc"))
+    assert {s.text() for s in result.states} == {"counter=2;"}
