@@ -127,7 +127,6 @@ def test_engines_that_disagree_are_a_failed_cell(monkeypatch, tmp_path):
         return replace(result, states=kept, engine="explorer")
 
     monkeypatch.setattr(runner, "_explore", fake_explore)
-    monkeypatch.setattr(runner, "_explorer", lambda: fake_explore)
     suite = load_suite(make_suite(tmp_path, None, tests=("SB", "MP")))
     run = run_suite(suite, model_columns(suite, ["tso"]), engine="both", executor="inline")
     assert matrix(run) == {("SB", "tso"): "engines disagree", ("MP", "tso"): "Forbidden"}
