@@ -18,7 +18,7 @@ RegNorm = Callable[[str], str]
 _TYPES = (
     "atomic_int atomic_uint atomic_long atomic_bool atomic_intptr_t "
     "uint64_t uint32_t uint16_t uint8_t int64_t int32_t int16_t int8_t intptr_t "
-    "unsigned long int char short bool long64 int128_t"
+    "unsigned long int char short bool long64 int128_t spinlock_t atomic_t"
 ).split()
 
 
@@ -40,7 +40,7 @@ def _grammars():
     # ---- init: items separated by ';' -----------------------------------------
     target = proc_reg | mem
     init_item = pp.Group(
-        pp.Optional(pp.Regex(r"const\b")) + pp.Optional(ctype)("type") + target("target")
+        pp.ZeroOrMore(pp.Regex(r"(const|volatile)\b")) + pp.Optional(ctype)("type") + target("target")
         + pp.Optional(pp.Regex(r"\[[0-9]*\]"))
         + pp.Optional(pp.Suppress("=") + value("value"))
     )
@@ -90,11 +90,10 @@ def _key(node, norm: RegNorm):
 
 
 def _value(node):
-    if isinstance(node, int):
-        return node
-    if isinstance(node, str):
-        return int(node, 0)
-    return node[0]  # an address: the location name
+    """A number, or an address (``x`` or ``&x``): the location name (groups may nest)."""
+    while isinstance(node, pp.ParseResults):
+        node = node[0]
+    return node
 
 
 def _prop(node, norm: RegNorm) -> Prop:

@@ -38,8 +38,12 @@ class Layout:
         return SourcePos(self.path, line, col)
 
 
-def blank_comments(text: str, path: str | None) -> str:
-    """Replace OCaml-style ``(* ... *)`` comments (nested) by spaces, keeping line breaks."""
+def blank_comments(text: str, path: str | None, c_code: bool = False) -> str:
+    """Replace OCaml-style ``(* ... *)`` comments (nested) by spaces, keeping line breaks.
+
+    In C tests ``(*`` also starts expressions such as ``READ_ONCE(*x)``: there a comment
+    opens only with ``(*`` followed by white space (``(* like this *)``).
+    """
     out = list(text)
     depth = 0
     i = 0
@@ -50,7 +54,8 @@ def blank_comments(text: str, path: str | None) -> str:
         c = text[i]
         if depth == 0 and c == '"':
             in_string = not in_string
-        if not in_string and text.startswith("(*", i):
+        if not in_string and text.startswith("(*", i) and not (
+                c_code and depth == 0 and not text[i + 2:i + 3].isspace()):
             if depth == 0:
                 start = i
             depth += 1
@@ -73,7 +78,8 @@ def blank_comments(text: str, path: str | None) -> str:
 
 def split_layout(text: str, path: str | None) -> Layout:
     """Cut a litmus file into its regions (the dialect parses the body)."""
-    source = blank_comments(text, path)
+    arch = re.match(r"\s*([A-Za-z][A-Za-z0-9_]*)", text)
+    source = blank_comments(text, path, c_code=bool(arch) and arch.group(1).upper() == "C")
     pos = 0
     n = len(source)
     while pos < n and source[pos] in " \t\r\n":

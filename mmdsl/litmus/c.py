@@ -1,0 +1,120 @@
+"""herd's C litmus dialect: thread functions ``P0(int *x) { ... }`` lowered to the core program, and written back with fences."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+import pyparsing as pp
+
+from ..core.errors import LitmusError, UnsupportedError
+from ..core.program import Program
+from .c_grammar import grammar
+from .c_lower import Boundary, ThreadLowering
+from .finals import parse_final, parse_init
+from .layout import Layout
+
+_PROC = re.compile(r"P([0-9]+)")
+
+# fence kinds (a model's fence names and their usual aliases) and how C spells them
+FENCE_STATEMENTS = {
+    "mb": "smp_mb();", "full": "smp_mb();", "mfence": "smp_mb();", "membar": "smp_mb();", "sync": "smp_mb();",
+    "MemoryBarrier": "MemoryBarrier();",
+    "rmb": "smp_rmb();", "ll": "smp_rmb();", "lfence": "smp_rmb();",
+    "wmb": "smp_wmb();", "ss": "smp_wmb();", "stbar": "smp_wmb();", "sfence": "smp_wmb();",
+}
+
+
+@dataclass
+class CSourceMap:
+    """What the writer needs to put statements back into the source: per thread, the statement boundaries."""
+
+    body_offset: int
+    boundaries: list[list[Boundary]]
+    functions: list[str]
+
+
+def _identity(name: str) -> str:
+    return name
+
+
+class CDialect:
+    name = "C"
+    archs = ("C",)
+
+    def norm_reg(self, name: str) -> str:
+        return name
+
+    def lower(self, layout: Layout) -> Program:
+        body = layout.body
+        try:
+            functions = grammar().parse_string(body.text, parse_all=True)
+        except pp.ParseBaseException as err:
+            raise _syntax_error(layout, err) from None
+        if not functions:
+            raise LitmusError("no thread functions", layout.pos(body.offset + len(body.text)),
+                              expected="'P0(int *x) { ... }'")
+
+        def pos(at: int):
+            return layout.pos(body.offset + at)
+
+        threads, boundaries, locals_ = [], [], []
+        for tid, fn in enumerate(functions):
+            m = _PROC.fullmatch(fn.name)
+            if not m:
+                raise UnsupportedError(f"function '{fn.name}' is not supported in the C dialect", pos(fn.at),
+                                       hint=f"only the thread functions P0, P1, ... (this one would be P{tid})")
+            if int(m.group(1)) != tid:
+                raise LitmusError(f"thread function {tid} is named '{fn.name}'", pos(fn.at), expected=f"'P{tid}'")
+            code = ThreadLowering(fn, tid, body.text, pos).lower()
+            threads.append(code.thread)
+            boundaries.append(code.boundaries)
+            locals_.append(code.locals)
+        mem_init, reg_init = parse_init(layout, _identity)
+        for (t, r), v in reg_init.items():
+            if t >= len(threads):
+                raise LitmusError(f"init gives register {r} to thread {t}, and there are {len(threads)} threads",
+                                  layout.pos(layout.init.offset))
+            threads[t].reg_init[r] = v
+        condition, observed, filt = parse_final(layout, _identity)
+        for key in [*condition.keys(), *observed]:
+            if key[0] != "reg":
+                continue
+            tid, reg = key[1], key[2]
+            if tid >= len(threads):
+                raise LitmusError(f"the condition names {tid}:{reg}, and there are {len(threads)} threads",
+                                  layout.pos(layout.final.offset))
+            if reg not in locals_[tid] and reg not in threads[tid].reg_init:
+                raise LitmusError(f"the condition names {tid}:{reg}, and P{tid} has no local '{reg}'",
+                                  layout.pos(layout.final.offset),
+                                  expected=f"a local of P{tid}: {', '.join(sorted(locals_[tid])) or 'none'}")
+        return Program(
+            name=layout.name, arch=layout.arch, threads=threads, init=mem_init, condition=condition,
+            path=layout.path, doc=layout.doc, info=layout.info, observed=observed, filter=filt,
+            source=layout.original, layout=CSourceMap(body.offset, boundaries, [f.name for f in functions]),
+        )
+
+    def fence_text(self, kind: str) -> str:
+        text = FENCE_STATEMENTS.get(kind)
+        if text is None:
+            raise UnsupportedError(f"the C dialect cannot spell a fence of kind '{kind}'",
+                                   hint="C fences: " + ", ".join(sorted(FENCE_STATEMENTS)))
+        return text
+
+    def write_with_fences(self, program: Program, insertions) -> str:
+        from .c_writer import write_with_fences
+
+        return write_with_fences(self, program, insertions)
+
+
+def _syntax_error(layout: Layout, err: pp.ParseBaseException) -> LitmusError:
+    text = layout.body.text
+    found = text[err.loc:err.loc + 20].split("\n")[0].strip() or "end of input"
+    expected = err.msg[len("Expected "):] if err.msg.startswith("Expected ") else err.msg
+    expected = re.sub(r", found .*$", "", expected)
+    if len(expected) > 80:  # an unnamed compound element: say what the dialect wants instead
+        expected = "a C statement of the supported subset (see docs/litmus-c.md)"
+    return LitmusError(f"malformed C code at '{found}'", layout.pos(layout.body.offset + err.loc), expected=expected)
+
+
+DIALECT = CDialect()

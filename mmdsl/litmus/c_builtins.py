@@ -1,0 +1,325 @@
+"""The C dialect's built-in calls: Linux-kernel and C11 atomics, fences and spinlocks, lowered to core instructions."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ..core.program import OLD, Assign, BinOp, Branch, Const, Expr, Fence, Load, Reg, Rmw, Store
+from . import c_grammar as g
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .c_lower import Access, ThreadLowering
+
+MEMORY_ORDERS = {
+    "memory_order_relaxed": frozenset({"rlx"}),
+    "memory_order_consume": frozenset({"acq"}),
+    "memory_order_acquire": frozenset({"acq"}),
+    "memory_order_release": frozenset({"rel"}),
+    "memory_order_acq_rel": frozenset({"acq", "rel"}),
+    "memory_order_seq_cst": frozenset({"sc"}),
+}
+SC = MEMORY_ORDERS["memory_order_seq_cst"]
+# Linux-kernel ordering suffixes of value-returning atomics
+LKMM_SUFFIXES = {"": frozenset({"mb"}), "_relaxed": frozenset({"once"}), "_acquire": frozenset({"acq"}),
+                 "_release": frozenset({"rel"})}
+ARITH = {"add": "add", "sub": "sub", "or": "or", "and": "and", "xor": "xor"}
+
+
+# ----- helpers ----------------------------------------------------------------------
+def _arity(low: "ThreadLowering", e: g.Call, n: int, signature: str) -> None:
+    if len(e.args) != n:
+        raise low.malformed(f"'{e.name}' takes {n} argument{'s' if n != 1 else ''}, not {len(e.args)}", e.at,
+                            expected=signature)
+
+
+def _deref(low: "ThreadLowering", e: g.Call, arg: g.Node) -> "Access":
+    """READ_ONCE(*x) / WRITE_ONCE(*x, v): the argument is the location itself."""
+    if isinstance(arg, g.Unary) and arg.op == "*":
+        return low.pointer(arg.arg)
+    raise low.malformed(f"'{e.name}' needs the location, as in {e.name}(*x{', v' if 'WRITE' in e.name else ''})",
+                        arg.at, expected="'*' and a pointer")
+
+
+def _order(low: "ThreadLowering", arg: g.Node) -> frozenset[str]:
+    if isinstance(arg, g.Name) and arg.name in MEMORY_ORDERS:
+        return MEMORY_ORDERS[arg.name]
+    raise low.malformed("not a memory order", arg.at, expected=", ".join(MEMORY_ORDERS))
+
+
+def _dest(dst: str | None, low: "ThreadLowering", *uses: Expr) -> str:
+    """The register an instruction reads into: ``dst`` unless an operand still needs it."""
+    if dst and not any(dst in u.regs() for u in uses):
+        return dst
+    return low.temp()
+
+
+def _load(low, acc: "Access", annots: frozenset, dst) -> Expr:
+    reg = dst or low.temp()
+    low.emit(Load(reg, acc.addr, acc.annots(*annots)))
+    return Reg(reg)
+
+
+def _store(low, acc: "Access", value: Expr, annots: frozenset) -> None:
+    low.emit(Store(acc.addr, value, acc.annots(*annots)))
+
+
+def _rmw(low, acc: "Access", new: Expr, annots: frozenset, dst, cond: Expr | None = None,
+         returns: str = "old", operand: Expr | None = None, op: str = "add") -> Expr | None:
+    uses = [new] + ([cond] if cond is not None else [])
+    if returns is None:
+        low.emit(Rmw(None, acc.addr, new, cond, annots=acc.annots(*annots)))
+        return None
+    reg = _dest(dst if returns == "old" else None, low, *uses)
+    low.emit(Rmw(reg, acc.addr, new, cond, annots=acc.annots(*annots)))
+    if returns == "new":
+        return BinOp(op, Reg(reg), operand)
+    return Reg(reg)
+
+
+def _is_pointer(low: "ThreadLowering", arg: g.Node) -> bool:
+    from .c_lower import Location
+
+    if not isinstance(arg, g.Name):
+        return False
+    found = low.names.get(arg.name)
+    return isinstance(found, Location) or bool(found is not None and found.pointer)
+
+
+# ----- Linux kernel ---------------------------------------------------------------------
+def read_once(low, e, dst):
+    _arity(low, e, 1, "READ_ONCE(*x)")
+    return _load(low, _deref(low, e, e.args[0]), frozenset({"once"}), dst)
+
+
+def write_once(low, e, dst):
+    _arity(low, e, 2, "WRITE_ONCE(*x, value)")
+    acc = _deref(low, e, e.args[0])
+    _store(low, acc, low.value(e.args[1]), frozenset({"once"}))
+
+
+def _loader(annots: frozenset, signature: str):
+    def lower(low, e, dst):
+        _arity(low, e, 1, signature)
+        return _load(low, low.pointer(e.args[0]), annots, dst)
+    return lower
+
+
+def _storer(annots: frozenset, signature: str):
+    def lower(low, e, dst):
+        _arity(low, e, 2, signature)
+        acc = low.pointer(e.args[0])
+        _store(low, acc, low.value(e.args[1]), annots)
+    return lower
+
+
+def _fence(kind: str, annots: frozenset = frozenset()):
+    def lower(low, e, dst):
+        _arity(low, e, 0, f"{e.name}()")
+        low.emit(Fence(kind, annots))
+    return lower
+
+
+def _xchg(annots: frozenset, ptr_first: bool = True):
+    def lower(low, e, dst):
+        _arity(low, e, 2, f"{e.name}(x, value)")
+        acc = low.pointer(e.args[0])
+        return _rmw(low, acc, low.value(e.args[1]), annots, dst)
+    return lower
+
+
+def _cmpxchg(annots: frozenset):
+    def lower(low, e, dst):
+        _arity(low, e, 3, f"{e.name}(x, old, new)")
+        acc = low.pointer(e.args[0])
+        expected = low.value(e.args[1])
+        new = low.value(e.args[2])
+        return _rmw(low, acc, new, annots, dst, cond=BinOp("eq", Reg(OLD), expected))
+    return lower
+
+
+def _kernel_arith(op: str, annots: frozenset, returns: str | None, unit: bool):
+    """atomic_add(i, v), atomic_inc(v), atomic_add_return(i, v), atomic_fetch_add(i, v) ..."""
+    def lower(low, e, dst):
+        if unit:
+            _arity(low, e, 1, f"{e.name}(v)")
+            amount, target = Const(1), e.args[0]
+        else:
+            _arity(low, e, 2, f"{e.name}(i, v)")
+            if _is_pointer(low, e.args[0]) and not _is_pointer(low, e.args[1]):  # C11 argument order
+                return _c11_fetch(op, explicit=False)(low, e, dst)
+            amount, target = low.value(e.args[0]), e.args[1]
+        acc = low.pointer(target)
+        return _rmw(low, acc, BinOp(op, Reg(OLD), amount), annots, dst, returns=returns, operand=amount, op=op)
+    return lower
+
+
+def spin_lock(low, e, dst):
+    _arity(low, e, 1, "spin_lock(l)")
+    acc = low.pointer(e.args[0])
+    low.emit(Rmw(None, acc.addr, Const(1), BinOp("eq", Reg(OLD), Const(0)), blocking=True,
+                 annots=acc.annots("lock")))
+
+
+def spin_unlock(low, e, dst):
+    _arity(low, e, 1, "spin_unlock(l)")
+    _store(low, low.pointer(e.args[0]), Const(0), frozenset({"unlock"}))
+
+
+def spin_trylock(low, e, dst):
+    _arity(low, e, 1, "spin_trylock(l)")
+    acc = low.pointer(e.args[0])
+    old = low.temp()
+    low.emit(Rmw(old, acc.addr, Const(1), BinOp("eq", Reg(OLD), Const(0)), annots=acc.annots("lock")))
+    return BinOp("eq", Reg(old), Const(0))
+
+
+# ----- C11 ---------------------------------------------------------------------------------
+def _c11_load(explicit: bool):
+    def lower(low, e, dst):
+        _arity(low, e, 2 if explicit else 1, f"{e.name}(x{', order' if explicit else ''})")
+        annots = _order(low, e.args[1]) if explicit else SC
+        return _load(low, low.pointer(e.args[0]), annots, dst)
+    return lower
+
+
+def _c11_store(explicit: bool):
+    def lower(low, e, dst):
+        _arity(low, e, 3 if explicit else 2, f"{e.name}(x, value{', order' if explicit else ''})")
+        acc = low.pointer(e.args[0])
+        value = low.value(e.args[1])
+        _store(low, acc, value, _order(low, e.args[2]) if explicit else SC)
+    return lower
+
+
+def _c11_exchange(explicit: bool):
+    def lower(low, e, dst):
+        _arity(low, e, 3 if explicit else 2, f"{e.name}(x, value{', order' if explicit else ''})")
+        acc = low.pointer(e.args[0])
+        value = low.value(e.args[1])
+        return _rmw(low, acc, value, _order(low, e.args[2]) if explicit else SC, dst)
+    return lower
+
+
+def _c11_fetch(op: str, explicit: bool):
+    def lower(low, e, dst):
+        _arity(low, e, 3 if explicit else 2, f"{e.name}(x, value{', order' if explicit else ''})")
+        acc = low.pointer(e.args[0])
+        value = low.value(e.args[1])
+        annots = _order(low, e.args[2]) if explicit else SC
+        return _rmw(low, acc, BinOp(op, Reg(OLD), value), annots, dst)
+    return lower
+
+
+def _c11_cas(explicit: bool):
+    """herd's semantics: compare *x with *expected; on success write desired, on failure copy *x to *expected."""
+    def lower(low, e, dst):
+        _arity(low, e, 5 if explicit else 3,
+               f"{e.name}(x, &expected, desired{', success_order, failure_order' if explicit else ''})")
+        acc = low.pointer(e.args[0])
+        exp = e.args[1]
+        annots = _order(low, e.args[3]) if explicit else SC
+        if explicit:
+            _order(low, e.args[4])  # the failure order must be well formed; the read keeps `annots`
+        if isinstance(exp, g.Unary) and exp.op == "&" and isinstance(exp.arg, g.Name):
+            from .c_lower import Local
+
+            local = low.lookup(exp.arg)
+            if not isinstance(local, Local):
+                raise low.unsupported(f"'&{exp.arg.name}' (the address of a pointer parameter)", exp.at)
+            desired = low.value(e.args[2])
+            old, ok = low.temp(), low.temp()
+            low.emit(Rmw(old, acc.addr, desired, BinOp("eq", Reg(OLD), Reg(local.reg)), annots=acc.annots(*annots)))
+            low.emit(Assign(ok, BinOp("eq", Reg(old), Reg(local.reg))))
+            low.emit(Assign(local.reg, Reg(old)))
+            return Reg(ok)
+        eacc = low.pointer(exp)
+        expected = low.temp()
+        low.emit(Load(expected, eacc.addr, low.plain(eacc)))
+        desired = low.value(e.args[2])
+        old, ok = low.temp(), low.temp()
+        low.emit(Rmw(old, acc.addr, desired, BinOp("eq", Reg(OLD), Reg(expected)), annots=acc.annots(*annots)))
+        low.emit(Assign(ok, BinOp("eq", Reg(old), Reg(expected))))
+        from .c_lower import Label
+
+        done = Label()
+        low.jump(Reg(ok), done)
+        low.emit(Store(eacc.addr, Reg(old), low.plain(eacc)))
+        low.place(done)
+        return Reg(ok)
+    return lower
+
+
+def thread_fence(low, e, dst):
+    _arity(low, e, 1, "atomic_thread_fence(order)")
+    annots = _order(low, e.args[0])
+    if annots == SC:
+        low.emit(Fence("mb", annots))
+    elif annots == frozenset({"acq", "rel"}):
+        low.emit(Fence("acq_rel", annots))
+    elif annots == frozenset({"acq"}):
+        low.emit(Fence("acquire", annots))
+    elif annots == frozenset({"rel"}):
+        low.emit(Fence("release", annots))
+    # a relaxed fence does nothing
+
+
+def cas_weak(low, e, dst):
+    raise low.unsupported(f"'{e.name}' (it may fail spuriously)", e.at,
+                          hint="use atomic_compare_exchange_strong_explicit")
+
+
+def _table() -> dict:
+    t = {
+        "READ_ONCE": read_once,
+        "WRITE_ONCE": write_once,
+        "smp_load_acquire": _loader(frozenset({"acq"}), "smp_load_acquire(x)"),
+        "smp_store_release": _storer(frozenset({"rel"}), "smp_store_release(x, value)"),
+        "atomic_read": _loader(frozenset({"once"}), "atomic_read(v)"),
+        "atomic_read_acquire": _loader(frozenset({"acq"}), "atomic_read_acquire(v)"),
+        "atomic_set": _storer(frozenset({"once"}), "atomic_set(v, i)"),
+        "atomic_set_release": _storer(frozenset({"rel"}), "atomic_set_release(v, i)"),
+        "smp_mb": _fence("mb"),
+        "smp_rmb": _fence("rmb"),
+        "smp_wmb": _fence("wmb"),
+        "MemoryBarrier": _fence("mb"),
+        "spin_lock": spin_lock,
+        "spin_unlock": spin_unlock,
+        "spin_trylock": spin_trylock,
+        "atomic_thread_fence": thread_fence,
+        "atomic_load": _c11_load(False),
+        "atomic_load_explicit": _c11_load(True),
+        "atomic_store": _c11_store(False),
+        "atomic_store_explicit": _c11_store(True),
+        "atomic_exchange": _c11_exchange(False),
+        "atomic_exchange_explicit": _c11_exchange(True),
+        "atomic_compare_exchange_strong": _c11_cas(False),
+        "atomic_compare_exchange_strong_explicit": _c11_cas(True),
+        "atomic_compare_exchange_weak": cas_weak,
+        "atomic_compare_exchange_weak_explicit": cas_weak,
+    }
+    for suffix, annots in LKMM_SUFFIXES.items():
+        t["xchg" + suffix] = _xchg(annots)
+        t["cmpxchg" + suffix] = _cmpxchg(annots)
+        t["atomic_xchg" + suffix] = _xchg(annots)
+        t["atomic_cmpxchg" + suffix] = _cmpxchg(annots)
+        for op in ("add", "sub"):
+            t[f"atomic_{op}_return{suffix}"] = _kernel_arith(op, annots, "new", False)
+            t[f"atomic_fetch_{op}{suffix}"] = _kernel_arith(op, annots, "old", False)
+        for op, base in (("inc", "add"), ("dec", "sub")):
+            t[f"atomic_{op}_return{suffix}"] = _kernel_arith(base, annots, "new", True)
+            t[f"atomic_fetch_{op}{suffix}"] = _kernel_arith(base, annots, "old", True)
+    for op in ("add", "sub"):
+        t[f"atomic_{op}"] = _kernel_arith(op, frozenset({"once"}), None, False)
+    t["atomic_inc"] = _kernel_arith("add", frozenset({"once"}), None, True)
+    t["atomic_dec"] = _kernel_arith("sub", frozenset({"once"}), None, True)
+    for op in ARITH:
+        t[f"atomic_fetch_{op}_explicit"] = _c11_fetch(op, True)
+        t.setdefault(f"atomic_fetch_{op}", _c11_fetch(op, False))
+    return t
+
+
+BUILTINS = _table()
+SUPPORTED_CALLS = ("READ_ONCE, WRITE_ONCE, smp_load_acquire, smp_store_release, smp_mb, smp_rmb, smp_wmb, "
+                   "xchg*, cmpxchg*, atomic_* (kernel and C11 forms), spin_lock, spin_unlock, spin_trylock, "
+                   "MemoryBarrier (see docs/litmus-c.md)")
+__all__ = ["BUILTINS", "SUPPORTED_CALLS", "MEMORY_ORDERS", "Branch"]

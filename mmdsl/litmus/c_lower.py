@@ -1,0 +1,502 @@
+"""Lowering of one C thread function (the ``c_grammar`` AST) to core instructions with control flow."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field, replace
+from typing import Callable
+
+from ..core.errors import LitmusError, SourcePos, UnsupportedError
+from ..core.program import (
+    OLD, Assign, BinOp, Branch, Const, Expr, Fence, Instr, Load, Nop, Reg, Rmw, Store, Thread, UnOp,
+    apply_op, apply_unop,
+)
+from . import c_grammar as g
+from .c_builtins import BUILTINS, SUPPORTED_CALLS
+
+BINOPS = {
+    "+": "add", "-": "sub", "*": "mul", "/": "div", "%": "mod", "^": "xor", "&": "and", "|": "or",
+    "==": "eq", "!=": "ne", "<": "lt", "<=": "le", ">": "gt", ">=": "ge", "&&": "land", "||": "lor",
+}
+NEGATED = {"eq": "ne", "ne": "eq", "lt": "ge", "ge": "lt", "gt": "le", "le": "gt"}
+
+
+@dataclass
+class Location:
+    """A parameter: the name of a shared location, and how accesses through it are annotated."""
+
+    name: str
+    volatile: bool
+    atomic: bool
+
+
+@dataclass
+class Local:
+    """A local variable: a register of the thread (holding an int or the address of a location)."""
+
+    reg: str
+    pointer: bool
+    volatile: bool  # for pointers: the pointee is volatile
+    atomic: bool
+
+
+class Label:
+    def __init__(self) -> None:
+        self.index: int | None = None
+        self.used = False
+
+
+@dataclass
+class Boundary:
+    """A place between statements where a fence statement can be written back into the source."""
+
+    index: int  # instruction index the inserted fence would come before
+    depth: int  # block nesting depth (0 = the function body)
+    offset: int  # offset in the body text: a statement's start, or a block's closing '}'
+    at_end: bool  # True: the end of a block (insert before its '}')
+    prev: int | None = None  # for at_end: offset of the block's last statement (for its indentation)
+    wrap_end: int | None = None  # an unbraced body statement ending there: insert with braces around it
+
+
+@dataclass
+class Access:
+    """Where an access goes and the annotations its pointer gives it."""
+
+    addr: Expr
+    volatile: bool
+    atomic: bool
+
+    def annots(self, *extra: str) -> frozenset[str]:
+        return frozenset(extra) | ({"volatile"} if self.volatile else set())
+
+
+@dataclass
+class _Loop:
+    brk: Label
+    cont: Label
+
+
+@dataclass
+class ThreadCode:
+    thread: Thread
+    boundaries: list[Boundary] = field(default_factory=list)
+    locals: set[str] = field(default_factory=set)
+
+
+class ThreadLowering:
+    """Lower one ``P<n>(...) { ... }`` function; ``pos(at)`` maps body offsets to file positions."""
+
+    def __init__(self, fn: g.Function, tid: int, text: str, pos: Callable[[int], SourcePos]):
+        self.fn = fn
+        self.tid = tid
+        self.text = text
+        self.pos = pos
+        self.instrs: list[Instr] = []
+        self.fixups: list[tuple[int, Label]] = []
+        self.boundaries: list[Boundary] = []
+        self.names: dict[str, Location | Local] = {}
+        self.loops: list[_Loop] = []
+        self.cur_pos: SourcePos | None = None
+        self.cur_text = ""
+        self.ntemp = 0
+
+    # ---- entry -------------------------------------------------------------------------
+    def lower(self) -> ThreadCode:
+        for p in self.fn.params:
+            self._param(p)
+        self._block(self.fn.body, 0)
+        for idx, label in self.fixups:
+            self.instrs[idx] = replace(self.instrs[idx], target=label.index)
+        thread = Thread(self.tid, self.fn.name, self.instrs)
+        regs = {n.reg for n in self.names.values() if isinstance(n, Local)}
+        return ThreadCode(thread, self.boundaries, regs)
+
+    # ---- errors and emission ---------------------------------------------------------------
+    def unsupported(self, what: str, at: int, hint: str | None = None) -> UnsupportedError:
+        return UnsupportedError(f"{what} is not supported in the C dialect", self.pos(at), hint=hint)
+
+    def malformed(self, what: str, at: int, expected: str | None = None) -> LitmusError:
+        return LitmusError(what, self.pos(at), expected=expected)
+
+    def emit(self, ins: Instr) -> int:
+        self.instrs.append(replace(ins, pos=self.cur_pos, text=self.cur_text))
+        return len(self.instrs) - 1
+
+    def jump(self, cond: Expr | None, label: Label) -> None:
+        if isinstance(cond, Const):
+            if not cond.value:
+                return
+            cond = None
+        label.used = True
+        self.fixups.append((self.emit(Branch(cond, -1)), label))
+
+    def place(self, label: Label) -> None:
+        label.index = len(self.instrs)
+
+    def temp(self) -> str:
+        self.ntemp += 1
+        return f"%t{self.ntemp - 1}"
+
+    def source(self, start: int, end: int) -> str:
+        return re.sub(r"\s+", " ", self.text[start:end]).strip()
+
+    def at_statement(self, stmt: g.Stmt, text: str | None = None) -> None:
+        self.cur_pos = self.pos(stmt.at)
+        self.cur_text = text if text is not None else self.source(stmt.at, stmt.end)
+        self.ntemp = 0
+
+    # ---- names ----------------------------------------------------------------------------
+    def _param(self, p: g.Param) -> None:
+        d = p.decl
+        if d.array:
+            raise self.unsupported(f"array parameter '{d.name}'", d.at)
+        if d.stars == 0:
+            raise self.unsupported(f"parameter '{d.name}' that is not a pointer", d.at,
+                                   hint=f"parameters name shared locations: write '{' '.join(p.ctype.words)} *{d.name}'")
+        if d.stars > 1:
+            raise self.unsupported(f"pointer to pointer (parameter '{d.name}')", d.at)
+        if d.init is not None:
+            raise self.malformed(f"parameter '{d.name}' has a default value", d.init.at, expected="',' or ')'")
+        if d.name in self.names:
+            raise self.malformed(f"parameter '{d.name}' is declared twice in {self.fn.name}", d.at)
+        self.names[d.name] = Location(d.name, p.ctype.volatile, p.ctype.atomic)
+
+    def _declare(self, ctype: g.CType, d: g.Declarator) -> Local:
+        if d.array:
+            raise self.unsupported(f"array '{d.name}'", d.at)
+        if d.stars > 1:
+            raise self.unsupported(f"pointer to pointer ('{d.name}')", d.at)
+        old = self.names.get(d.name)
+        if isinstance(old, Location):
+            raise self.malformed(f"local '{d.name}' has the name of a parameter of {self.fn.name}", d.at,
+                                 expected="a new name")
+        if old is not None:
+            raise self.unsupported(f"declaring '{d.name}' twice in {self.fn.name}", d.at,
+                                   hint="every local of a thread is one register: shadowing is not supported")
+        local = Local(d.name, d.stars == 1, ctype.volatile, ctype.atomic)
+        self.names[d.name] = local
+        return local
+
+    def lookup(self, node: g.Name) -> Location | Local:
+        found = self.names.get(node.name)
+        if found is None:
+            raise self.malformed(f"unknown name '{node.name}' in {self.fn.name}", node.at,
+                                 expected="a parameter or a local declared before this use")
+        return found
+
+    # ---- statements -----------------------------------------------------------------------
+    def _block(self, block: g.Block, depth: int) -> None:
+        prev = None
+        for stmt in block.stmts:
+            self.boundaries.append(Boundary(len(self.instrs), depth, stmt.at, False))
+            self._stmt(stmt, depth)
+            prev = stmt.at
+        self.boundaries.append(Boundary(len(self.instrs), depth, block.end - 1, True, prev))
+
+    def _body(self, stmt: g.Stmt, depth: int) -> None:
+        if isinstance(stmt, g.Block):
+            self._block(stmt, depth + 1)
+        else:
+            self.boundaries.append(Boundary(len(self.instrs), depth + 1, stmt.at, False, wrap_end=stmt.end))
+            self._stmt(stmt, depth + 1)
+
+    def _stmt(self, stmt: g.Stmt, depth: int) -> None:
+        if isinstance(stmt, g.Block):
+            self._block(stmt, depth + 1)
+            return
+        if isinstance(stmt, g.Unsupported):
+            raise self.unsupported(f"'{stmt.what}'" if stmt.what != "a label" else "a label", stmt.at)
+        if isinstance(stmt, (g.Decl, g.ExprStmt, g.Jump, g.Empty)):
+            self.at_statement(stmt)
+        if isinstance(stmt, g.Decl):
+            self._decl(stmt)
+        elif isinstance(stmt, g.ExprStmt):
+            self.effect(stmt.expr)
+        elif isinstance(stmt, g.Jump):
+            if not self.loops:
+                raise self.malformed(f"'{stmt.kind}' outside a loop", stmt.at)
+            loop = self.loops[-1]
+            self.jump(None, loop.brk if stmt.kind == "break" else loop.cont)
+        elif isinstance(stmt, g.If):
+            self._if(stmt, depth)
+        elif isinstance(stmt, g.While):
+            self._while(stmt, depth)
+        elif isinstance(stmt, g.DoWhile):
+            self._do(stmt, depth)
+        elif isinstance(stmt, g.For):
+            self._for(stmt, depth)
+
+    def _decl(self, stmt: g.Decl) -> None:
+        for d in stmt.items:
+            local = self._declare(stmt.ctype, d)
+            if d.init is not None:
+                self.into(local.reg, d.init)
+
+    def _if(self, stmt: g.If, depth: int) -> None:
+        jump = _single_jump(stmt.then)
+        if stmt.other is None and jump is not None and self.loops:
+            # `if (c) break;` is one conditional branch (no separate jump instruction)
+            self.at_statement(stmt)
+            loop = self.loops[-1]
+            self.branch(stmt.cond, True, loop.brk if jump.kind == "break" else loop.cont)
+            return
+        self.at_statement(stmt, self.source(stmt.at, stmt.then.at))
+        other, end = Label(), Label()
+        self.branch(stmt.cond, False, other)
+        self._body(stmt.then, depth)
+        if stmt.other is not None:
+            self.at_statement(stmt, "else")
+            self.jump(None, end)
+            self.place(other)
+            self._body(stmt.other, depth)
+            self.place(end)
+        else:
+            self.place(other)
+
+    def _loop(self, stmt: g.Stmt, header: str, cond: g.Node | None, body: g.Stmt, depth: int,
+              step: g.Node | None = None, test_first: bool = True) -> None:
+        """while / for / do-while: a Nop marks the entry, the body starts right after it."""
+        self.at_statement(stmt, header)
+        self.emit(Nop())
+        top, brk = Label(), Label()
+        cont = top if test_first and step is None else Label()  # `continue` in a while loop: test again
+        self.place(top)
+        if test_first and cond is not None:
+            self.branch(cond, False, brk)
+        self.loops.append(_Loop(brk, cont))
+        nb = len(self.boundaries)
+        self._body(body, depth)
+        self.loops.pop()
+        if cont.used and (step is not None or not test_first):
+            # a `continue` jumps to the step or the test: the end of the body is not one place
+            self.boundaries[nb:] = [b for b in self.boundaries[nb:] if b.index != len(self.instrs)]
+        if cont is not top:
+            self.place(cont)
+        self.at_statement(stmt, header)
+        if step is not None:
+            self.effect(step)
+        if not test_first and cond is not None:
+            self.branch(cond, True, top)
+        else:
+            self.jump(None, top)
+        self.place(brk)
+
+    def _while(self, stmt: g.While, depth: int) -> None:
+        self._loop(stmt, self.source(stmt.at, stmt.body.at), stmt.cond, stmt.body, depth)
+
+    def _do(self, stmt: g.DoWhile, depth: int) -> None:
+        header = "do ... " + self.source(stmt.body.end, stmt.end)
+        self._loop(stmt, header, stmt.cond, stmt.body, depth, test_first=False)
+
+    def _for(self, stmt: g.For, depth: int) -> None:
+        header = self.source(stmt.at, stmt.body.at)
+        self.at_statement(stmt, header)
+        if isinstance(stmt.init, g.Decl):
+            self._decl(stmt.init)
+        elif isinstance(stmt.init, g.ExprStmt):
+            self.effect(stmt.init.expr)
+        self._loop(stmt, header, stmt.cond, stmt.body, depth, step=stmt.step)
+
+    # ---- conditions as jumps ------------------------------------------------------------------
+    def branch(self, e: g.Node, when: bool, label: Label) -> None:
+        """Jump to ``label`` when ``e`` evaluates to ``when`` (C's short-circuit order)."""
+        if isinstance(e, g.Unary) and e.op == "!":
+            self.branch(e.arg, not when, label)
+            return
+        if isinstance(e, g.Binary) and e.op in ("&&", "||"):
+            if (e.op == "&&") != when:  # && jumping on false, || jumping on true: either side decides
+                self.branch(e.left, when, label)
+                self.branch(e.right, when, label)
+            else:
+                skip = Label()
+                self.branch(e.left, not when, skip)
+                self.branch(e.right, when, label)
+                self.place(skip)
+            return
+        v = self.value(e)
+        if isinstance(v, BinOp) and v.op in NEGATED and not when:
+            v = BinOp(NEGATED[v.op], v.left, v.right)
+        elif not when:
+            v = fold(UnOp("not", v))
+        self.jump(v, label)
+
+    # ---- expressions ----------------------------------------------------------------------------
+    def effect(self, e: g.Node) -> None:
+        """Lower an expression evaluated for its effects (an expression statement)."""
+        if isinstance(e, g.AssignExpr):
+            self.assign(e)
+        elif isinstance(e, g.Postfix) and e.kind in ("++", "--"):
+            self.assign(g.AssignExpr(e.at, "+=" if e.kind == "++" else "-=", e.arg, g.Num(e.at, 1)))
+        elif isinstance(e, g.Unary) and e.op in ("++", "--"):
+            self.assign(g.AssignExpr(e.at, "+=" if e.op == "++" else "-=", e.arg, g.Num(e.at, 1)))
+        elif isinstance(e, g.Call):
+            self.call(e, None)
+        elif isinstance(e, g.Unary) and e.op == "*":
+            acc = self.pointer(e.arg)
+            self.emit(Load(None, acc.addr, self.plain(acc)))
+        else:
+            self.value(e)
+
+    def into(self, reg: str, e: g.Node) -> None:
+        """``reg = e``: a load or an atomic call writes ``reg`` itself, anything else is an Assign."""
+        n = len(self.instrs)
+        v = self.value(e, reg)
+        if v == Reg(reg) and any(getattr(i, "dst", None) == reg for i in self.instrs[n:]):
+            return
+        self.emit(Assign(reg, v))
+
+    def assign(self, e: g.AssignExpr) -> Expr:
+        op = e.op[:-1]
+        if op in ("<<", ">>"):
+            raise self.unsupported(f"shift assignment '{e.op}'", e.at)
+        t = e.target
+        if isinstance(t, g.Name):
+            found = self.lookup(t)
+            if isinstance(found, Location):
+                raise self.unsupported(f"assigning to parameter '{t.name}' (a pointer)", t.at,
+                                       hint=f"to write the location, write '*{t.name} = ...'")
+            if op:
+                self.emit(Assign(found.reg, fold(BinOp(BINOPS[op], Reg(found.reg), self.value(e.value)))))
+            else:
+                self.into(found.reg, e.value)
+            return Reg(found.reg)
+        if isinstance(t, g.Unary) and t.op == "*":
+            acc = self.pointer(t.arg)
+            if op:
+                old = self.temp()
+                self.emit(Load(old, acc.addr, self.plain(acc)))
+                v = fold(BinOp(BINOPS[op], Reg(old), self.value(e.value)))
+            else:
+                v = self.value(e.value)
+            self.emit(Store(acc.addr, v, self.plain(acc)))
+            return v
+        self.reject_shape(t)
+        raise self.malformed("cannot assign to this expression", t.at, expected="a local or '*pointer'")
+
+    def value(self, e: g.Node, dst: str | None = None) -> Expr:
+        """Lower ``e`` for its value; a load or an atomic call writes ``dst`` when given."""
+        if isinstance(e, g.Num):
+            return Const(e.value)
+        if isinstance(e, g.Name):
+            found = self.lookup(e)
+            return Const(found.name) if isinstance(found, Location) else Reg(found.reg)
+        if isinstance(e, g.Unary):
+            if e.op == "*":
+                acc = self.pointer(e.arg)
+                reg = dst or self.temp()
+                self.emit(Load(reg, acc.addr, self.plain(acc)))
+                return Reg(reg)
+            if e.op in ("++", "--"):
+                raise self.unsupported(f"'{e.op}' inside an expression", e.at, hint="write it as a statement")
+            if e.op == "&":
+                raise self.unsupported("taking an address with '&'", e.at,
+                                       hint="only atomic_compare_exchange's expected value may be '&local'")
+            v = self.value(e.arg)
+            if e.op == "+":
+                return v
+            if e.op == "~":
+                return fold(BinOp("sub", fold(UnOp("neg", v)), Const(1)))
+            return fold(UnOp("not" if e.op == "!" else "neg", v))
+        if isinstance(e, g.Binary):
+            if e.op in ("<<", ">>"):
+                raise self.unsupported(f"shift '{e.op}'", e.at)
+            if e.op in ("&&", "||") and has_effects(e.right):
+                return self._short_circuit(e, dst)
+            left = self.value(e.left)
+            return fold(BinOp(BINOPS[e.op], left, self.value(e.right)))
+        if isinstance(e, g.Call):
+            v = self.call(e, dst)
+            if v is None:
+                raise self.malformed(f"'{e.name}' returns no value", e.at)
+            return v
+        if isinstance(e, g.AssignExpr):
+            return self.assign(e)
+        self.reject_shape(e)
+        raise self.malformed("cannot evaluate this expression", e.at)  # pragma: no cover
+
+    def _short_circuit(self, e: g.Binary, dst: str | None) -> Expr:
+        reg = self.temp()
+        done = Label()
+        is_and = e.op == "&&"
+        self.emit(Assign(reg, Const(0 if is_and else 1)))
+        self.branch(e.left, not is_and, done)
+        self.branch(e.right, not is_and, done)
+        self.emit(Assign(reg, Const(1 if is_and else 0)))
+        self.place(done)
+        return Reg(reg)
+
+    def reject_shape(self, e: g.Node) -> None:
+        """Raise the UnsupportedError naming an expression form the dialect does not have."""
+        if isinstance(e, g.Postfix):
+            what = {"[": "array indexing", ".": "struct member access", "->": "struct member access"}
+            if e.kind in what:
+                raise self.unsupported(what[e.kind], e.at)
+            raise self.unsupported(f"'{e.kind}' inside an expression", e.at, hint="write it as a statement")
+        if isinstance(e, g.Ternary):
+            raise self.unsupported("the conditional operator '?:'", e.at, hint="use if/else")
+
+    def pointer(self, e: g.Node) -> Access:
+        """The location a pointer expression designates."""
+        if isinstance(e, g.Name):
+            found = self.lookup(e)
+            if isinstance(found, Location):
+                return Access(Const(found.name), found.volatile, found.atomic)
+            if not found.pointer:
+                raise self.malformed(f"'{e.name}' is not a pointer", e.at, expected="a pointer parameter or local")
+            return Access(Reg(found.reg), found.volatile, found.atomic)
+        if isinstance(e, g.Unary) and e.op == "*":
+            raise self.unsupported("pointer to pointer", e.at)
+        if isinstance(e, g.Unary) and e.op == "&":
+            raise self.unsupported("taking an address with '&'", e.at)
+        if isinstance(e, g.Binary) and e.op in ("+", "-"):
+            raise self.unsupported("pointer arithmetic", e.at)
+        self.reject_shape(e)
+        raise self.unsupported("this pointer expression", e.at, hint="use a pointer parameter or local by name")
+
+    @staticmethod
+    def plain(acc: Access) -> frozenset[str]:
+        """Annotations of a plain access ``*p``: volatile, or sc through an atomic type (C11)."""
+        return acc.annots("sc") if acc.atomic else acc.annots()
+
+    def call(self, e: g.Call, dst: str | None) -> Expr | None:
+        spec = BUILTINS.get(e.name)
+        if spec is None:
+            raise self.unsupported(f"call to '{e.name}'", e.at, hint="supported: " + SUPPORTED_CALLS)
+        return spec(self, e, dst)
+
+
+def _single_jump(stmt: g.Stmt) -> g.Jump | None:
+    if isinstance(stmt, g.Block) and len(stmt.stmts) == 1:
+        stmt = stmt.stmts[0]
+    return stmt if isinstance(stmt, g.Jump) else None
+
+
+def has_effects(e) -> bool:
+    """Whether evaluating ``e`` touches memory or changes a register."""
+    if isinstance(e, (g.Call, g.AssignExpr)):
+        return True
+    if isinstance(e, g.Unary):
+        return e.op in ("*", "++", "--") or has_effects(e.arg)
+    if isinstance(e, g.Binary):
+        return has_effects(e.left) or has_effects(e.right)
+    if isinstance(e, g.Postfix):
+        return True
+    if isinstance(e, g.Ternary):
+        return True
+    return False
+
+
+def fold(e: Expr) -> Expr:
+    """Constant-fold integer operations (keeps `while (1)` and `-1` simple)."""
+    try:
+        if isinstance(e, BinOp) and isinstance(e.left, Const) and isinstance(e.right, Const):
+            if isinstance(e.left.value, int) and isinstance(e.right.value, int):
+                return Const(apply_op(e.op, e.left.value, e.right.value))
+        if isinstance(e, UnOp) and isinstance(e.arg, Const) and isinstance(e.arg.value, int):
+            return Const(apply_unop(e.op, e.arg.value))
+    except UnsupportedError:
+        pass
+    return e
+
+
+__all__ = ["ThreadLowering", "ThreadCode", "Boundary", "Access", "Location", "Local", "OLD", "Fence", "Rmw"]
