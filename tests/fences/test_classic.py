@@ -59,3 +59,17 @@ def test_herd_fenced_variants_are_forbidden(shape):
     for model_name in ("tso", "pso", "rmo"):
         sel = select_fences(load_litmus(CLASSIC / f"{shape}+fences.litmus"), load_model(model_name))
         assert not sel.needed
+
+
+C_CASES = [(s, m) for s, m in CASES if (CLASSIC / "c" / f"{s}.litmus").exists()]
+
+
+@pytest.mark.parametrize("shape,model_name", C_CASES, ids=[f"c-{s}-{m}" for s, m in C_CASES])
+def test_c_forms_get_the_same_answer_and_write_back(shape, model_name, tmp_path):
+    model = load_model(model_name)
+    program = load_litmus(CLASSIC / "c" / f"{shape}.litmus")
+    sel = select_fences(program, model, FenceOptions(kinds=[FULL_FENCE[model_name]]))
+    assert sel.status == "OPTIMAL" and len(sel.fences) == relaxed_pairs_on_cycle(CYCLES[shape], model_name)
+    reread = write_fenced(program, sel.fences, tmp_path / f"{shape}.litmus")
+    assert check(reread, model).verdict == "Forbidden"
+    assert (tmp_path / f"{shape}.litmus").read_text().count("smp_mb();") == len(sel.fences)
