@@ -29,13 +29,15 @@ class Choice:
 
     place: Place
     kind: FenceKind
+    kind_index: int = 0  # the kind's position among the kinds in use (declaration order)
 
     @property
     def cost(self) -> int:
         return self.kind.cost
 
     def key(self) -> tuple:
-        return (self.place.tid, self.place.index, self.kind.name)
+        """Canonical order: thread, place, then kind in declaration order."""
+        return (self.place.tid, self.place.index, self.kind_index)
 
 
 class Problem:
@@ -59,7 +61,7 @@ class Problem:
         i = self._index.get(key)
         if i is None:
             i = self._index[key] = len(self.choices)
-            self.choices.append(Choice(self.places[tid].places[place], self.kinds[kind]))
+            self.choices.append(Choice(self.places[tid].places[place], self.kinds[kind], kind))
         return i
 
     def all_choices(self) -> list[int]:
