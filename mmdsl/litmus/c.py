@@ -1,4 +1,4 @@
-"""herd's C litmus dialect: thread functions ``P0(int *x) { ... }`` lowered to the core program, and written back with fences."""
+"""herd's C litmus dialect: thread functions ``P0(int *x) { ... }`` lowered to the core program, and back."""
 
 from __future__ import annotations
 
@@ -105,6 +105,13 @@ class CDialect:
         from .c_writer import write_with_fences
 
         return write_with_fences(self, program, insertions)
+
+    def fence_points(self, program: Program, tid: int) -> list[int]:
+        """The instruction indices of thread ``tid`` before which ``write_with_fences`` can write a fence."""
+        smap = program.layout
+        if not isinstance(smap, CSourceMap):
+            raise UnsupportedError(f"test '{program.name}' was not read from C source")
+        return sorted({b.index for b in smap.boundaries[tid]})
 
 
 def _syntax_error(layout: Layout, err: pp.ParseBaseException) -> LitmusError:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..core.program import OLD, Assign, BinOp, Branch, Const, Expr, Fence, Load, Reg, Rmw, Store
+from ..core.program import OLD, Assign, BinOp, Const, Expr, Fence, Load, Reg, Rmw, Store
 from . import c_grammar as g
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -182,30 +182,31 @@ def _c11_load(explicit: bool):
     return lower
 
 
+def _c11_operands(low, e, explicit: bool):
+    """(location, value, annotations) of ``f(x, value)`` / ``f_explicit(x, value, order)``."""
+    _arity(low, e, 3 if explicit else 2, f"{e.name}(x, value{', order' if explicit else ''})")
+    acc = low.pointer(e.args[0])
+    value = low.value(e.args[1])
+    return acc, value, _order(low, e.args[2]) if explicit else SC
+
+
 def _c11_store(explicit: bool):
     def lower(low, e, dst):
-        _arity(low, e, 3 if explicit else 2, f"{e.name}(x, value{', order' if explicit else ''})")
-        acc = low.pointer(e.args[0])
-        value = low.value(e.args[1])
-        _store(low, acc, value, _order(low, e.args[2]) if explicit else SC)
+        acc, value, annots = _c11_operands(low, e, explicit)
+        _store(low, acc, value, annots)
     return lower
 
 
 def _c11_exchange(explicit: bool):
     def lower(low, e, dst):
-        _arity(low, e, 3 if explicit else 2, f"{e.name}(x, value{', order' if explicit else ''})")
-        acc = low.pointer(e.args[0])
-        value = low.value(e.args[1])
-        return _rmw(low, acc, value, _order(low, e.args[2]) if explicit else SC, dst)
+        acc, value, annots = _c11_operands(low, e, explicit)
+        return _rmw(low, acc, value, annots, dst)
     return lower
 
 
 def _c11_fetch(op: str, explicit: bool):
     def lower(low, e, dst):
-        _arity(low, e, 3 if explicit else 2, f"{e.name}(x, value{', order' if explicit else ''})")
-        acc = low.pointer(e.args[0])
-        value = low.value(e.args[1])
-        annots = _order(low, e.args[2]) if explicit else SC
+        acc, value, annots = _c11_operands(low, e, explicit)
         return _rmw(low, acc, BinOp(op, Reg(OLD), value), annots, dst)
     return lower
 
@@ -322,4 +323,4 @@ BUILTINS = _table()
 SUPPORTED_CALLS = ("READ_ONCE, WRITE_ONCE, smp_load_acquire, smp_store_release, smp_mb, smp_rmb, smp_wmb, "
                    "xchg*, cmpxchg*, atomic_* (kernel and C11 forms), spin_lock, spin_unlock, spin_trylock, "
                    "MemoryBarrier (see docs/litmus-c.md)")
-__all__ = ["BUILTINS", "SUPPORTED_CALLS", "MEMORY_ORDERS", "Branch"]
+__all__ = ["BUILTINS", "SUPPORTED_CALLS", "MEMORY_ORDERS"]

@@ -224,14 +224,14 @@ def grammar() -> pp.ParserElement:
     assign = pp.Forward().set_name("an expression")
     unary = pp.Forward()
 
-    num = number.copy().set_parse_action(lambda s, l, t: Num(l, _c_int(t[0])))
+    num = number.copy().set_parse_action(lambda s, at, t: Num(at, _c_int(t[0])))
     call = (ident + LP - pp.Group(pp.Optional(pp.DelimitedList(assign))) + RP).set_parse_action(
-        lambda s, l, t: Call(l, t[0], list(t[1])))
-    name = ident.copy().set_parse_action(lambda s, l, t: Name(l, t[0]))
+        lambda s, at, t: Call(at, t[0], list(t[1])))
+    name = ident.copy().set_parse_action(lambda s, at, t: Name(at, t[0]))
     paren = LP + expr + RP
     primary = (num | call | name | paren).set_name("an expression")
 
-    def _postfix(s, l, t):
+    def _postfix(s, at, t):
         node = t[0]
         for p in t[1:]:
             node = Postfix(node.at, p[0], node, p[1] if len(p) > 1 else None)
@@ -246,9 +246,9 @@ def grammar() -> pp.ParserElement:
     )
     postfix = (primary + pp.ZeroOrMore(post_op)).set_parse_action(_postfix)
     un_op = _tok(r"\+\+|--|!(?!=)|~|-(?![-=>])|\+(?![+=])|\*(?!=)|&(?![&=])", "a unary operator")
-    unary <<= (un_op + unary).set_parse_action(lambda s, l, t: Unary(l, t[0], t[1])) | postfix
+    unary <<= (un_op + unary).set_parse_action(lambda s, at, t: Unary(at, t[0], t[1])) | postfix
     sizeof = (kw["sizeof"] + LP + pp.SkipTo(")") + RP).set_parse_action(
-        lambda s, l, t: Call(l, "sizeof", []))
+        lambda s, at, t: Call(at, "sizeof", []))
     unary_any = sizeof | unary
 
     mul = _level(unary_any, _tok(r"[*/%](?!=)", "'*', '/' or '%'"))
@@ -263,10 +263,10 @@ def grammar() -> pp.ParserElement:
     lor = _level(land, pp.Literal("||"))
     cond = pp.Forward()
     cond <<= (lor + pp.Optional(pp.Literal("?") + expr + pp.Suppress(":") + cond)).set_parse_action(
-        lambda s, l, t: t[0] if len(t) == 1 else Ternary(t[0].at, t[0], t[2], t[3]))
+        lambda s, at, t: t[0] if len(t) == 1 else Ternary(t[0].at, t[0], t[2], t[3]))
     assign_op = _tok(r"(<<|>>|[-+*/%&|^])?=(?!=)", "an assignment")
     assign <<= ((unary + assign_op + assign).set_parse_action(
-        lambda s, l, t: AssignExpr(t[0].at, t[1], t[0], t[2])) | cond).set_name("an expression")
+        lambda s, at, t: AssignExpr(t[0].at, t[1], t[0], t[2])) | cond).set_name("an expression")
     expr <<= assign
     for e, name in ((expr, "an expression"), (assign, "an expression"), (unary, "an expression"),
                     (cond, "an expression")):
@@ -276,54 +276,54 @@ def grammar() -> pp.ParserElement:
     qualifier = pp.MatchFirst([kw[q] for q in QUALIFIERS])
     type_word = pp.MatchFirst([kw[w] for w in sorted(TYPE_WORDS, key=len, reverse=True)])
     ctype = (pp.ZeroOrMore(qualifier) + type_word + pp.ZeroOrMore(type_word | qualifier)).set_parse_action(
-        lambda s, l, t: _ctype(list(t)))
+        lambda s, at, t: _ctype(list(t)))
     stars = pp.Group(pp.ZeroOrMore(pp.Literal("*") + pp.ZeroOrMore(qualifier)))
     array = pp.Group(pp.Optional(pp.Literal("[") + pp.Optional(expr) + pp.Suppress("]")))
 
-    def _declarator(s, l, t):
+    def _declarator(s, at, t):
         st = list(t[0])
         init = t[3] if len(t) > 3 else None
-        return Declarator(l, t[1], st.count("*"), any(q in st for q in QUALIFIERS), bool(len(t[2])), init)
+        return Declarator(at, t[1], st.count("*"), any(q in st for q in QUALIFIERS), bool(len(t[2])), init)
 
     declarator = (stars + ident + array + pp.Optional(pp.Suppress(pp.Regex(r"=(?!=)")) - assign)).set_parse_action(
         _declarator)
     decl = (ctype - pp.Group(pp.DelimitedList(declarator)) - SEMI).set_parse_action(
-        lambda s, l, t: Decl(l, t[0], list(t[1])))
+        lambda s, at, t: Decl(at, t[0], list(t[1])))
 
     # ---- statements ----
     stmt = pp.Forward().set_name("a statement")
     block = pp.Located(LB + pp.Group(pp.ZeroOrMore(stmt)) + RB).set_parse_action(
-        lambda s, l, t: Block(t[0], list(t[1][0]), end=t[2]))
+        lambda s, at, t: Block(t[0], list(t[1][0]), end=t[2]))
     if_stmt = (kw["if"] - LP + expr + RP + stmt + pp.Optional(kw["else"].suppress() - stmt)).set_parse_action(
-        lambda s, l, t: If(l, t[1], t[2], t[3] if len(t) > 3 else None))
-    while_stmt = (kw["while"] - LP + expr + RP + stmt).set_parse_action(lambda s, l, t: While(l, t[1], t[2]))
+        lambda s, at, t: If(at, t[1], t[2], t[3] if len(t) > 3 else None))
+    while_stmt = (kw["while"] - LP + expr + RP + stmt).set_parse_action(lambda s, at, t: While(at, t[1], t[2]))
     do_stmt = (kw["do"] - stmt + kw["while"].suppress() + LP + expr + RP + SEMI).set_parse_action(
-        lambda s, l, t: DoWhile(l, t[1], t[2]))
+        lambda s, at, t: DoWhile(at, t[1], t[2]))
     none = pp.Empty().set_parse_action(lambda: [None])
-    for_init = decl | (expr + SEMI).set_parse_action(lambda s, l, t: ExprStmt(l, t[0])) | SEMI + none
+    for_init = decl | (expr + SEMI).set_parse_action(lambda s, at, t: ExprStmt(at, t[0])) | SEMI + none
     for_stmt = (kw["for"] - LP + for_init + (expr | none) + SEMI + (expr | none) + RP + stmt).set_parse_action(
-        lambda s, l, t: For(l, t[1], t[2], t[3], t[4]))
-    jump = ((kw["break"] | kw["continue"]) - SEMI).set_parse_action(lambda s, l, t: Jump(l, t[0]))
+        lambda s, at, t: For(at, t[1], t[2], t[3], t[4]))
+    jump = ((kw["break"] | kw["continue"]) - SEMI).set_parse_action(lambda s, at, t: Jump(at, t[0]))
     rejected = (
-        (kw["goto"] + ident + SEMI).set_parse_action(lambda s, l, t: Unsupported(l, "goto"))
-        | (kw["return"] + pp.Optional(expr) + SEMI).set_parse_action(lambda s, l, t: Unsupported(l, "return"))
-        | (kw["switch"] + LP + expr + RP + block).set_parse_action(lambda s, l, t: Unsupported(l, "switch"))
+        (kw["goto"] + ident + SEMI).set_parse_action(lambda s, at, t: Unsupported(at, "goto"))
+        | (kw["return"] + pp.Optional(expr) + SEMI).set_parse_action(lambda s, at, t: Unsupported(at, "return"))
+        | (kw["switch"] + LP + expr + RP + block).set_parse_action(lambda s, at, t: Unsupported(at, "switch"))
         | ((kw["struct"] | kw["union"] | kw["typedef"] | kw["enum"]) + pp.SkipTo(";") + SEMI).set_parse_action(
-            lambda s, l, t: Unsupported(l, t[0]))
-        | (ident + pp.Suppress(pp.Regex(r":(?!:)"))).set_parse_action(lambda s, l, t: Unsupported(l, "a label"))
+            lambda s, at, t: Unsupported(at, t[0]))
+        | (ident + pp.Suppress(pp.Regex(r":(?!:)"))).set_parse_action(lambda s, at, t: Unsupported(at, "a label"))
     )
-    expr_stmt = (expr - SEMI).set_parse_action(lambda s, l, t: ExprStmt(l, t[0]))
-    empty = SEMI.copy().set_parse_action(lambda s, l, t: Empty(l))
+    expr_stmt = (expr - SEMI).set_parse_action(lambda s, at, t: ExprStmt(at, t[0]))
+    empty = SEMI.copy().set_parse_action(lambda s, at, t: Empty(at))
     stmt <<= pp.Located(block | if_stmt | while_stmt | do_stmt | for_stmt | jump | rejected | decl
                         | expr_stmt | empty).set_parse_action(_with_end)
     stmt.set_name("a statement")
 
     # ---- thread functions ----
-    param = (ctype + declarator).set_parse_action(lambda s, l, t: Param(l, t[0], t[1]))
+    param = (ctype + declarator).set_parse_action(lambda s, at, t: Param(at, t[0], t[1]))
     params = pp.Group(pp.Optional(kw["void"].suppress() + pp.FollowedBy(")") | pp.DelimitedList(param)))
     header = pp.Located(pp.Optional(kw["void"]).suppress() + ident + LP - params + RP)
     function = (header - block).set_parse_action(
-        lambda s, l, t: Function(t[0], t[1][0], list(t[1][1]), t[3], t[2]))
+        lambda s, at, t: Function(t[0], t[1][0], list(t[1][1]), t[3], t[2]))
     body = pp.ZeroOrMore(function) + pp.StringEnd().set_name("a thread function 'P0(int *x) { ... }'")
     body.ignore(pp.cpp_style_comment)
     return body

@@ -8,7 +8,7 @@ from typing import Callable
 
 from ..core.errors import LitmusError, SourcePos, UnsupportedError
 from ..core.program import (
-    OLD, Assign, BinOp, Branch, Const, Expr, Fence, Instr, Load, Nop, Reg, Rmw, Store, Thread, UnOp,
+    Assign, BinOp, Branch, Const, Expr, Instr, Load, Nop, Reg, Store, Thread, UnOp,
     apply_op, apply_unop,
 )
 from . import c_grammar as g
@@ -94,7 +94,9 @@ class ThreadLowering:
         self.instrs: list[Instr] = []
         self.fixups: list[tuple[int, Label]] = []
         self.boundaries: list[Boundary] = []
-        self.names: dict[str, Location | Local] = {}
+        self.names: dict[str, Location | Local] = {}  # the names visible here
+        self.scopes: list[list[str]] = [[]]  # locals declared in each open block
+        self.registers: set[str] = set()  # every local of the thread (the condition may name them)
         self.loops: list[_Loop] = []
         self.cur_pos: SourcePos | None = None
         self.cur_text = ""
@@ -108,8 +110,7 @@ class ThreadLowering:
         for idx, label in self.fixups:
             self.instrs[idx] = replace(self.instrs[idx], target=label.index)
         thread = Thread(self.tid, self.fn.name, self.instrs)
-        regs = {n.reg for n in self.names.values() if isinstance(n, Local)}
-        return ThreadCode(thread, self.boundaries, regs)
+        return ThreadCode(thread, self.boundaries, self.registers)
 
     # ---- errors and emission ---------------------------------------------------------------
     def unsupported(self, what: str, at: int, hint: str | None = None) -> UnsupportedError:
@@ -151,8 +152,9 @@ class ThreadLowering:
         if d.array:
             raise self.unsupported(f"array parameter '{d.name}'", d.at)
         if d.stars == 0:
+            spelled = " ".join(p.ctype.words)
             raise self.unsupported(f"parameter '{d.name}' that is not a pointer", d.at,
-                                   hint=f"parameters name shared locations: write '{' '.join(p.ctype.words)} *{d.name}'")
+                                   hint=f"parameters name shared locations: write '{spelled} *{d.name}'")
         if d.stars > 1:
             raise self.unsupported(f"pointer to pointer (parameter '{d.name}')", d.at)
         if d.init is not None:
@@ -170,12 +172,25 @@ class ThreadLowering:
         if isinstance(old, Location):
             raise self.malformed(f"local '{d.name}' has the name of a parameter of {self.fn.name}", d.at,
                                  expected="a new name")
+        if old is not None and d.name in self.scopes[-1]:
+            raise self.malformed(f"'{d.name}' is declared twice in the same block of {self.fn.name}", d.at,
+                                 expected="a new name")
         if old is not None:
-            raise self.unsupported(f"declaring '{d.name}' twice in {self.fn.name}", d.at,
-                                   hint="every local of a thread is one register: shadowing is not supported")
+            raise self.unsupported(f"declaring '{d.name}' again in an inner block of {self.fn.name}", d.at,
+                                   hint="a local is a register named after it: shadowing is not supported")
         local = Local(d.name, d.stars == 1, ctype.volatile, ctype.atomic)
         self.names[d.name] = local
+        self.scopes[-1].append(d.name)
+        self.registers.add(d.name)
         return local
+
+    def _open_scope(self) -> None:
+        self.scopes.append([])
+
+    def _close_scope(self) -> None:
+        """Leaving a block: its locals are no longer visible (a later block may declare them again)."""
+        for name in self.scopes.pop():
+            del self.names[name]
 
     def lookup(self, node: g.Name) -> Location | Local:
         found = self.names.get(node.name)
@@ -186,12 +201,16 @@ class ThreadLowering:
 
     # ---- statements -----------------------------------------------------------------------
     def _block(self, block: g.Block, depth: int) -> None:
+        if depth:  # the function body shares the parameters' scope
+            self._open_scope()
         prev = None
         for stmt in block.stmts:
             self.boundaries.append(Boundary(len(self.instrs), depth, stmt.at, False))
             self._stmt(stmt, depth)
             prev = stmt.at
         self.boundaries.append(Boundary(len(self.instrs), depth, block.end - 1, True, prev))
+        if depth:
+            self._close_scope()
 
     def _body(self, stmt: g.Stmt, depth: int) -> None:
         if isinstance(stmt, g.Block):
@@ -291,11 +310,13 @@ class ThreadLowering:
     def _for(self, stmt: g.For, depth: int) -> None:
         header = self.source(stmt.at, stmt.body.at)
         self.at_statement(stmt, header)
+        self._open_scope()  # a declaration in the header is visible in the loop only
         if isinstance(stmt.init, g.Decl):
             self._decl(stmt.init)
         elif isinstance(stmt.init, g.ExprStmt):
             self.effect(stmt.init.expr)
         self._loop(stmt, header, stmt.cond, stmt.body, depth, step=stmt.step)
+        self._close_scope()
 
     # ---- conditions as jumps ------------------------------------------------------------------
     def branch(self, e: g.Node, when: bool, label: Label) -> None:
@@ -498,5 +519,3 @@ def fold(e: Expr) -> Expr:
         pass
     return e
 
-
-__all__ = ["ThreadLowering", "ThreadCode", "Boundary", "Access", "Location", "Local", "OLD", "Fence", "Rmw"]

@@ -58,6 +58,21 @@ def one(stmt: str, params: str = "int *x, int *y", decls: str = "int r0; int r1;
      [Rmw("%t0", X, BinOp("add", Reg(OLD), Const(5)), annots=A({"rel"})),
       Assign("r0", BinOp("add", Reg("%t0"), Const(5)))]),
     ("r0 = atomic_read(x); atomic_set(y, 1);", [Load("r0", X, A({"once"})), Store(Y, Const(1), A({"once"}))]),
+    ("atomic_thread_fence(memory_order_release);", [Fence("release", A({"rel"}))]),
+    ("atomic_thread_fence(memory_order_acq_rel);", [Fence("acq_rel", A({"acq", "rel"}))]),
+    ("atomic_thread_fence(memory_order_relaxed);", []),
+    ("r0 = atomic_load_explicit(x, memory_order_consume);", [Load("r0", X, A({"acq"}))]),
+    ("r0 = atomic_fetch_or_explicit(x, 4, memory_order_relaxed);",
+     [Rmw("r0", X, BinOp("or", Reg(OLD), Const(4)), annots=A({"rlx"}))]),
+    ("r0 = atomic_fetch_xor(x, 1);", [Rmw("r0", X, BinOp("xor", Reg(OLD), Const(1)), annots=A({"sc"}))]),
+    ("r0 = atomic_cmpxchg_release(x, 1, 2);",
+     [Rmw("r0", X, Const(2), BinOp("eq", Reg(OLD), Const(1)), annots=A({"rel"}))]),
+    ("r0 = atomic_dec_return(x);",
+     [Rmw("%t0", X, BinOp("sub", Reg(OLD), Const(1)), annots=A({"mb"})),
+      Assign("r0", BinOp("sub", Reg("%t0"), Const(1)))]),
+    ("r0 = xchg(x, r0);", [Rmw("%t0", X, Reg("r0"), annots=A({"mb"})), Assign("r0", Reg("%t0"))]),
+    ("r0 = READ_ONCE(*x) + READ_ONCE(*y);",
+     [Load("%t0", X, A({"once"})), Load("%t1", Y, A({"once"})), Assign("r0", BinOp("add", Reg("%t0"), Reg("%t1")))]),
 ])
 def test_accesses_and_fences(stmt, expected):
     assert one(stmt) == [shape(e) for e in expected]
@@ -175,6 +190,12 @@ def test_for_and_do_while_loops():
     ]]
 
 
+def test_sibling_blocks_may_declare_the_same_local():
+    got = one("for (int i = 0; i < 1; i++) { *x = i; } for (int i = 1; i < 2; i++) { int t = i; *y = t; }"
+              " { int t = 2; }", decls="")
+    assert [s[1] for s in got if s[0] == "Assign"] == ["i", "i", "i", "t", "i", "t"]
+
+
 def test_loops_are_backward_branches():
     p = lower("P0(int *x) { while (READ_ONCE(*x) == 0) {} }\nP1(int *x) { WRITE_ONCE(*x, 1); }")
     assert p.threads[0].has_loops() and not p.threads[1].has_loops()
@@ -192,6 +213,25 @@ def test_compare_exchange_follows_herd():
     ]]
 
 
+def test_compare_exchange_with_a_shared_expected_value():
+    got = one("r0 = atomic_compare_exchange_strong_explicit(x, y, 3, memory_order_release, memory_order_relaxed);")
+    assert got == [shape(e) for e in [
+        Load("%t0", Y),                                   # read *expected
+        Rmw("%t1", X, Const(3), BinOp("eq", Reg(OLD), Reg("%t0")), annots=A({"rel"})),
+        Assign("%t2", BinOp("eq", Reg("%t1"), Reg("%t0"))),
+        Branch(Reg("%t2"), 5),
+        Store(Y, Reg("%t1")),                             # failure: *expected = the value read
+        Assign("r0", Reg("%t2")),
+    ]]
+
+
+def test_the_registry_finds_the_c_dialect():
+    from mmdsl.litmus import dialect_for
+    from mmdsl.litmus.c import DIALECT
+
+    assert dialect_for("C") is DIALECT and hasattr(DIALECT, "write_with_fences")
+
+
 def test_compare_exchange_outcomes_under_sc():
     p = lower("P0(int *x) { int e = 0; int ok = atomic_compare_exchange_strong(x, &e, 5); }\n"
               "P1(int *x) { WRITE_ONCE(*x, 1); }", cond="exists (0:ok=0 /\\ 0:e=1 /\\ x=1)")
@@ -203,7 +243,8 @@ def test_compare_exchange_outcomes_under_sc():
 
 
 def test_positions_and_texts():
-    p = lower("P0(int *x, int *y)\n{\n  int r0 = READ_ONCE(*x);\n  if (r0 == 1) {\n    WRITE_ONCE(*y,\n      1);\n  }\n}")
+    p = lower("P0(int *x, int *y)\n{\n  int r0 = READ_ONCE(*x);\n  if (r0 == 1) {\n"
+              "    WRITE_ONCE(*y,\n      1);\n  }\n}")
     load, branch, store = p.threads[0].instrs
     assert (load.pos.line, load.pos.col, load.text) == (5, 3, "int r0 = READ_ONCE(*x);")
     assert (branch.pos.line, branch.pos.col, branch.text) == (6, 3, "if (r0 == 1)")
