@@ -98,3 +98,19 @@ def test_kinds_and_costs():
         fence_kinds(pso, None, {"ss": 0})
     with pytest.raises(UnsupportedError, match="malformed"):
         parse_costs(["ss"])
+
+
+def test_c_places_are_where_the_c_writer_can_write():
+    from pathlib import Path
+
+    from mmdsl.fences.places import program_places
+    from mmdsl.litmus import dialect_for, load_litmus
+
+    root = Path(__file__).resolve().parents[2]
+    program = load_litmus(root / "litmus" / "programs" / "peterson.litmus")
+    c = dialect_for("C")
+    for tp in program_places(program):
+        assert {p.index for p in tp.places} <= set(c.fence_points(program, tp.tid))
+    # the paper's three barriers of each thread go before instructions 1, 3 and 10 (DESIGN.md);
+    # all three are places: after lock0 = 1, at the top of the loop body, before lock0 = 0
+    assert {1, 3, 10} <= {p.index for p in program_places(program)[0].places}
