@@ -17,7 +17,7 @@ from ..core.program import Value
 from ..lang.evaluate import Dynamic, Prepared
 from ..relations import Rel
 from .structure import Structure
-from .symbolic import value_of
+from .symbolic import value_of, variables
 
 
 @dataclass
@@ -164,9 +164,9 @@ class Enumerator:
                 raise _Cycle
             visiting.add(w)
             tid = e.tid
-            for k, reid in s.read_eid[tid].items():
+            for k in variables(t.value):  # only the reads this value is computed from
                 if k not in env[tid]:
-                    env[tid][k] = read_value(reid)
+                    env[tid][k] = read_value(s.read_eid[tid][k])
             v = value_of(t.value, env[tid])
             visiting.discard(w)
             values[w] = v

@@ -1,0 +1,219 @@
+"""Enabling predicates: a model's reordering table and fences compiled into per-pair rules.
+
+``ModelRules`` is built once per model: boolean tables indexed by (row class, column
+class) saying whether a later access may be performed before an earlier one, at
+different locations and at the same location. ``ThreadRules`` specialises them to the
+operations of one thread: every memory instruction gets one *descriptor* per event it
+performs (two for a read-modify-write: its read half and its write half), and every
+pair of descriptors gets a code -- never, only to different locations, always -- plus
+the fences' masks. The search then only indexes lists.
+"""
+
+from __future__ import annotations
+
+from ..core.errors import UnsupportedError
+from ..core.events import EventShape
+from ..core.program import Fence, Load, Rmw, Store, Thread
+from ..lang.ir import Model
+from ..lang.table import compiled_fences, compiled_table
+
+NEVER = 0  # the later operation waits for the earlier one
+DIFFERENT = 1  # it may go first when the two locations differ
+ALWAYS = 2  # it may go first, whatever the locations
+
+
+def require_explorable(model: Model) -> None:
+    """Raise when the model is not given by a reordering table (and the standard axioms)."""
+    own = [a for a in model.axioms if not a.default]
+    if own:
+        names = ", ".join(a.name for a in own)
+        raise UnsupportedError(
+            f"model '{model.name}' is not supported by the explorer: it defines its own axioms ({names}); "
+            "the explorer runs models given by a reordering table",
+            own[0].pos,
+        )
+    if model.table is None:
+        raise UnsupportedError(
+            f"model '{model.name}' is not supported by the explorer: it has no reordering table; "
+            "the explorer runs models given by a reordering table")
+
+
+class ModelRules:
+    """The table of one model as class-pair booleans, plus its fences and forwarding."""
+
+    def __init__(self, model: Model):
+        require_explorable(model)
+        self.model = model
+        self.table = compiled_table(model)
+        self.fences = compiled_fences(model)
+        self.forwarding = model.forwarding
+        cells = self.table.cells
+        # may the later (column) access be performed before the earlier (row) one?
+        self.diff_ok = [[not c.keeps(False, False) for c in row] for row in cells]
+        self.same_ok = [[not c.keeps(True, False) for c in row] for row in cells]
+        # does the cell keep the pair when the later access depends on the earlier one?
+        self.keeps_dependent = [[c.keeps(False, True) and c.keeps(True, True) for c in row] for row in cells]
+
+    def overtake(self, earlier: EventShape, later: EventShape) -> int:
+        """NEVER, DIFFERENT or ALWAYS: may ``later`` be performed before a pending ``earlier``?
+
+        At one location the pair must also be free for per-location coherence
+        (``kept_at_same_location``); a read after a same-location write under
+        forwarding is served by ``forward_past`` instead.
+        """
+        r, c = self.table.row_of(earlier), self.table.col_of(later)
+        if not self.diff_ok[r][c]:
+            return NEVER
+        if self.same_ok[r][c] and not self.table.kept_at_same_location(earlier, later, False):
+            return ALWAYS
+        return DIFFERENT
+
+    def forward_past(self, write: EventShape, read: EventShape) -> bool:
+        """May ``read`` take its value from the pending same-location ``write`` (and so go first)?"""
+        if not self.forwarding:
+            return False
+        return self.same_ok[self.table.row_of(write)][self.table.col_of(read)]
+
+    def dependency_kept(self, read: EventShape, later: EventShape) -> str | None:
+        """None when the table keeps ``later`` after ``read`` if it depends on it; else the cell."""
+        r, c = self.table.row_of(read), self.table.col_of(later)
+        if self.keeps_dependent[r][c]:
+            return None
+        return f"{self.table.rows[r]} -> {self.table.cols[c]} is '{self.table.cells[r][c].value}'"
+
+    def fence_orders(self, kind: str, earlier: EventShape, later: EventShape) -> bool:
+        return self.fences.orders_pair(kind, earlier, later)
+
+
+_RULES: dict[int, ModelRules] = {}
+
+
+def model_rules(model: Model) -> ModelRules:
+    """The compiled rules of ``model``, built once per model object."""
+    rules = _RULES.get(id(model))
+    if rules is None or rules.model is not model:
+        rules = _RULES[id(model)] = ModelRules(model)
+    return rules
+
+
+def instruction_shapes(ins) -> tuple[EventShape, ...]:
+    """The shapes of the events a memory instruction performs (both halves of an RMW)."""
+    if isinstance(ins, Load):
+        return (EventShape("R", False, False, ins.annots),)
+    if isinstance(ins, Store):
+        return (EventShape("W", False, False, ins.annots),)
+    if isinstance(ins, Rmw):
+        return (EventShape("R", True, False, ins.annots), EventShape("W", True, False, ins.annots))
+    if isinstance(ins, Fence):
+        return (EventShape("F", False, False, ins.annots, ins.kind),)
+    return ()
+
+
+class ThreadRules:
+    """Descriptor-pair codes for the memory instructions of one thread under one model."""
+
+    def __init__(self, rules: ModelRules, thread: Thread):
+        self.rules = rules
+        self.shapes: list[EventShape] = []
+        self.halves: dict[int, tuple[int, ...]] = {}  # instruction index -> descriptor ids
+        self.instr_of: list[int] = []
+        for k, ins in enumerate(thread.instrs):
+            ids = []
+            for shape in instruction_shapes(ins):
+                ids.append(len(self.shapes))
+                self.shapes.append(shape)
+                self.instr_of.append(k)
+            if ids:
+                self.halves[k] = tuple(ids)
+        n = len(self.shapes)
+        shapes = self.shapes
+        self.is_fence = [s.kind == "F" for s in shapes]
+        self.is_write = [s.kind == "W" for s in shapes]
+        self.is_read = [s.kind == "R" for s in shapes]
+        access = [d for d in range(n) if not self.is_fence[d]]
+        self.overtake = [[NEVER] * n for _ in range(n)]
+        self.forward = [[False] * n for _ in range(n)]
+        for j in access:
+            for k in access:
+                self.overtake[j][k] = rules.overtake(shapes[j], shapes[k])
+                if self.is_write[j] and self.is_read[k]:
+                    self.forward[j][k] = rules.forward_past(shapes[j], shapes[k])
+        # fences: mask of descriptors each orders as earlier (a) and as later (b)
+        self.fence_a = [0] * n
+        self.fence_b = [0] * n
+        for f in range(n):
+            if not self.is_fence[f]:
+                continue
+            kind = shapes[f].fence
+            self._check_fence(thread, f, kind)
+            for d in access:
+                bit = 1 << d
+                if any(rules.fence_orders(kind, shapes[d], shapes[k]) for k in access):
+                    self.fence_a[f] |= bit
+                if any(rules.fence_orders(kind, shapes[j], shapes[d]) for j in access):
+                    self.fence_b[f] |= bit
+        # per fence and later descriptor: mask of the earlier descriptors it keeps before it
+        self.fence_before = [[0] * n for _ in range(n)]
+        for f in range(n):
+            if self.is_fence[f]:
+                kind = shapes[f].fence
+                for k in access:
+                    for j in access:
+                        if rules.fence_orders(kind, shapes[j], shapes[k]):
+                            self.fence_before[f][k] |= 1 << j
+        self.atomic = {k: self._indistinguishable(ids, thread.instrs[k])
+                       for k, ids in self.halves.items() if len(ids) == 2}
+        self.speculation = self._speculation(access)
+
+    def _check_fence(self, thread: Thread, f: int, kind: str) -> None:
+        try:
+            self.rules.fences.decl(kind)
+        except UnsupportedError as err:
+            ins = thread.instrs[self.instr_of[f]]
+            err.pos = ins.pos
+            err.message = f"{err.message} (used by '{ins.text}')"
+            raise
+
+    def _indistinguishable(self, ids: tuple[int, int], ins: Rmw) -> bool:
+        """May this read-modify-write be performed in one step (its two halves never told apart)?
+
+        True when every other operation of the thread relates to the read half exactly as
+        to the write half, no fence orders one half without the other, nothing may be
+        performed between them (a later operation depending on the value read would
+        otherwise fit there), the read cannot be served by forwarding, and, when the
+        written value uses registers, the read cannot overtake an earlier read.
+        """
+        r, w = ids
+        uses_regs = bool((ins.new.regs() | (ins.cond.regs() if ins.cond is not None else frozenset()))
+                         - {"%old"})
+        for d in range(len(self.shapes)):
+            if self.is_fence[d]:
+                if ((self.fence_a[d] >> r) & 1) != ((self.fence_a[d] >> w) & 1):
+                    return False
+                if ((self.fence_b[d] >> r) & 1) != ((self.fence_b[d] >> w) & 1):
+                    return False
+                continue
+            if self.overtake[d][r] != self.overtake[d][w]:
+                return False
+            if self.overtake[r][d] != NEVER or self.overtake[w][d] != NEVER:
+                return False
+            if self.is_write[d] and self.forward[d][r]:
+                return False
+            if uses_regs and self.is_read[d] and self.overtake[d][r] != NEVER:
+                return False
+        return True
+
+    def _speculation(self, access: list[int]) -> str | None:
+        """A table cell that lets an access overtake a read it depends on, or None."""
+        for j in access:
+            if not self.is_read[j]:
+                continue
+            for k in access:
+                cell = self.rules.dependency_kept(self.shapes[j], self.shapes[k])
+                if cell is not None:
+                    return cell
+        return None
+
+    def fence_blocks(self, f: int, j: int, k: int) -> bool:
+        """Does fence descriptor ``f``, between ``j`` and ``k``, keep ``k`` after ``j``?"""
+        return bool((self.fence_before[f][k] >> j) & 1)

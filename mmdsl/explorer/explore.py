@@ -1,0 +1,123 @@
+"""The explorer's entry point: run a program under a table model, return final states, trace, stats."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+from ..axiomatic.checker import observed_keys
+from ..core.errors import UnsupportedError
+from ..core.outcome import TestResult
+from ..core.program import Program
+from ..lang.ir import Model
+from .enabling import model_rules
+from .graph import StateGraph, build_graph
+from .search import SearchOutcome, path_to, search
+from .state import Machine
+from .trace import Describer, Step
+from .transitions import Semantics
+
+ENGINE = "explorer"
+DEFAULT_MAX_PENDING = 16
+DEFAULT_MAX_STATES = 2_000_000
+
+
+@dataclass
+class Exploration:
+    """The result of exploring one program under one model."""
+
+    result: TestResult  # engine "explorer": final states, positive/negative, stats
+    trace: list[Step] | None = None  # a path to the first final state reaching the outcome
+    trace_final: str | None = None  # that final state, as text
+    graph: StateGraph | None = None
+    stats: dict = field(default_factory=dict)
+
+    @property
+    def outcome_reached(self) -> bool:
+        return self.trace is not None
+
+
+def explore(program: Program, model: Model, *, por: bool = True, order: str = "dfs",
+            max_pending: int = DEFAULT_MAX_PENDING, max_states: int = DEFAULT_MAX_STATES,
+            graph: bool = False, truncate: bool | None = None, compare_sc: bool = False) -> Exploration:
+    """Explore every state of ``program`` under ``model`` (a reordering-table model).
+
+    ``result.states`` maps each reachable final state (restricted to the observed keys,
+    exactly as the axiomatic checker) to the number of distinct full final states that
+    show it; ``positive``/``negative`` count distinct final states satisfying or not the
+    condition (herd counts executions instead). ``order`` is ``"dfs"`` or ``"bfs"`` (the
+    trace is then a shortest one in the explored graph). With ``graph`` the explored
+    state graph is kept; hitting ``max_states`` then truncates it (``truncate``) instead
+    of raising ``StateLimit``. ``compare_sc`` also explores the program under ``sc`` and
+    records its state count.
+    """
+    if order not in ("dfs", "bfs"):
+        raise ValueError(order)
+    start = time.perf_counter()
+    machine = Machine(program, model_rules(model))
+    keys = observed_keys(program)
+    cond = program.condition
+    prop = cond.prop
+    if cond.quantifier == "forall":
+        def is_target(values):
+            return not prop.holds(values)
+    else:
+        is_target = prop.holds
+    semantics = Semantics(machine, max_pending)
+    found = search(machine, semantics, keys=keys, is_target=is_target, state_filter=program.filter,
+                   por=por, order=order, max_states=max_states,
+                   truncate=graph if truncate is None else truncate, keep_graph=graph)
+    positive = sum(1 for s in found.finals if prop.holds(s.as_dict()))
+    result = TestResult(
+        test=program.name, model=model.name, engine=ENGINE, condition=cond, states=dict(found.finals),
+        positive=positive, negative=len(found.finals) - positive, path=program.path,
+    )
+    describer = Describer(machine)
+    exploration = Exploration(result)
+    if found.target is not None:
+        exploration.trace = [describer.step(state, tr) for state, tr in path_to(found, found.target)]
+        exploration.trace_final = machine.final_state(found.state_list[found.target], keys).text()
+    if graph:
+        exploration.graph = build_graph(describer, found.state_list, found.edges, found.final_ids,
+                                        found.target_ids, found.truncated)
+    stats = _stats(found, por, order)
+    if compare_sc:
+        stats.update(_sc_stats(program, model, found, por, order, max_pending, max_states))
+    result.time = time.perf_counter() - start
+    stats["time"] = round(result.time, 4)
+    result.stats.update(stats)
+    exploration.stats = result.stats
+    return exploration
+
+
+def _stats(found: SearchOutcome, por: bool, order: str) -> dict:
+    return {
+        "states": found.states,
+        "transitions": found.transitions,
+        "final_states": len(found.final_ids),
+        "deadlocks": found.deadlocks,
+        "max_pending": found.max_pending,
+        "search_time": round(found.time, 4),
+        "first_violation_time": None if found.first_target_time is None else round(found.first_target_time, 4),
+        "por": por,
+        "search": order,
+        "truncated": found.truncated,
+    }
+
+
+def _sc_stats(program: Program, model: Model, found: SearchOutcome, por: bool, order: str,
+              max_pending: int, max_states: int) -> dict:
+    """States and transitions of the same program under ``sc``, for comparison."""
+    from ..lang import load_model
+
+    sc = load_model("sc")
+    if model.name == "sc":
+        return {"sc_states": found.states, "sc_transitions": found.transitions}
+    try:
+        machine = Machine(program, model_rules(sc))
+        sem = Semantics(machine, max_pending)
+        other = search(machine, sem, keys=observed_keys(program), is_target=lambda v: False,
+                       state_filter=program.filter, por=por, order=order, max_states=max_states)
+    except UnsupportedError:  # e.g. a fence kind sc does not know
+        return {"sc_states": None, "sc_transitions": None}
+    return {"sc_states": other.states, "sc_transitions": other.transitions}

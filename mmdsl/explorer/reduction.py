@@ -1,0 +1,184 @@
+"""Partial-order reduction: persistent sets built from whole threads, which preserve every final state.
+
+At a state, a set S of threads is *closed* when no thread outside S can, now or later,
+perform a memory operation that conflicts with an enabled transition of a thread in S
+(a write to a location it touches, or any access to a location it writes), nor enable a
+disabled operation of a thread in S (a lock or committed compare-and-swap waiting for a
+value, a write waiting for another thread's reservation). The enabled transitions of a
+closed S then form a persistent set: every transition outside it, along any path that
+avoids it, is independent of it. Exploring only persistent sets reaches every
+*deadlock* of the full state graph (Godefroid, Partial-Order Methods for the
+Verification of Concurrent Systems, LNCS 1032, thm. 4.3), and final states are
+deadlocks (every thread finished, nothing pending), so the set of final states is
+unchanged. Only final states are observed, so no cycle proviso is needed.
+
+Issues, and reads served by forwarding, touch no shared memory, so a thread that can
+only do such steps forms a closed set alone: local work is done first, one thread at a
+time. A thread's future accesses are the instructions reachable from its pc (a static
+backward pass over the control-flow graph) plus its pending operations.
+"""
+
+from __future__ import annotations
+
+from ..core.program import BinOp, Branch, Const, Load, Reg, Rmw, Store, UnOp
+from .state import FENCE, RMW, WRITE, HALF, Machine
+from .transitions import MEMO_LIMIT, READS, WRITES, Semantics
+
+
+def static_location(e, loc_index: dict[str, int]) -> int | None:
+    """The only location an address expression can denote, or None when it comes from a register.
+
+    Addresses support only ``+0`` arithmetic, so an address that names exactly one
+    location (``y + r1``, the diy idiom for an address dependency) can only be that one.
+    """
+    names: set[str] = set()
+
+    def walk(x):
+        if isinstance(x, Const) and isinstance(x.value, str):
+            names.add(x.value)
+        elif isinstance(x, BinOp):
+            walk(x.left)
+            walk(x.right)
+        elif isinstance(x, UnOp):
+            walk(x.arg)
+
+    walk(e)
+    if len(names) == 1:
+        return loc_index.get(next(iter(names)))
+    return None
+
+
+class Reduction:
+    """Chooses a persistent set of enabled transitions at each state."""
+
+    def __init__(self, machine: Machine, semantics: Semantics):
+        self.m = machine
+        self.sem = semantics
+        self.all_locations = (1 << len(machine.locations)) - 1
+        self.future = [self._future(th) for th in machine.threads]
+        self._info: dict = {}
+
+    def _future(self, th) -> list[tuple[int, int]]:
+        """Per pc: (reads, writes) location masks of the instructions reachable from it."""
+        instrs = th.thread.instrs
+        n = len(instrs)
+        own = []
+        succs = []
+        for pc, ins in enumerate(instrs):
+            r = w = 0
+            if isinstance(ins, (Load, Store, Rmw)):
+                loc = static_location(ins.addr, self.m.loc_index)
+                mask = self.all_locations if loc is None else 1 << loc
+                if isinstance(ins, (Load, Rmw)):
+                    r = mask
+                if isinstance(ins, (Store, Rmw)):
+                    w = mask
+            own.append((r, w))
+            if isinstance(ins, Branch):
+                succs.append((ins.target,) if ins.cond is None else (ins.target, pc + 1))
+            else:
+                succs.append((pc + 1,))
+        fut = own + [(0, 0)]
+        changed = True
+        while changed:  # backward fixpoint (loops)
+            changed = False
+            for pc in range(n - 1, -1, -1):
+                r, w = own[pc]
+                for s in succs[pc]:
+                    if s <= n:
+                        r |= fut[s][0]
+                        w |= fut[s][1]
+                if (r, w) != fut[pc]:
+                    fut[pc] = (r, w)
+                    changed = True
+        return fut
+
+    def _footprint(self, state, u: int) -> tuple[int, int]:
+        pc, _, pending = state[1][u]
+        r, w = self.future[u][pc]
+        for o in pending:
+            kind = o[0]
+            if kind == FENCE:
+                continue
+            bit = 1 << o[2]
+            if kind == WRITE or kind == HALF:
+                w |= bit
+            elif kind == RMW:
+                r |= bit
+                w |= bit
+            else:
+                r |= bit
+        return r, w
+
+    def _thread_info(self, state, t: int, trs: list) -> tuple[int, int, int, int]:
+        """(reads, writes, future reads, future writes) of thread ``t`` as location masks.
+
+        The first two are what its enabled steps read (or, for a disabled operation that
+        another thread's write may enable, wait on) and write; the last two every access it
+        may still perform.
+        """
+        r = w = 0
+        for tr in trs:
+            access = tr[5]
+            if access == READS:
+                r |= 1 << tr[6]
+            elif access == WRITES:
+                w |= 1 << tr[6]
+        if self.m.uses_rmw:
+            r |= self.sem.watches(state, t)
+        fr, fw = self._footprint(state, t)
+        return r, w, fr, fw
+
+    def choose(self, state, enabled: list[list]) -> list:
+        """A persistent subset of the enabled transitions (all of them when no thread set is smaller)."""
+        n = len(enabled)
+        active = [t for t in range(n) if enabled[t]]
+        if len(active) <= 1:
+            return [tr for trs in enabled for tr in trs]
+        memo = self._info
+        keys = self.sem.keys  # the memo keys of this state's threads (set by enabled())
+        info = []
+        local = None  # a thread whose enabled steps touch no shared memory: closed alone
+        for t in range(n):
+            inf = memo.get(keys[t])
+            if inf is None:
+                inf = self._thread_info(state, t, enabled[t])
+                if len(memo) > MEMO_LIMIT:
+                    memo.clear()
+                memo[keys[t]] = inf
+            info.append(inf)
+            if enabled[t] and not (inf[0] or inf[1]):
+                if local is None or len(enabled[t]) < len(enabled[local]):
+                    local = t
+        if local is not None:
+            return enabled[local]
+        # conflicts[t]: the threads that may interfere with what t does or waits on
+        conflicts = [0] * n
+        for t in range(n):
+            nr, nw = info[t][0], info[t][1]
+            if not (nr or nw):
+                continue
+            m = 0
+            for u in range(n):
+                if u != t:
+                    fr, fw = info[u][2], info[u][3]
+                    if (nw & (fr | fw)) or (nr & fw):
+                        m |= 1 << u
+            conflicts[t] = m
+        best = 0
+        best_size = 0
+        for t0 in sorted(active, key=lambda t: len(enabled[t])):
+            if best and len(enabled[t0]) >= best_size:
+                break
+            closed = frontier = 1 << t0
+            while frontier:
+                grown = 0
+                for t in range(n):
+                    if (frontier >> t) & 1:
+                        grown |= conflicts[t]
+                frontier = grown & ~closed
+                closed |= frontier
+            size = sum(len(enabled[t]) for t in active if (closed >> t) & 1)
+            if not best or size < best_size:
+                best, best_size = closed, size
+        return [tr for t in active if (best >> t) & 1 for tr in enabled[t]]

@@ -1,0 +1,236 @@
+"""Explorer states and the program compiled for one model: locations, registers, instructions.
+
+A state is ``(memory, threads)``: ``memory`` a tuple of values indexed by location,
+``threads`` a tuple of ``(pc, registers, pending)`` per thread, where ``registers`` is a
+tuple of values (see ``deferred``) and ``pending`` the issued but not yet performed
+memory operations in program order. Everything is a tuple, so a state is its own
+canonical hashable key. Pending operations are tuples whose first field is their kind:
+
+* ``(READ, d, loc, instr)``                      a load; its value goes to placeholder ``("?", pos)``
+* ``(WRITE, d, loc, instr, value)``              a store (value possibly deferred)
+* ``(RMW, dR, loc, instr, dW, new, cond, must_fail, may_fail)``  a read-modify-write not yet read
+  (``may_fail``: a non-blocking compare-and-swap, which a later operation may commit to fail)
+* ``(HALF, dW, loc, instr, value, forwarded)``   the write half of a split read-modify-write
+  (``forwarded``: its read took the value of a pending own write)
+* ``(FENCE, d, None, instr)``                    a fence that still holds something back
+"""
+
+from __future__ import annotations
+
+from ..axiomatic.checker import observed_keys
+from ..core.condition import FinalState
+from ..core.errors import UnsupportedError
+from ..core.program import (
+    Assign, Assume, Branch, Fence, Load, Nop, Program, Rmw, Store,
+)
+from .deferred import compile_expr
+from .enabling import ModelRules, ThreadRules
+
+READ, WRITE, RMW, HALF, FENCE = range(5)
+KIND_TEXT = {READ: "R", WRITE: "W", RMW: "RMW", HALF: "W*", FENCE: "F"}
+
+# compiled instructions: (opcode, ...)
+I_NOP, I_LOAD, I_STORE, I_RMW, I_FENCE, I_ASSIGN, I_BRANCH, I_ASSUME = range(8)
+
+
+class CompiledThread:
+    """One thread's instructions over register indices, with its enabling rules."""
+
+    def __init__(self, thread, rules: ThreadRules, loc_index: dict[str, int]):
+        self.thread = thread
+        self.tid = thread.tid
+        self.name = thread.name
+        self.rules = rules
+        regs: dict[str, None] = dict.fromkeys(sorted(thread.registers()))
+        for ins in thread.instrs:
+            for attr in ("addr", "value", "new", "cond", "expr"):
+                e = getattr(ins, attr, None)
+                if e is not None:
+                    for r in sorted(e.regs()):
+                        if r != "%old":
+                            regs.setdefault(r, None)
+        self.reg_names = list(regs)
+        self.reg_index = {r: i for i, r in enumerate(self.reg_names)}
+        self.init_regs = tuple(thread.reg_init.get(r, 0) for r in self.reg_names)
+        self.code = [self._compile(k, ins) for k, ins in enumerate(thread.instrs)]
+        self.length = len(self.code)
+        self.uses_rmw = any(c[0] == I_RMW for c in self.code)
+        self.keep: list[tuple[bool, ...] | None] = []  # per pc: which registers are live, None = all
+
+    def set_observed(self, observed: set[str]) -> None:
+        """Compute register liveness; ``observed`` are the registers the final state shows."""
+        live = register_liveness(self.thread, self.reg_index, observed)
+        self.keep = [None if all(k) else k for k in live]
+
+    def canonical(self, pc: int, regs: tuple) -> tuple:
+        """Registers dead at ``pc`` (never read again before written, not observed) read as 0."""
+        keep = self.keep[pc]
+        if keep is None:
+            return regs
+        return tuple(v if k else 0 for v, k in zip(regs, keep))
+
+    def _compile(self, k: int, ins):
+        ri = self.reg_index
+
+        def c(e):
+            return compile_expr(e, ri) if e is not None else None
+
+        if isinstance(ins, Load):
+            return (I_LOAD, ri[ins.dst] if ins.dst else None, c(ins.addr), self.rules.halves[k][0])
+        if isinstance(ins, Store):
+            return (I_STORE, c(ins.addr), c(ins.value), self.rules.halves[k][0])
+        if isinstance(ins, Rmw):
+            d_r, d_w = self.rules.halves[k]
+            return (I_RMW, ri[ins.dst] if ins.dst else None, c(ins.addr), c(ins.new), c(ins.cond),
+                    ins.blocking, d_r, d_w, self.rules.atomic[k])
+        if isinstance(ins, Fence):
+            return (I_FENCE, self.rules.halves[k][0])
+        if isinstance(ins, Assign):
+            return (I_ASSIGN, ri[ins.dst], c(ins.expr))
+        if isinstance(ins, Branch):
+            return (I_BRANCH, c(ins.cond), ins.target)
+        if isinstance(ins, Assume):
+            return (I_ASSUME, c(ins.cond))
+        if isinstance(ins, Nop):
+            return (I_NOP,)
+        raise UnsupportedError(f"instruction {type(ins).__name__} is not supported by the explorer", ins.pos)
+
+    def skip_nops(self, pc: int) -> int:
+        code = self.code
+        while pc < self.length and code[pc][0] == I_NOP:
+            pc += 1
+        return pc
+
+
+class Machine:
+    """A program compiled for one model: what the transition relation and the search read."""
+
+    def __init__(self, program: Program, rules: ModelRules):
+        self.program = program
+        self.rules = rules
+        self.locations = sorted(program.locations)
+        self.loc_index = {loc: i for i, loc in enumerate(self.locations)}
+        self.threads = [CompiledThread(t, ThreadRules(rules, t), self.loc_index) for t in program.threads]
+        self.uses_rmw = any(t.uses_rmw for t in self.threads)
+        self._check_dependencies()
+        observed = {k for k in observed_keys(program) if k[0] == "reg"}
+        if program.filter is not None:
+            observed |= {k for k in program.filter.keys() if k[0] == "reg"}
+        for t in self.threads:
+            t.set_observed({k[2] for k in observed if k[1] == t.tid})
+
+    def initial_state(self):
+        mem = tuple(self.program.init.get(loc, 0) for loc in self.locations)
+        threads = []
+        for t in self.threads:
+            pc = t.skip_nops(0)
+            threads.append((pc, t.canonical(pc, t.init_regs), ()))
+        return (mem, tuple(threads))
+
+    def location(self, value, thread: CompiledThread, pc: int) -> int:
+        """The index of the location an address evaluates to (it must name one)."""
+        idx = self.loc_index.get(value) if isinstance(value, str) else None
+        if idx is None:
+            ins = thread.thread.instrs[pc]
+            raise UnsupportedError(
+                f"{thread.name} instruction {pc + 1} ('{ins.text}') accesses address {value!r}, "
+                "which is not a location", ins.pos)
+        return idx
+
+    def is_final(self, state) -> bool:
+        return all(pc == t.length and not pending for t, (pc, _, pending) in zip(self.threads, state[1]))
+
+    def final_values(self, state) -> dict:
+        """Every location and register of a final state, keyed like the axiomatic checker's."""
+        mem, threads = state
+        values: dict = {("mem", loc): mem[i] for i, loc in enumerate(self.locations)}
+        for t, (_, regs, _) in zip(self.threads, threads):
+            for name, v in zip(t.reg_names, regs):
+                values[("reg", t.tid, name)] = v
+        return values
+
+    def final_state(self, state, keys) -> FinalState:
+        return FinalState.of(self.final_values(state), keys)
+
+    def _check_dependencies(self) -> None:
+        """The explorer never speculates: refuse a model that lets an access overtake a read it depends on."""
+        for t in self.threads:
+            cell = t.rules.speculation
+            if cell is None:
+                continue
+            ins = _dependent_instruction(t.thread)
+            if ins is not None:
+                raise UnsupportedError(
+                    f"model '{self.rules.model.name}' lets an access be performed before a read it depends on "
+                    f"(cell {cell}); the explorer performs dependent accesses after the reads they depend on, "
+                    f"and {t.name} has such a dependency at '{ins.text}'", ins.pos)
+
+
+def _dependent_instruction(thread):
+    """The first instruction whose address, value, condition or branch uses a loaded register."""
+    tainted: set[str] = set()
+    changed = True
+    while changed:  # registers that (transitively) hold a loaded value
+        changed = False
+        for ins in thread.instrs:
+            dst = getattr(ins, "dst", None)
+            if dst is None or dst in tainted:
+                continue
+            if isinstance(ins, (Load, Rmw)) or (isinstance(ins, Assign) and ins.expr.regs() & tainted):
+                tainted.add(dst)
+                changed = True
+    for ins in thread.instrs:
+        used: frozenset = frozenset()
+        if isinstance(ins, (Load, Store, Rmw)):
+            used = ins.addr.regs()
+        if isinstance(ins, Store):
+            used |= ins.value.regs()
+        if isinstance(ins, Rmw):
+            used |= ins.new.regs() | (ins.cond.regs() if ins.cond is not None else frozenset())
+        if isinstance(ins, (Branch, Assume)) and ins.cond is not None:
+            used |= ins.cond.regs()
+        if used & tainted:
+            return ins
+    return None
+
+
+
+def register_liveness(thread, reg_index: dict[str, int], observed: set[str]) -> list[tuple[bool, ...]]:
+    """Per pc (and the end), which registers may still be read: a backward fixpoint over the CFG."""
+    n = len(thread.instrs)
+    nregs = len(reg_index)
+
+    def mask(names) -> int:
+        m = 0
+        for r in names:
+            if r in reg_index:
+                m |= 1 << reg_index[r]
+        return m
+
+    uses, defs, succs = [], [], []
+    for pc, ins in enumerate(thread.instrs):
+        used: set = set()
+        for attr in ("addr", "value", "new", "cond", "expr"):
+            e = getattr(ins, attr, None)
+            if e is not None:
+                used |= e.regs()
+        dst = getattr(ins, "dst", None)
+        uses.append(mask(used))
+        defs.append(mask([dst]) if dst else 0)
+        if isinstance(ins, Branch):
+            succs.append((ins.target,) if ins.cond is None else (ins.target, pc + 1))
+        else:
+            succs.append((pc + 1,))
+    live = [0] * n + [mask(observed)]
+    changed = True
+    while changed:
+        changed = False
+        for pc in range(n - 1, -1, -1):
+            out = 0
+            for s in succs[pc]:
+                out |= live[min(s, n)]
+            new = uses[pc] | (out & ~defs[pc])
+            if new != live[pc]:
+                live[pc] = new
+                changed = True
+    return [tuple(bool((m >> i) & 1) for i in range(nregs)) for m in live]

@@ -1,0 +1,155 @@
+"""Steps and traces: issue/perform steps in words, out-of-order performs marked, and state texts."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..core.program import Assign, Assume, Branch, Fence, Load, Nop, Rmw, Store
+from .deferred import deferred_text, is_deferred, with_old
+from .state import FENCE, HALF, KIND_TEXT, READ, RMW, WRITE, Machine
+from .transitions import ISSUE, RMW_FAIL, RMW_READ, RMW_WHOLE, Transition
+
+
+@dataclass(frozen=True)
+class Step:
+    """One transition of a trace: ``P0: perform W x=1``."""
+
+    tid: int
+    action: str  # "issue" | "perform"
+    instr: int  # index of the instruction in its thread
+    label: str  # "P0: perform W x=1", "P1: issue r0 = x"
+    out_of_order: bool  # performed while an earlier operation of its thread is pending
+    overtaken: tuple[str, ...] = ()  # the earlier pending operations it goes before
+
+    def text(self) -> str:
+        if self.out_of_order:
+            return f"{self.label}  (before {', '.join(self.overtaken)})"
+        return self.label
+
+
+def _tags(annots) -> str:
+    return "".join(f"[{a}]" for a in sorted(set(annots) - {"atomic"}))
+
+
+def instr_text(ins) -> str:
+    """An instruction in a neutral notation: ``r0 = y``, ``x = 1``, ``r1 = rmw x (old + 1)``."""
+    if isinstance(ins, Load):
+        return f"{ins.dst or '_'} = {ins.addr}{_tags(ins.annots)}"
+    if isinstance(ins, Store):
+        return f"{ins.addr}{_tags(ins.annots)} = {ins.value}"
+    if isinstance(ins, Rmw):
+        new = str(ins.new).replace("%old", "old")
+        text = f"{ins.dst or '_'} = rmw{_tags(ins.annots)} {ins.addr} := {new}"
+        if ins.cond is not None:
+            cond = str(ins.cond).replace("%old", "old")
+            text += f" {'when' if ins.blocking else 'if'} {cond}"
+        return text
+    if isinstance(ins, Fence):
+        return f"fence {ins.kind}"
+    if isinstance(ins, Assign):
+        return f"{ins.dst} = {ins.expr}"
+    if isinstance(ins, Branch):
+        return f"goto {ins.target}" if ins.cond is None else f"if {ins.cond} goto {ins.target}"
+    if isinstance(ins, Assume):
+        return f"assume {ins.cond}"
+    if isinstance(ins, Nop):
+        return "nop"
+    return type(ins).__name__
+
+
+class Describer:
+    """Words for transitions, pending operations and states of one compiled program."""
+
+    def __init__(self, machine: Machine):
+        self.m = machine
+
+    def _loc(self, i: int) -> str:
+        return self.m.locations[i]
+
+    def _annots(self, t: int, instr: int) -> str:
+        return _tags(getattr(self.m.threads[t].thread.instrs[instr], "annots", ()))
+
+    def op_text(self, t: int, op, pending=None) -> str:
+        """``W x=1``, ``R y``, ``RMW x``, ``W* x=2``, ``F[mfence]``."""
+        kind = op[0]
+        if kind == FENCE:
+            return f"F[{self.m.threads[t].thread.instrs[op[3]].kind}]"
+        tag = self._annots(t, op[3])
+        head = f"{KIND_TEXT[kind]}{tag} {self._loc(op[2])}"
+        if kind in (WRITE, HALF):
+            return f"{head}={self.value_text(t, op[4], pending)}"
+        return head
+
+    def value_text(self, t: int, v, pending) -> str:
+        if not is_deferred(v):
+            return str(v)
+        names = {}
+        if pending is not None:
+            for p, o in enumerate(pending):
+                if o[0] in (READ, RMW):
+                    names[p] = f"<{KIND_TEXT[o[0]]} {self._loc(o[2])}>"
+        return deferred_text(v, names)
+
+    def step(self, state, tr: Transition) -> Step:
+        t = tr.tid
+        th = self.m.threads[t]
+        pc, _, pending = state[1][t]
+        if tr.action == ISSUE:
+            ins = th.thread.instrs[pc]
+            return Step(t, "issue", pc, f"{th.name}: issue {instr_text(ins)}", False)
+        op = pending[tr.pos]
+        mem = state[0]
+        loc = self._loc(op[2])
+        tag = self._annots(t, op[3])
+        kind = op[0]
+        if kind == READ:
+            value = pending[tr.source][4] if tr.source >= 0 else mem[op[2]]
+            what = f"R{tag} {loc}={value}" + (" (forwarded)" if tr.source >= 0 else "")
+        elif kind in (WRITE, HALF):
+            what = f"{KIND_TEXT[kind]}{tag} {loc}={op[4]}"
+        else:
+            old = pending[tr.source][4] if tr.source >= 0 else mem[op[2]]
+            fwd = " (forwarded)" if tr.source >= 0 else ""
+            if tr.outcome == RMW_WHOLE:
+                what = f"RMW{tag} {loc}={old}->{with_old(op[5], old)}"
+            elif tr.outcome == RMW_FAIL:
+                what = f"R*{tag} {loc}={old}{fwd} (no write)"
+            else:
+                assert tr.outcome == RMW_READ
+                what = f"R*{tag} {loc}={old}{fwd}"
+        overtaken = tuple(self.op_text(t, o, pending) for o in pending[:tr.pos] if o[0] != FENCE)
+        return Step(t, "perform", op[3], f"{th.name}: perform {what}", bool(overtaken), overtaken)
+
+    def state_short(self, state) -> str:
+        """``x=1 y=0 | P0@2 [W x=1] | P1 done``."""
+        mem, threads = state
+        parts = [" ".join(f"{loc}={v}" for loc, v in zip(self.m.locations, mem))]
+        for th, (pc, _, pending) in zip(self.m.threads, threads):
+            where = "done" if pc >= th.length else f"@{pc}"
+            ops = ", ".join(self.op_text(th.tid, o, pending) for o in pending)
+            parts.append(f"{th.name} {where}" + (f" [{ops}]" if ops else ""))
+        return " | ".join(parts)
+
+    def state_detail(self, state) -> str:
+        """Memory, then per thread its pc, registers and pending list, one line each."""
+        mem, threads = state
+        lines = ["memory: " + " ".join(f"{loc}={v}" for loc, v in zip(self.m.locations, mem))]
+        for th, (pc, regs, pending) in zip(self.m.threads, threads):
+            where = "done" if pc >= th.length else f"at {pc}: {instr_text(th.thread.instrs[pc])}"
+            shown = [(n, v) for n, v in zip(th.reg_names, regs) if not n.startswith("%")]
+            reg_text = " ".join(f"{n}={self.value_text(th.tid, v, pending)}" for n, v in shown)
+            ops = ", ".join(self.op_text(th.tid, o, pending) for o in pending) or "-"
+            lines.append(f"{th.name} {where}; regs {reg_text or '-'}; pending {ops}")
+        return "\n".join(lines)
+
+
+def trace_text(steps: list[Step], final_text: str | None = None) -> str:
+    """The numbered steps of a trace, out-of-order performs marked with ``*``."""
+    lines = []
+    width = len(str(len(steps)))
+    for i, s in enumerate(steps, 1):
+        mark = "*" if s.out_of_order else " "
+        lines.append(f"  {i:>{width}}{mark} {s.text()}")
+    if final_text is not None:
+        lines.append(f"  final: {final_text}")
+    return "\n".join(lines) + "\n"

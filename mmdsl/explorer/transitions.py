@@ -1,0 +1,433 @@
+"""The transition relation: issue the next instruction of a thread, or perform a pending operation.
+
+Issue (program order): local computation completes at once; a load, store,
+read-modify-write or fence is appended to the thread's pending list. An instruction
+whose address, or a branch (or ``assume``) whose condition, waits for a pending read is
+not issued yet; a stored value may stay deferred.
+
+Perform (any order the model allows): a pending operation may be performed when, for
+every earlier pending operation of its thread, the pair's code allows it (``enabling``),
+no fence between them orders the pair, and its own value is known. A read takes its
+value then: from the newest earlier pending own write to the location when the model
+forwards, else from memory. A read-modify-write is performed in one step when its two
+halves cannot be told apart by the model (``ThreadRules.atomic``); otherwise its read is
+performed first (the location is then reserved: no other thread writes it until the
+write half is performed, which is RMW atomicity, ``empty rmw & (fre ; coe)``). A blocking
+RMW (a lock) is performed only when its condition holds. A later operation may pass a
+pending compare-and-swap whose read it may pass but not its write only by committing the
+CAS to fail.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from ..core.errors import MmdslError
+from .deferred import OLD_VALUE, evaluate, is_deferred, resolve, waits_for_reads, with_old
+from .enabling import ALWAYS, DIFFERENT
+from .state import (
+    FENCE, HALF, I_ASSIGN, I_ASSUME, I_BRANCH, I_FENCE, I_LOAD, I_RMW, I_STORE, READ, RMW, WRITE,
+    Machine,
+)
+
+ISSUE, PERFORM = 0, 1
+LOCAL, READS, WRITES = 0, 1, 2  # what a transition does to shared memory (for the reduction)
+
+MEMO_LIMIT = 200_000  # memoised thread steps kept before the memo is cleared
+
+# outcomes of performing a read-modify-write
+R_PLAIN, RMW_WHOLE, RMW_FAIL, RMW_READ = range(4)
+
+
+class Transition(NamedTuple):
+    tid: int
+    action: int  # ISSUE or PERFORM
+    pos: int  # the pc (issue) or the position in the pending list (perform)
+    source: int = -1  # perform of a read: position of the own write it forwards from, -1 = memory
+    commits: tuple = ()  # positions of pending compare-and-swaps that commit to fail
+    access: int = LOCAL
+    loc: int = -1
+    outcome: int = R_PLAIN
+
+
+class PendingLimit(MmdslError):
+    """A thread's pending list outgrew --max-pending."""
+
+    kind = "limit"
+
+
+class Semantics:
+    """Enabled transitions of a state and their effect, for one compiled program."""
+
+    def __init__(self, machine: Machine, max_pending: int):
+        self.m = machine
+        self.max_pending = max_pending
+        self.forwarding = machine.rules.forwarding
+        self.max_seen = 0
+        self.uses_rmw = machine.uses_rmw
+        # A thread's enabled transitions depend on its own state, on memory only through
+        # its pending read-modify-writes (a lock's condition), and on the locations other
+        # threads hold reserved; the effect of a transition on the thread depends on the
+        # thread's state and the value read. Both are memoised on exactly that.
+        self._enabled_memo: dict = {}
+        self._apply_memo: dict = {}
+        self.keys: list = []  # per thread of the state last given to enabled(): its memo key
+        self.others: list = []  # per thread: mask of the locations other threads hold reserved
+
+    # ---- enabledness ---------------------------------------------------------------
+    def enabled(self, state) -> list[list[Transition]] | None:
+        """Per thread, its enabled transitions; None when the state can never finish (assume failed)."""
+        out = []
+        memo = self._enabled_memo
+        mem, threads = state
+        if self.uses_rmw:
+            held = [_reservations(ts[2]) for ts in threads]
+            anyheld = 0
+            for h in held:
+                anyheld |= h
+            self.others = others = [0 if not anyheld else _others(held, t) for t in range(len(threads))]
+            keys = [(t, ts, mem if any(o[0] == RMW for o in ts[2]) else None, others[t])
+                    for t, ts in enumerate(threads)]
+        else:
+            keys = list(enumerate(threads))
+            self.others = others = [0] * len(threads)
+        self.keys = keys
+        for t, ts in enumerate(threads):
+            trs = memo.get(keys[t])
+            if trs is None:
+                trs = self._thread_enabled(mem, t, ts, others[t])
+                if len(memo) > MEMO_LIMIT:
+                    memo.clear()
+                memo[keys[t]] = trs
+            if trs is False:
+                return None
+            out.append(trs)
+        return out
+
+    def _thread_enabled(self, mem, t: int, ts, reserved: int):
+        trs: list[Transition] = []
+        issue = self._issue(t, ts)
+        if issue is False:
+            return False
+        if issue is not None:
+            trs.append(issue)
+        pending = ts[2]
+        for p in range(len(pending)):
+            if pending[p][0] != FENCE:
+                tr = self._perform(mem, t, ts, p, reserved)
+                if tr is not None:
+                    trs.append(tr)
+        return trs
+
+    def _issue(self, t: int, ts):
+        """The issue transition of thread ``t``, None when it must wait, False when its assume failed."""
+        pc, regs, _ = ts
+        th = self.m.threads[t]
+        if pc >= th.length:
+            return None
+        c = th.code[pc]
+        op = c[0]
+        if op in (I_LOAD, I_RMW):
+            if is_deferred(evaluate(c[2], regs)):
+                return None
+        elif op == I_STORE:
+            if is_deferred(evaluate(c[1], regs)):
+                return None
+        elif op == I_BRANCH:
+            if c[1] is not None and is_deferred(evaluate(c[1], regs)):
+                return None
+        elif op == I_ASSUME:
+            v = evaluate(c[1], regs)
+            if is_deferred(v):
+                return None
+            if not v:
+                return False
+        return Transition(t, ISSUE, pc)
+
+    def _perform(self, mem, t: int, ts, p: int, reserved: int) -> Transition | None:
+        pending = ts[2]
+        op = pending[p]
+        kind, d, loc = op[0], op[1], op[2]
+        rules = self.m.threads[t].rules
+        if kind == READ:
+            src = self._source(pending, p, loc)
+            if src >= 0 and is_deferred(pending[src][4]):
+                return None
+            commits = self._past(rules, pending, p, (d,), loc, src)
+            if commits is None:
+                return None
+            return Transition(t, PERFORM, p, src, commits, LOCAL if src >= 0 else READS, loc)
+        if kind == WRITE or kind == HALF:
+            if is_deferred(op[4]):
+                return None
+            commits = self._past(rules, pending, p, (d,), loc, -1)
+            if commits is None or (reserved >> loc) & 1:
+                return None
+            return Transition(t, PERFORM, p, -1, commits, WRITES, loc)
+        # a read-modify-write not yet read
+        new, cond, must_fail = op[5], op[6], op[7]
+        if cond is not None and waits_for_reads(cond):
+            return None
+        th = self.m.threads[t]
+        blocking, atomic = th.code[op[3]][5], th.code[op[3]][8]
+        if atomic:
+            if waits_for_reads(new):
+                return None
+            commits = self._past(rules, pending, p, (d, op[4]), loc, -1)
+            if commits is None:
+                return None
+            old, src = mem[loc], -1
+        else:
+            src = self._source(pending, p, loc)
+            if src >= 0:
+                old = pending[src][4]
+                if is_deferred(old):
+                    return None
+            else:
+                old = mem[loc]
+            commits = self._past(rules, pending, p, (d,), loc, src)
+            if commits is None:
+                return None
+        ok = True if cond is None else bool(with_old(cond, old))
+        if not ok:
+            if blocking:
+                return None
+            return Transition(t, PERFORM, p, src, commits, LOCAL if src >= 0 else READS, loc, RMW_FAIL)
+        if must_fail:
+            return None
+        if src < 0 and (reserved >> loc) & 1:
+            return None
+        if atomic:
+            return Transition(t, PERFORM, p, -1, commits, WRITES, loc, RMW_WHOLE)
+        return Transition(t, PERFORM, p, src, commits, LOCAL if src >= 0 else WRITES, loc, RMW_READ)
+
+    def _source(self, pending, p: int, loc: int) -> int:
+        """The newest earlier pending own write to ``loc`` a read forwards from, or -1."""
+        if not self.forwarding:
+            return -1
+        for j in range(p - 1, -1, -1):
+            o = pending[j]
+            if o[2] == loc and (o[0] == WRITE or o[0] == HALF):
+                return j
+        return -1
+
+    @staticmethod
+    def _past(rules, pending, p: int, ks: tuple, loc: int, src: int):
+        """May descriptors ``ks`` (performed now at ``loc``) go before every earlier pending operation?
+
+        None when not; otherwise the positions of compare-and-swaps that must commit to
+        fail for it. Same-location writes at or before the forwarding source ``src`` are
+        passed by forwarding (the table alone decides); fences between hold their pairs.
+        """
+        ov, fwd, fb, is_write = rules.overtake, rules.forward, rules.fence_before, rules.is_write
+        held = 0  # earlier descriptors some fence between keeps before ks
+        commits = ()
+        for j in range(p - 1, -1, -1):
+            o = pending[j]
+            kind = o[0]
+            if kind == FENCE:
+                row = fb[o[1]]
+                for k in ks:
+                    held |= row[k]
+                continue
+            same = o[2] == loc
+            halves = (o[1], o[4]) if kind == RMW else (o[1],)
+            for n, dj in enumerate(halves):
+                passed = not (held >> dj) & 1
+                if passed:
+                    row = ov[dj]
+                    for k in ks:
+                        code = row[k]
+                        if code == ALWAYS or (code == DIFFERENT and not same):
+                            continue
+                        if same and j <= src and is_write[dj] and fwd[dj][k]:
+                            continue
+                        passed = False
+                        break
+                if not passed:
+                    if n == 1 and o[8]:  # a CAS that may still fail: pass it by committing it to fail
+                        commits += (j,)
+                        continue
+                    return None
+        return commits
+
+    def watches(self, state, t: int) -> int:
+        """Locations whose writes by other threads may enable a disabled operation of ``t`` (a mask).
+
+        Reads the reservations computed by the last ``enabled(state)``.
+        """
+        mask = 0
+        reserved = self.others[t] if self.others else 0
+        for o in state[1][t][2]:
+            kind = o[0]
+            if kind == RMW and (o[7] or self.m.threads[t].code[o[3]][5]):
+                mask |= 1 << o[2]
+            elif kind in (WRITE, HALF, RMW) and (reserved >> o[2]) & 1:
+                mask |= 1 << o[2]
+        return mask
+
+    # ---- effects -------------------------------------------------------------------
+    def apply(self, state, tr: Transition):
+        mem, threads = state
+        t = tr[0]
+        ts = threads[t]
+        memo = self._apply_memo
+        if tr[1] == ISSUE:
+            key = (ts, tr)
+            done = memo.get(key)
+            if done is None:
+                pc, regs, pending = ts
+                done = self._apply_issue(self.m.threads[t], pc, regs, pending)
+                if len(done[2]) > self.max_seen:
+                    self.max_seen = len(done[2])
+                self._remember(key, done)
+            return (mem, threads[:t] + (done,) + threads[t + 1:])
+        op = ts[2][tr[2]]
+        kind = op[0]
+        read = mem[op[2]] if (kind == READ or kind == RMW) and tr[3] < 0 else None
+        key = (ts, tr, read)
+        done = memo.get(key)
+        if done is None:
+            done = self._apply_perform(self.m.threads[t], ts, tr, read)
+            self._remember(key, done)
+        nts, write = done
+        if write is not None:
+            loc = op[2]
+            mem = mem[:loc] + (write,) + mem[loc + 1:]
+        return (mem, threads[:t] + (nts,) + threads[t + 1:])
+
+    def _remember(self, key, value) -> None:
+        memo = self._apply_memo
+        if len(memo) > MEMO_LIMIT:
+            memo.clear()
+        memo[key] = value
+
+    def _apply_issue(self, th, pc: int, regs: tuple, pending: tuple):
+        c = th.code[pc]
+        op = c[0]
+        nxt = pc + 1
+        if op == I_LOAD or op == I_STORE or op == I_RMW:
+            loc = self.m.location(evaluate(c[1] if op == I_STORE else c[2], regs), th, pc)
+            if len(pending) >= self.max_pending:
+                raise PendingLimit(
+                    f"the pending list of {th.name} reached {self.max_pending} operations at "
+                    f"'{th.thread.instrs[pc].text}': the program issues memory operations faster than the "
+                    "model lets it perform them (an unbounded loop?)",
+                    th.thread.instrs[pc].pos, hint="raise --max-pending, or bound the loop")
+            pos = len(pending)
+            if op == I_LOAD:
+                pending = pending + ((READ, c[3], loc, pc),)
+                if c[1] is not None:
+                    regs = regs[:c[1]] + (("?", pos),) + regs[c[1] + 1:]
+            elif op == I_STORE:
+                pending = pending + ((WRITE, c[3], loc, pc, evaluate(c[2], regs)),)
+            else:
+                new = evaluate(c[3], regs)
+                cond = evaluate(c[4], regs) if c[4] is not None else None
+                committable = cond is not None and not c[5]
+                pending = pending + ((RMW, c[6], loc, pc, c[7], new, cond, False, committable),)
+                if c[1] is not None:
+                    regs = regs[:c[1]] + (("?", pos),) + regs[c[1] + 1:]
+        elif op == I_FENCE:
+            a = th.rules.fence_a[c[1]]
+            if any(_holds(o, a) for o in pending):
+                pending = pending + ((FENCE, c[1], None, pc),)
+        elif op == I_ASSIGN:
+            regs = regs[:c[1]] + (evaluate(c[2], regs),) + regs[c[1] + 1:]
+        elif op == I_BRANCH:
+            if c[1] is None or evaluate(c[1], regs):
+                nxt = c[2]
+        nxt = th.skip_nops(nxt)
+        return (nxt, th.canonical(nxt, regs), pending)
+
+    def _apply_perform(self, th, ts, tr: Transition, read):
+        """The thread's new state after performing, and the value written to memory (or None)."""
+        pc, regs, pending = ts
+        p = tr.pos
+        op = pending[p]
+        kind, loc = op[0], op[2]
+        if tr.commits:
+            pending = tuple(o[:7] + (True,) + o[8:] if j in tr.commits else o for j, o in enumerate(pending))
+        removed = True
+        value = None  # what placeholder p resolves to
+        write = None
+        if kind == READ:
+            value = pending[tr.source][4] if tr.source >= 0 else read
+            pending = pending[:p] + pending[p + 1:]
+        elif kind == WRITE or kind == HALF:
+            write = op[4]
+            pending = pending[:p] + pending[p + 1:]
+        else:
+            old = pending[tr.source][4] if tr.source >= 0 else read
+            value = old
+            if tr.outcome == RMW_WHOLE:
+                write = with_old(op[5], old)
+                pending = pending[:p] + pending[p + 1:]
+            elif tr.outcome == RMW_FAIL:
+                pending = pending[:p] + pending[p + 1:]
+            else:  # RMW_READ: the write half stays pending
+                half = (HALF, op[4], loc, op[3], with_old(op[5], old), tr.source >= 0)
+                pending = pending[:p] + (half,) + pending[p + 1:]
+                removed = False
+        regs = tuple(resolve(v, p, value, removed) if v.__class__ is tuple else v for v in regs)
+        pending = tuple(_resolve_op(o, p, value, removed) for o in pending)
+        regs, pending = _drop_dead_fences(th.rules, regs, pending)
+        return (pc, regs, pending), write
+
+
+def _reservations(pending: tuple) -> int:
+    """Locations a thread holds reserved: its RMW has read, its write half is pending (a mask).
+
+    A read from memory reserves at once; a read forwarded from a pending own write
+    reserves from the moment that write is performed (the write half must follow it in
+    coherence with no other thread's write between).
+    """
+    mask = 0
+    for j, o in enumerate(pending):
+        if o[0] == HALF:
+            loc = o[2]
+            if not o[5] or not any(e[2] == loc and (e[0] == WRITE or e[0] == HALF) for e in pending[:j]):
+                mask |= 1 << loc
+    return mask
+
+
+def _others(held: list[int], t: int) -> int:
+    mask = 0
+    for u, h in enumerate(held):
+        if u != t:
+            mask |= h
+    return mask
+
+
+def _holds(o, mask: int) -> bool:
+    """Is a pending access among the descriptors in ``mask``?"""
+    if o[0] == FENCE:
+        return False
+    if (mask >> o[1]) & 1:
+        return True
+    return o[0] == RMW and bool((mask >> o[4]) & 1)
+
+
+def _resolve_op(o, p: int, value, removed: bool):
+    kind = o[0]
+    if kind == WRITE or kind == HALF:
+        v = o[4]
+        if v.__class__ is tuple:
+            return o[:4] + (resolve(v, p, value, removed),) + o[5:]
+    elif kind == RMW:
+        new, cond = o[5], o[6]
+        if new.__class__ is tuple or cond.__class__ is tuple:
+            return o[:5] + (resolve(new, p, value, removed), resolve(cond, p, value, removed)) + o[7:]
+    return o
+
+
+def _drop_dead_fences(rules, regs: tuple, pending: tuple) -> tuple[tuple, tuple]:
+    """Fences with nothing they order still pending before them hold nothing back: drop them."""
+    for i, o in enumerate(pending):
+        if o[0] == FENCE and not any(_holds(e, rules.fence_a[o[1]]) for e in pending[:i]):
+            rest = tuple(_resolve_op(e, i, None, True) for e in pending[:i] + pending[i + 1:])
+            regs = tuple(resolve(v, i, None, True) if v.__class__ is tuple else v for v in regs)
+            return _drop_dead_fences(rules, regs, rest)
+    return regs, pending
+
+__all__ = ["Semantics", "Transition", "PendingLimit", "ISSUE", "PERFORM", "OLD_VALUE"]
