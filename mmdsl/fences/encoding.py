@@ -5,7 +5,9 @@ of one kind at one place of one thread. A *literal* is "some chosen fence orders
 program-order pair": the OR of the choices at the places control passes between the two
 accesses whose kind orders the pair. An *alternative* is an AND of literals (every pair
 of one cycle ordered); a *requirement* is an OR of alternatives (one cycle closed is
-enough). Explorer traces give requirements whose alternatives are single literals.
+enough). Explorer traces give requirements whose alternatives are single literals. A
+*cut graph* (the min-cut method) asks that no path of a state graph from its initial
+node to a violating one keep all its edges.
 """
 
 from __future__ import annotations
@@ -21,6 +23,20 @@ from .places import FenceKind, Place, ThreadPlaces
 Literal = frozenset  # of choice indices
 Alternative = frozenset  # of Literals
 Requirement = frozenset  # of Alternatives
+
+
+@dataclass
+class CutGraph:
+    """A state graph to cut: no path from ``initial`` to a ``violating`` node may survive.
+
+    ``edges`` are (source, target, literal): the literal holds the choices whose fence
+    removes the edge (empty: the edge cannot be cut).
+    """
+
+    nodes: int
+    initial: int
+    edges: list[tuple[int, int, Literal]]
+    violating: frozenset[int]
 
 
 @dataclass(frozen=True)
@@ -50,6 +66,7 @@ class Problem:
         self.choices: list[Choice] = []
         self._index: dict[tuple[int, int, int], int] = {}
         self.requirements: list[Requirement] = []
+        self.cuts: list[CutGraph] = []
         self._seen: set[Requirement] = set()
         self._orders = compiled_fences(model)
         self._kind_cache: dict[tuple[EventShape, EventShape], tuple[int, ...]] = {}

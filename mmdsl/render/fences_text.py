@@ -29,7 +29,7 @@ def recheck_text(sel: Selection, result: TestResult) -> str:
 
 
 def _unwanted_word(sel: Selection) -> str:
-    what = "trace(s)" if sel.engine == "explorer" else "execution(s)"
+    what = "violating final state(s)" if sel.engine == "explorer" else "execution(s)"
     return f"{sel.unwanted} {what}"
 
 
