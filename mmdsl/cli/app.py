@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import typer
 
-from . import check_model_cmd, fences_cmd, models_cmd, run_cmd
+from . import check_model_cmd, explore_cmd, fences_cmd, models_cmd, run_cmd
 
 app = typer.Typer(
     name="mmdsl",
@@ -16,6 +16,7 @@ app = typer.Typer(
 app.command("models")(models_cmd.models)
 app.command("check-model")(check_model_cmd.check_model)
 app.command("run")(run_cmd.run)
+app.command("explore")(explore_cmd.explore)
 app.command("fences")(fences_cmd.fences)
 
 

@@ -7,7 +7,7 @@ from typing import List
 
 import typer
 
-from .common import EXIT_ERROR, user_errors
+from .common import EXIT_ERROR, EXIT_MISMATCH, user_errors
 
 
 @user_errors
@@ -18,10 +18,19 @@ def run(
     why: bool = typer.Option(False, "--why", help="Explain forbidden outcomes: violated axiom and cycle."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="Only the verdict matrix and the summary."),
     matrix: bool = typer.Option(False, "--matrix", help="Always print the full verdict matrix."),
+    engine: str = typer.Option("axiomatic", "--engine", "-e",
+                               help="axiomatic (candidate executions), explorer (operational state space, "
+                                    "loops allowed) or both (fails with exit code 1 when they disagree)."),
 ) -> None:
     """Run tests under models and print herd-shaped results."""
+    from ..core.errors import MmdslError
     from ..render.herd_text import herd_block, why_text
-    from ..suite.runner import iter_test_files, run_many
+    from ..suite.runner import EngineDisagreement, check_engine, iter_test_files, run_many
+
+    check_engine(engine)
+    if why and engine == "explorer":
+        raise MmdslError("--why explains forbidden executions with the axiomatic checker",
+                         hint="use --engine axiomatic or --engine both")
 
     files = iter_test_files(tests)
     if not files:
@@ -30,7 +39,7 @@ def run(
     total = len(files) * len(model)
     items = []
     progress = _progress(total) if total > 40 and not as_json else None
-    for item in run_many(files, list(model), why=why):
+    for item in run_many(files, list(model), engine=engine, why=why):
         items.append(item)
         if progress is not None:
             progress[0].advance(progress[1])
@@ -50,6 +59,7 @@ def run(
     if progress is not None:
         progress[0].stop()
     errors = sum(1 for it in items if it.error is not None)
+    disagreements = sum(1 for it in items if isinstance(it.error, EngineDisagreement))
     if as_json:
         from ..render.json_out import dumps, error_dict, result_dict
 
@@ -60,8 +70,10 @@ def run(
         }))
     elif len(files) > 1 or len(model) > 1:
         _summary(items, len(files), model, errors, matrix)
-    if errors:
+    if errors > disagreements:
         raise typer.Exit(EXIT_ERROR)
+    if disagreements:
+        raise typer.Exit(EXIT_MISMATCH)
 
 
 def _progress(total: int):

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from ..axiomatic.checker import observed_keys
 from ..core.errors import UnsupportedError
@@ -12,10 +12,10 @@ from ..core.program import Program
 from ..lang.ir import Model
 from .enabling import model_rules
 from .graph import StateGraph, build_graph
-from .search import SearchOutcome, path_to, search
+from .search import SearchOutcome, StateLimit, path_to, search
 from .state import Machine
 from .trace import Describer, Step
-from .transitions import Semantics
+from .transitions import PendingLimit, Semantics
 
 ENGINE = "explorer"
 DEFAULT_MAX_PENDING = 16
@@ -23,17 +23,23 @@ DEFAULT_MAX_STATES = 2_000_000
 
 
 @dataclass
-class Exploration:
-    """The result of exploring one program under one model."""
+class Exploration(TestResult):
+    """What the explorer found: a ``TestResult`` (engine "explorer") plus a trace and the state graph.
 
-    result: TestResult  # engine "explorer": final states, positive/negative, stats
+    ``states`` maps each reachable final state (restricted to the observed keys, exactly
+    as the axiomatic checker's) to the number of distinct full final states showing it;
+    ``positive``/``negative`` count distinct final states satisfying or not the
+    condition's proposition (herd counts executions). ``stats`` holds the search
+    counters (see ``explore``).
+    """
+
     trace: list[Step] | None = None  # a path to the first final state reaching the outcome
     trace_final: str | None = None  # that final state, as text
     graph: StateGraph | None = None
-    stats: dict = field(default_factory=dict)
 
     @property
     def outcome_reached(self) -> bool:
+        """Was a final state reaching the condition's outcome (or failing a forall) found?"""
         return self.trace is not None
 
 
@@ -42,14 +48,19 @@ def explore(program: Program, model: Model, *, por: bool = True, order: str = "d
             graph: bool = False, truncate: bool | None = None, compare_sc: bool = False) -> Exploration:
     """Explore every state of ``program`` under ``model`` (a reordering-table model).
 
-    ``result.states`` maps each reachable final state (restricted to the observed keys,
-    exactly as the axiomatic checker) to the number of distinct full final states that
-    show it; ``positive``/``negative`` count distinct final states satisfying or not the
-    condition (herd counts executions instead). ``order`` is ``"dfs"`` or ``"bfs"`` (the
-    trace is then a shortest one in the explored graph). With ``graph`` the explored
-    state graph is kept; hitting ``max_states`` then truncates it (``truncate``) instead
-    of raising ``StateLimit``. ``compare_sc`` also explores the program under ``sc`` and
-    records its state count.
+    ``por`` turns the partial-order reduction on (the final states are the same either
+    way). ``order`` is ``"dfs"`` or ``"bfs"`` (the trace is then a shortest one in the
+    explored graph). ``max_pending`` bounds each thread's pending list and
+    ``max_states`` the states visited (``PendingLimit`` / ``StateLimit`` when reached).
+    With ``graph`` the explored state graph is kept, and hitting ``max_states`` truncates
+    it instead of raising (``truncate`` overrides). ``compare_sc`` also explores the
+    program under ``sc`` for its state count.
+
+    ``stats``: states, transitions, final_states (distinct full final states),
+    deadlocks (non-final states with nothing enabled: a lock never freed, an assume
+    failed), max_pending, search_time, first_violation_time (seconds until the first
+    final state reaching the outcome, or None), por, search, truncated, time, and with
+    ``compare_sc`` sc_states, sc_transitions.
     """
     if order not in ("dfs", "bfs"):
         raise ValueError(order)
@@ -64,30 +75,31 @@ def explore(program: Program, model: Model, *, por: bool = True, order: str = "d
     else:
         is_target = prop.holds
     semantics = Semantics(machine, max_pending)
-    found = search(machine, semantics, keys=keys, is_target=is_target, state_filter=program.filter,
-                   por=por, order=order, max_states=max_states,
-                   truncate=graph if truncate is None else truncate, keep_graph=graph)
+    try:
+        found = search(machine, semantics, keys=keys, is_target=is_target, state_filter=program.filter,
+                       por=por, order=order, max_states=max_states,
+                       truncate=graph if truncate is None else truncate, keep_graph=graph)
+    except (StateLimit, PendingLimit) as err:
+        err.message = f"exploring {program.name} under {model.name}: {err.message}"
+        raise
     positive = sum(1 for s in found.finals if prop.holds(s.as_dict()))
-    result = TestResult(
+    result = Exploration(
         test=program.name, model=model.name, engine=ENGINE, condition=cond, states=dict(found.finals),
         positive=positive, negative=len(found.finals) - positive, path=program.path,
     )
     describer = Describer(machine)
-    exploration = Exploration(result)
     if found.target is not None:
-        exploration.trace = [describer.step(state, tr) for state, tr in path_to(found, found.target)]
-        exploration.trace_final = machine.final_state(found.state_list[found.target], keys).text()
+        result.trace = [describer.step(state, tr) for state, tr in path_to(found, found.target)]
+        result.trace_final = machine.final_state(found.state_list[found.target], keys).text()
     if graph:
-        exploration.graph = build_graph(describer, found.state_list, found.edges, found.final_ids,
-                                        found.target_ids, found.truncated)
-    stats = _stats(found, por, order)
+        result.graph = build_graph(describer, found.state_list, found.edges, found.final_ids,
+                                   found.target_ids, found.truncated)
+    result.stats.update(_stats(found, por, order))
     if compare_sc:
-        stats.update(_sc_stats(program, model, found, por, order, max_pending, max_states))
+        result.stats.update(_sc_stats(program, model, found, por, order, max_pending, max_states))
     result.time = time.perf_counter() - start
-    stats["time"] = round(result.time, 4)
-    result.stats.update(stats)
-    exploration.stats = result.stats
-    return exploration
+    result.stats["time"] = round(result.time, 4)
+    return result
 
 
 def _stats(found: SearchOutcome, por: bool, order: str) -> dict:

@@ -310,9 +310,9 @@ class Semantics:
             loc = self.m.location(evaluate(c[1] if op == I_STORE else c[2], regs), th, pc)
             if len(pending) >= self.max_pending:
                 raise PendingLimit(
-                    f"the pending list of {th.name} reached {self.max_pending} operations at "
-                    f"'{th.thread.instrs[pc].text}': the program issues memory operations faster than the "
-                    "model lets it perform them (an unbounded loop?)",
+                    f"the pending list of {th.name} would exceed {self.max_pending} operations at "
+                    f"'{th.thread.instrs[pc].text}' (a loop that keeps issuing memory operations the model "
+                    "lets it leave unperformed never fits any bound)",
                     th.thread.instrs[pc].pos, hint="raise --max-pending, or bound the loop")
             pos = len(pending)
             if op == I_LOAD:

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable, Iterator
 
-from ..core.errors import MmdslError
+from ..core.errors import MmdslError, UnsupportedError
 from ..core.outcome import TestResult
 from ..core.resources import resolve_bundled
 
@@ -41,11 +41,65 @@ def run_test(path: Path, model_name: str, *, engine: str = "axiomatic", why: boo
 
     model = load_model(model_name)
     prog = program if program is not None else load_litmus(path)
+    return check_with(prog, model, engine, why=why, collect=collect)
+
+
+ENGINES = ("axiomatic", "explorer", "both")
+
+
+def check_with(program, model, engine: str = "axiomatic", *, why: bool = False,
+               collect: str = "witness") -> TestResult:
+    """Run a parsed program under a loaded model with the named engine.
+
+    ``both`` runs the axiomatic checker and the explorer and fails loudly when their
+    sets of final states differ (the axiomatic result is returned otherwise).
+    """
     if engine == "axiomatic":
         from ..axiomatic import check
 
-        return check(prog, model, why=why, collect=collect)
-    raise MmdslError(f"unknown engine '{engine}'", expected="axiomatic")
+        return check(program, model, why=why, collect=collect)
+    if engine == "explorer":
+        return _explore(program, model)
+    if engine == "both":
+        from ..axiomatic import check
+
+        ax = check(program, model, why=why, collect=collect)
+        ex = _explore(program, model)
+        if ax.state_set() != ex.state_set():
+            only_ax = sorted(s.text() for s in ax.state_set() - ex.state_set())
+            only_ex = sorted(s.text() for s in ex.state_set() - ax.state_set())
+            raise EngineDisagreement(
+                f"{program.name} under {model.name}: the engines disagree; axiomatic only: "
+                f"{'; '.join(only_ax) or '-'}; explorer only: {'; '.join(only_ex) or '-'}")
+        return ax
+    raise MmdslError(f"unknown engine '{engine}'", expected=", ".join(ENGINES))
+
+
+class EngineDisagreement(MmdslError):
+    """The axiomatic checker and the explorer found different final states."""
+
+    kind = "engines disagree"
+
+
+def check_engine(engine: str) -> None:
+    """Fail early, once, when ``engine`` is unknown or not in this build."""
+    if engine not in ENGINES:
+        raise MmdslError(f"unknown engine '{engine}'", expected=", ".join(ENGINES))
+    if engine in ("explorer", "both"):
+        _explorer()
+
+
+def _explorer():
+    try:
+        from ..explorer import explore
+    except ImportError:
+        raise UnsupportedError("the explorer engine is not available in this build",
+                               hint="use --engine axiomatic") from None
+    return explore
+
+
+def _explore(program, model) -> TestResult:
+    return _explorer()(program, model)
 
 
 def run_many(paths: list[Path], models: list[str], *, engine: str = "axiomatic",

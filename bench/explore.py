@@ -1,0 +1,132 @@
+"""Explorer benchmark: states per second on the bundled programs and on the x86 corpus.
+
+    PYTHONPATH=. python bench/explore.py                 # both tables
+    PYTHONPATH=. python bench/explore.py --programs      # the bundled programs only
+    PYTHONPATH=. python bench/explore.py --corpus 10     # every 10th corpus test (default: all)
+    PYTHONPATH=. python bench/explore.py --reproduction  # the table of docs/reproduction-dotnet.md
+
+One core, one process; times are wall-clock seconds of `explore()` (parsing excluded).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+from mmdsl.explorer import explore
+from mmdsl.lang import load_model
+from mmdsl.litmus import load_litmus
+
+ROOT = Path(__file__).resolve().parents[1]
+PROGRAMS = ROOT / "litmus" / "programs"
+CORPUS = (ROOT / ".." / "shared" / "reference" / "x86-corpus" / "tests").resolve()
+MODELS = ("sc", "tso", "pso", "rmo", "dotnet", "relaxed")
+
+# The .NET paper's figures (../shared/reference/seed-programs.md): program -> (.NET states,
+# transitions, SC states, max pending, first violation s, full search s, POR states,
+# POR transitions, POR s). Our names: dc is dcl.
+PAPER = {
+    "peterson": (903, 2794, 101, 5, 0.16, 0.91, 881, 2697, 0.90),
+    "tbarrier": (1579, 5812, 154, 8, 0.7, 1.51, 801, 2641, 1.5),
+    "dcl": (228, 479, 94, 8, 0.11, 0.41, 150, 272, 0.36),
+    "rw-vol": (1646, 5616, 251, 6, 0.33, 2.02, 1613, 5458, 2.06),
+    "rowo": (1831, 4413, 257, 7, 0.3, 1.41, 1776, 4231, 1.36),
+    "po": (6143, 22875, 415, 7, 0.52, 7.71, 6091, 22595, 7.64),
+    "iw1": (14886, 67589, 677, 6, None, 22.81, 246, 557, 0.59),
+    "iw2": (92613, 285430, 3477, 5, None, 86.53, 353, 560, 0.63),
+    "rw": (7762, 28310, 1832, 8, None, 8.82, 6851, 22119, 7.48),
+    "bb": (16072, 51447, 5707, 10, None, 25.11, 1704, 4048, 2.08),
+}
+
+
+def timed(program, model, **kw):
+    start = time.perf_counter()
+    result = explore(program, model, **kw)
+    return result, time.perf_counter() - start
+
+
+def programs_table(models=("sc", "dotnet", "tso", "pso")) -> None:
+    print(f"{'program':18} {'model':7} {'por':4} {'states':>9} {'transitions':>12} {'seconds':>8} {'states/s':>9}")
+    for path in sorted(PROGRAMS.glob("*.litmus")):
+        program = load_litmus(path)
+        for name in models:
+            for por in (True, False):
+                result, dt = timed(program, load_model(name), por=por)
+                st = result.stats
+                print(f"{path.stem:18} {name:7} {'on' if por else 'off':4} {st['states']:>9} {st['transitions']:>12} "
+                      f"{dt:>8.2f} {st['states'] / dt:>9.0f}", flush=True)
+
+
+def corpus_table(step: int) -> None:
+    files = sorted(CORPUS.glob("**/*.litmus"))[::step]
+    programs = [load_litmus(f) for f in files]
+    print(f"x86 corpus: {len(files)} tests (every {step}th)" if step > 1 else f"x86 corpus: {len(files)} tests")
+    print(f"{'model':8} {'por':4} {'states':>10} {'transitions':>12} {'seconds':>8} {'states/s':>9}")
+    for name in MODELS:
+        model = load_model(name)
+        for por in (True, False):
+            states = transitions = 0
+            total = 0.0
+            for program in programs:
+                result, dt = timed(program, model, por=por)
+                states += result.stats["states"]
+                transitions += result.stats["transitions"]
+                total += dt
+            print(f"{name:8} {'on' if por else 'off':4} {states:>10} {transitions:>12} {total:>8.1f} "
+                  f"{states / total:>9.0f}", flush=True)
+
+
+def reproduction_table() -> None:
+    """Markdown rows: ours under dotnet and sc (reduction on / off) beside the paper's figures."""
+    print("| program | property fails (.NET) | .NET states / transitions (por) | .NET states / transitions "
+          "(no por) | SC states (por / no por) | max pending | first violation s | full search s (por) | "
+          "paper .NET states / transitions | paper POR states / transitions | paper SC states | "
+          "paper max pending | paper first violation s | paper full search s |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+    for path in sorted(PROGRAMS.glob("*.litmus")):
+        program = load_litmus(path)
+        dotnet, sc = load_model("dotnet"), load_model("sc")
+        red, t_red = timed(program, dotnet, order="dfs")
+        full, _ = timed(program, dotnet, por=False, order="dfs")
+        sc_red, _ = timed(program, sc)
+        sc_full, _ = timed(program, sc, por=False)
+        first = red.stats["first_violation_time"]
+        paper = PAPER.get(path.stem)
+        ours = (f"| {path.stem} | {'yes' if red.verdict == 'Allowed' else 'no'} | "
+                f"{red.stats['states']} / {red.stats['transitions']} | "
+                f"{full.stats['states']} / {full.stats['transitions']} | "
+                f"{sc_red.stats['states']} / {sc_full.stats['states']} | {red.stats['max_pending']} | "
+                f"{'none' if first is None else f'{first:.3f}'} | {t_red:.3f} |")
+        if paper is None:
+            ours += " - | - | - | - | - | - |"
+        else:
+            fv = "none" if paper[4] is None else paper[4]
+            ours += (f" {paper[0]} / {paper[1]} | {paper[6]} / {paper[7]} | {paper[2]} | {paper[3]} | {fv} | "
+                     f"{paper[5]} |")
+        print(ours, flush=True)
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--programs", action="store_true", help="only the bundled programs")
+    ap.add_argument("--corpus", type=int, metavar="STEP", nargs="?", const=1,
+                    help="only the x86 corpus, every STEP-th test")
+    ap.add_argument("--reproduction", action="store_true", help="the table of docs/reproduction-dotnet.md")
+    args = ap.parse_args(argv)
+    if args.reproduction:
+        reproduction_table()
+        return 0
+    if args.programs or args.corpus is None:
+        programs_table()
+    if args.corpus is not None or not args.programs:
+        if not CORPUS.is_dir():
+            print(f"the x86 corpus is missing: expected it at {CORPUS}", file=sys.stderr)
+            return 2
+        corpus_table(args.corpus or 1)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

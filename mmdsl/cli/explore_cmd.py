@@ -1,0 +1,48 @@
+"""`mmdsl explore`: explore a program's state space under a table model; verdict, trace, stats."""
+
+from __future__ import annotations
+
+import typer
+
+from .common import user_errors
+
+
+@user_errors
+def explore(
+    test: str = typer.Argument(..., help="A litmus file (loops allowed)."),
+    model: str = typer.Option("sc", "--model", "-m", help="Model name or .mm file (a reordering-table model)."),
+    stats: bool = typer.Option(False, "--stats", help="Print states, transitions, the SC state count, times."),
+    as_json: bool = typer.Option(False, "--json", help="Machine-readable output (stats included)."),
+    no_por: bool = typer.Option(False, "--no-por", help="Switch the partial-order reduction off."),
+    bfs: bool = typer.Option(True, "--bfs/--dfs",
+                             help="Breadth-first (shortest trace) or depth-first search."),
+    max_pending: int = typer.Option(16, "--max-pending", min=1,
+                                    help="Longest pending list a thread may build (an error beyond)."),
+    max_states: int = typer.Option(2_000_000, "--max-states", min=1,
+                                   help="Most states to visit (an error beyond)."),
+    trace: bool = typer.Option(True, "--trace/--no-trace",
+                               help="Print the trace to the first final state reaching the outcome."),
+) -> None:
+    """Explore every state of TEST under MODEL: herd's block, the outcome, a trace, the stats."""
+    from ..explorer import explore as run_explorer
+    from ..explorer.report import exploration_extras, outcome_line, stats_text, trace_block
+    from ..lang import load_model
+    from ..litmus import load_litmus
+    from ..render.herd_text import herd_block
+
+    program = load_litmus(test)
+    result = run_explorer(program, load_model(model), por=not no_por, order="bfs" if bfs else "dfs",
+                          max_pending=max_pending, max_states=max_states, compare_sc=stats or as_json)
+    if as_json:
+        from ..render.json_out import dumps, result_dict
+
+        out = result_dict(result)
+        out.update(exploration_extras(result))
+        print(dumps(out))
+        return
+    text = herd_block(result) + outcome_line(result) + "\n"
+    if trace:
+        text += trace_block(result)
+    if stats:
+        text += stats_text(result)
+    print(text, end="")

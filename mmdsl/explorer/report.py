@@ -1,0 +1,64 @@
+"""What `mmdsl explore` prints after herd's block: the outcome, the trace, the stats (text and JSON)."""
+
+from __future__ import annotations
+
+from .explore import Exploration
+from .trace import trace_text
+
+
+def outcome_line(result: Exploration) -> str:
+    """Whether the condition's outcome is reachable (or where a forall fails), in distinct final states."""
+    total = len(result.states)
+    cond = result.condition
+    head = f"Outcome {result.test} under {result.model}: "
+    if cond.quantifier == "forall":
+        if result.negative == 0:
+            return head + f"{cond.text()} holds in all {total} final states"
+        return head + f"{cond.text()} fails in {result.negative} of {total} final states"
+    prop = cond.text().split(" ", 1)[1]
+    if result.positive:
+        return head + f"the outcome {prop} is reachable ({result.positive} of {total} final states)"
+    return head + f"the outcome {prop} is unreachable (0 of {total} final states)"
+
+
+def trace_block(result: Exploration) -> str:
+    """The trace to the first final state reaching the outcome, or nothing."""
+    if result.trace is None:
+        return ""
+    steps = result.trace
+    late = sum(1 for s in steps if s.out_of_order)
+    kind = "shortest" if result.stats.get("search") == "bfs" else "depth-first, not necessarily shortest"
+    head = (f"Trace ({kind}, {len(steps)} steps, {late} performed out of order, marked *; "
+            f"'before' lists the pending operations overtaken):")
+    return head + "\n" + trace_text(steps, result.trace_final)
+
+
+def stats_text(result: Exploration) -> str:
+    """Two lines: the counts, then (a line herd's doc tests ignore) the times."""
+    st = result.stats
+    text = (f"Stats {result.test} under {result.model}: states {st['states']}, transitions {st['transitions']}, "
+            f"final machine states {st['final_states']}, deadlocks {st['deadlocks']}, "
+            f"max pending {st['max_pending']}")
+    if "sc_states" in st and result.model != "sc":
+        sc = "n/a (a fence sc does not know)" if st["sc_states"] is None else \
+            f"states {st['sc_states']}, transitions {st['sc_transitions']}"
+        text += f"; under sc: {sc}"
+    text += f"; reduction {'on' if st['por'] else 'off'}, {st['search']}\n"
+    first = st["first_violation_time"]
+    text += f"Time {result.test}: search {st['search_time']:.2f} s, first outcome " + \
+        ("none" if first is None else f"{first:.2f} s") + "\n"
+    return text
+
+
+def exploration_extras(result: Exploration) -> dict:
+    """The JSON fields the explorer adds to a result: the trace and its final state."""
+    if result.trace is None:
+        return {"trace": None}
+    return {
+        "trace": [
+            {"thread": s.tid, "action": s.action, "instr": s.instr, "label": s.label,
+             "out_of_order": s.out_of_order, "overtaken": list(s.overtaken)}
+            for s in result.trace
+        ],
+        "trace_final": result.trace_final,
+    }

@@ -1,0 +1,137 @@
+"""Search: limits, the reduction, traces, loops, deadlocks and the state graph."""
+
+from __future__ import annotations
+
+import pytest
+from explorer_paths import DATA, ROOT
+
+from mmdsl.axiomatic import check
+from mmdsl.core.errors import UnsupportedError
+from mmdsl.explorer import PendingLimit, StateLimit, explore
+from mmdsl.lang import load_model
+from mmdsl.litmus import load_litmus
+
+PROGRAMS = ROOT / "litmus" / "programs"
+
+
+def run(path, model: str, **kw):
+    return explore(load_litmus(path), load_model(model), **kw)
+
+
+# ---- limits ----------------------------------------------------------------------------
+def test_an_unbounded_pending_list_is_an_error_naming_the_thread_and_instruction():
+    with pytest.raises(PendingLimit) as err:
+        run(DATA / "loops" / "unbounded.litmus", "tso", max_pending=5)
+    assert err.value.message.startswith(
+        "exploring unbounded under tso: the pending list of P0 would exceed 5 operations at 'w[] x 1'")
+    assert (err.value.pos.line, err.value.pos.col) == (7, 2)
+    assert "--max-pending" in err.value.hint
+
+
+def test_too_many_states_is_an_error_naming_the_test_and_model():
+    with pytest.raises(StateLimit) as err:
+        run(PROGRAMS / "peterson.litmus", "dotnet", max_states=50)
+    assert err.value.message.startswith("exploring peterson under dotnet: the search reached 50 states")
+    assert "--max-states" in err.value.hint
+
+
+def test_a_graph_over_the_state_limit_is_truncated_instead():
+    result = run(PROGRAMS / "peterson.litmus", "dotnet", graph=True, max_states=50)
+    assert result.graph.truncated
+    assert len(result.graph.nodes) == 50
+    assert result.stats["truncated"]
+
+
+# ---- the reduction -----------------------------------------------------------------------
+PROGRAM_FILES = sorted(PROGRAMS.glob("*.litmus"))
+
+
+@pytest.mark.parametrize("path", PROGRAM_FILES, ids=lambda p: p.stem)
+@pytest.mark.parametrize("model", ["sc", "dotnet"])
+def test_reduction_keeps_the_final_states_of_every_program_and_visits_fewer_states(path, model):
+    reduced = run(path, model)
+    full = run(path, model, por=False)
+    assert reduced.state_set() == full.state_set()
+    assert reduced.stats["states"] <= full.stats["states"]
+
+
+def test_reduction_collapses_independent_workers():
+    """iw1: each thread touches only its own location, so one interleaving of the threads suffices."""
+    reduced = run(PROGRAMS / "iw1.litmus", "sc")
+    full = run(PROGRAMS / "iw1.litmus", "sc", por=False)
+    assert reduced.stats["states"] * 10 < full.stats["states"]
+
+
+# ---- traces ------------------------------------------------------------------------------
+def test_a_shortest_store_buffering_trace_performs_a_read_before_its_own_write():
+    result = run(ROOT / "litmus" / "classic" / "lisa" / "SB.litmus", "tso", order="bfs")
+    steps = result.trace
+    assert len(steps) == 8  # two issues and two performs per thread, nothing shorter exists
+    assert [s.action for s in steps].count("issue") == 4
+    late = [s for s in steps if s.out_of_order]
+    assert late and all(s.action == "perform" and " R " in s.label and s.overtaken[0].startswith("W ")
+                        for s in late)
+    assert result.trace_final == "0:r0=0; 1:r0=0;"
+    for s in steps:
+        assert s.label.startswith(f"P{s.tid}: {s.action} ")
+
+
+def test_breadth_first_traces_are_never_longer_than_depth_first_ones():
+    for path in (PROGRAMS / "peterson.litmus", PROGRAMS / "dcl.litmus"):
+        bfs = run(path, "dotnet", order="bfs").trace
+        dfs = run(path, "dotnet", order="dfs").trace
+        assert bfs is not None and dfs is not None and len(bfs) <= len(dfs)
+
+
+def test_no_trace_when_the_outcome_is_unreachable():
+    result = run(PROGRAMS / "peterson.litmus", "sc")
+    assert result.trace is None and result.verdict == "Forbidden"
+    assert result.stats["first_violation_time"] is None
+
+
+def test_a_forall_trace_leads_to_a_final_state_where_it_fails():
+    holds = run(DATA / "SB-forall.litmus", "sc")
+    assert holds.trace is None and holds.negative == 0 and holds.ok
+    fails = run(DATA / "SB-forall.litmus", "tso", order="bfs")
+    assert fails.trace_final == "0:r0=0; 1:r0=0;" and fails.negative == 1 and not fails.ok
+
+
+# ---- loops, deadlocks -------------------------------------------------------------------
+def test_a_spin_loop_runs_on_the_explorer_and_is_refused_by_the_axiomatic_checker():
+    program = load_litmus(DATA / "loops" / "wait-loop.litmus")
+    with pytest.raises(UnsupportedError, match="P1 has a loop"):
+        check(program, load_model("sc"))
+    assert explore(program, load_model("sc")).verdict == "Forbidden"
+    assert explore(program, load_model("pso")).verdict == "Allowed"  # the two writes swap
+
+
+def test_a_lock_never_released_leaves_deadlocks_and_no_final_state():
+    result = run(DATA / "deadlock.litmus", "sc")
+    assert result.states == {} and result.stats["deadlocks"] >= 1
+
+
+def test_sc_state_count_for_comparison():
+    result = run(PROGRAMS / "peterson.litmus", "dotnet", compare_sc=True)
+    sc = run(PROGRAMS / "peterson.litmus", "sc")
+    assert result.stats["sc_states"] == sc.stats["states"] < result.stats["states"]
+
+
+# ---- the state graph ---------------------------------------------------------------------
+def test_state_graph_interface():
+    result = run(ROOT / "litmus" / "classic" / "lisa" / "MP.litmus", "pso", graph=True)
+    g = result.graph
+    assert not g.truncated
+    assert [n.id for n in g.nodes] == list(range(result.stats["states"]))
+    assert [n.id for n in g.nodes if n.initial] == [0]
+    sources = {e.src for e in g.edges}
+    finals = {n.id for n in g.nodes if n.final}
+    assert finals and not finals & sources  # nothing leaves a final state
+    assert {n.id for n in g.nodes if n.violating} <= finals
+    assert any(n.violating for n in g.nodes)  # MP's outcome is allowed under PSO
+    assert len(g.edges) == result.stats["transitions"]
+    for e in g.edges:
+        assert e.label.startswith(f"P{e.thread}: ")
+        assert isinstance(e.instr, int)
+        if e.out_of_order:
+            assert ": perform " in e.label
+    assert any(e.out_of_order for e in g.edges)
