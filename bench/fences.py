@@ -3,7 +3,8 @@
 Run from the repository root:  .venv/bin/python bench/fences.py [--models sc,tso,pso,rmo,relaxed,dotnet]
 Prints, per model, the number of tests, how many needed fences, the total and the slowest
 selection time (goal: every classic test under one second), then each bundled program
-(goal: under ten seconds). Not a timed test: our machines are noisy.
+with both methods (goal: under ten seconds; docs/fences.md has the table for dotnet).
+Not a timed test: our machines are noisy.
 """
 
 from __future__ import annotations
@@ -49,19 +50,25 @@ def classic(models: list[str]) -> None:
               f"{needed} needed fences, {errors} errors")
 
 
-def programs(models: list[str], method: str) -> None:
+def programs(models: list[str]) -> None:
+    """Each bundled program under each model, both methods: fences per thread, cost, rounds, seconds."""
     files = sorted((ROOT / "litmus" / "programs").glob("*.litmus"))
-    print(f"programs ({method}):")
+    print("programs: fences per thread (cost), rounds, seconds -- traces/executions | min-cut")
     for name in models:
         model = load_model(name)
         for f in files:
-            t0 = time.perf_counter()
-            try:
-                sel = select_fences(load_litmus(f), model, FenceOptions(method=method))
-                what = f"{len(sel.fences)} fences, cost {sel.cost}, {sel.status}, {sel.rounds} rounds"
-            except MmdslError as err:
-                what = f"error: {err.message[:80]}"
-            print(f"  {name:<8} {f.stem:<18} {time.perf_counter() - t0:7.2f} s  {what}")
+            row = []
+            for method in ("cegar", "cut"):
+                program = load_litmus(f)
+                t0 = time.perf_counter()
+                try:
+                    sel = select_fences(program, model, FenceOptions(method=method))
+                    per = " + ".join(str(sum(1 for c in sel.fences if c.place.tid == t.tid)) for t in program.threads)
+                    row.append(f"{per} ({sel.cost}) {sel.status} {sel.rounds} rounds {sel.engine} "
+                               f"{time.perf_counter() - t0:6.2f} s")
+                except MmdslError as err:
+                    row.append(f"error: {err.message[:60]}")
+            print(f"  {name:<8} {f.stem:<18} " + " | ".join(row), flush=True)
 
 
 def main() -> None:
@@ -73,8 +80,7 @@ def main() -> None:
     print(machine())
     classic(args.models.split(","))
     if not args.skip_programs:
-        for method in ("cegar", "cut"):
-            programs(args.program_models.split(","), method)
+        programs(args.program_models.split(","))
 
 
 if __name__ == "__main__":

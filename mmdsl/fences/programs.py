@@ -23,7 +23,7 @@ def explore_result(program: Program, model: Model) -> TestResult:
     """The explorer's result for a (fenced) program, e.g. one read back from a file."""
     from ..explorer import explore
 
-    return explore(program, model).result
+    return explore(program, model)
 
 
 class ProgramSelector(Selector):

@@ -54,7 +54,7 @@ def make_target(program: Program, name: str, engine: str = "axiomatic") -> Targe
         if engine == "explorer":
             from ..explorer import explore
 
-            states = frozenset(explore(program, sc).result.states)
+            states = frozenset(explore(program, sc).states)
         else:
             from ..axiomatic import check
 

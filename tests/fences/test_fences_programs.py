@@ -18,7 +18,7 @@ DOTNET = load_model("dotnet")
 
 
 def _verdict(program) -> str:
-    return explore(program, DOTNET).result.verdict
+    return explore(program, DOTNET).verdict
 
 
 def _select(name: str, method: str, **kw):
