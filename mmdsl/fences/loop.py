@@ -1,9 +1,12 @@
-"""Minimum fences for a loop-free test: solve -> insert -> re-check -> add what survives, until nothing does.
+"""The selection loop: solve -> insert -> re-check -> add what survives, until nothing does.
 
-Every requirement added is necessary (any fence set that forbids the target satisfies
-it, see ``cycles``), so the CP-SAT optimum over them is a lower bound on the cost of any
-correct answer; the final re-check shows the answer correct. Together: OPTIMAL on the
-last round plus a clean re-check proves the fence set minimum.
+Every requirement added is necessary (any fence set that meets the target satisfies it:
+``cycles`` for candidate executions, ``traces`` and ``cut`` for the explorer), so the
+CP-SAT optimum over them is a lower bound on the cost of any correct answer; the final
+re-check shows the answer correct. Together: OPTIMAL on the last round plus a clean
+re-check proves the fence set minimum. Loop-free tests run on the axiomatic checker
+(``AxiomaticSelector`` here); programs with loops and ``--method cut`` on the explorer
+(``programs.ProgramSelector``).
 """
 
 from __future__ import annotations
@@ -57,7 +60,7 @@ class Selection:
     bound: int | None = None
     rounds: int = 0
     time: float = 0.0
-    unwanted: int = 0  # unwanted executions (or traces) of the original program
+    unwanted: int = 0  # unwanted executions (explorer: violating final states) of the original
     requirements: int = 0
     before: TestResult | None = None
     after: TestResult | None = None  # the fenced program, re-checked

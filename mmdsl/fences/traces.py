@@ -24,7 +24,7 @@ from ..axiomatic.checker import observed_keys
 from ..core.events import EventShape
 from ..core.outcome import TestResult
 from ..core.program import Branch, Fence, Program, evaluate
-from ..explorer import ENGINE, DEFAULT_MAX_PENDING, DEFAULT_MAX_STATES
+from ..explorer import DEFAULT_MAX_PENDING, DEFAULT_MAX_STATES, ENGINE
 from ..explorer.enabling import instruction_shapes, model_rules
 from ..explorer.search import SearchOutcome, path_to, search
 from ..explorer.state import FENCE, I_RMW, RMW, Machine
@@ -72,9 +72,8 @@ def positions_back(original: Program, fenced: Program) -> list[list[int]]:
         i = 0
         for ins in t1.instrs:
             back.append(i)
-            if i < len(t0.instrs) and ins is t0.instrs[i]:
-                i += 1
-            elif not isinstance(ins, Fence):  # pragma: no cover - insert_fences keeps the objects
+            inserted = isinstance(ins, Fence) and not (i < len(t0.instrs) and ins is t0.instrs[i])
+            if not inserted:
                 i += 1
         back.append(len(t0.instrs))
         out.append(back)
@@ -87,6 +86,8 @@ def pending_shapes(ins, pending_op, later: bool, atomic: bool) -> tuple[EventSha
     A read-modify-write performed in one step moves both halves; split, its read half
     goes first and its write half later. A compare-and-swap that may still fail is
     passed by committing it to fail, so only its read half holds a later operation.
+    (Pending operations are the explorer's tuples, see ``explorer.state``: field 0 the
+    kind, 3 the instruction, 8 of an RMW "may still fail".)
     """
     shapes = instruction_shapes(ins)
     if pending_op[0] != RMW:

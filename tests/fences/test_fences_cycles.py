@@ -4,15 +4,14 @@ from __future__ import annotations
 
 import pytest
 
+from fences_reference import CLASSIC
 from mmdsl.core.errors import UnsupportedError
-from mmdsl.fences import FenceOptions, select_fences
+from mmdsl.fences import select_fences
 from mmdsl.fences.cycles import Pair, fence_axioms, minimal_cycle_sets
 from mmdsl.lang import load_model
 from mmdsl.lang.lower import lower_model_file
 from mmdsl.litmus import load_litmus
 from mmdsl.relations import Rel
-
-from fences_reference import CLASSIC
 
 
 def _pairs(*ab):

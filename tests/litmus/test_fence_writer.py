@@ -30,7 +30,9 @@ def test_sb_matches_herds_fenced_variant():
     program = load_litmus(CLASSIC / "SB.litmus")
     text = _write(program, [(0, 1, "mfence"), (1, 1, "mfence")])
     fenced_herd = (CLASSIC / "SB+fences.litmus").read_text()
-    table = lambda t: t[t.index(" P0"):t.index("exists")]  # noqa: E731
+    def table(t: str) -> str:
+        return t[t.index(" P0"):t.index("exists")]
+
     assert table(text) == table(fenced_herd)  # diyone7's own MFENCE row, byte for byte
     assert _without_new_lines(text, program.source) == program.source.rstrip("\n")
 
