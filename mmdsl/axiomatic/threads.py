@@ -190,15 +190,15 @@ def _subst_regs(regs, pins):
 def thread_traces(program: Program) -> list[list[Trace]]:
     """Every path of every thread, with value domains computed to a fixpoint."""
     domains: dict[str, set] = {loc: {program.init.get(loc, 0)} for loc in program.locations}
-    # A loop-free execution performs each write instruction at most once, and a written
-    # value is computed from values read, each the initial one or written by an other
-    # write (a write depending on itself is out of thin air): so a value comes through a
-    # chain of at most `writes` writes, and that many rounds put every value an
-    # execution can write into the domains. Values no execution writes may be there too;
-    # they only pin reads that no candidate then satisfies.
-    writes = sum(1 for t in program.threads for ins in t.instrs if isinstance(ins, (Store, Rmw)))
-    for _ in range(writes + 1):
+    # In a loop-free program a value reaches a read through a chain of distinct writes
+    # (a chain through one write twice would be thin air), so after one round per write
+    # instruction every value an execution can produce is in the domains: stop there even
+    # if the over-approximation (every value of the domain feeds every write) still grows.
+    rounds = 1 + sum(isinstance(i, (Store, Rmw)) for t in program.threads for i in t.instrs)
+    for round_no in range(rounds + 1):
         all_traces = [_Explorer(t, domains, program.init).run() for t in program.threads]
+        if round_no == rounds:
+            return all_traces
         changed = False
         for traces in all_traces:
             for tr in traces:
@@ -216,7 +216,7 @@ def thread_traces(program: Program) -> list[list[Trace]]:
                             "the axiomatic checker needs small value domains")
         if not changed:
             return all_traces
-    return [_Explorer(t, domains, program.init).run() for t in program.threads]
+    return all_traces
 
 
 def _possible_values(sym, trace: Trace, domains) -> set:

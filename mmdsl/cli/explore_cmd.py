@@ -25,7 +25,7 @@ def explore(
 ) -> None:
     """Explore every state of TEST under MODEL: herd's block, the outcome, a trace, the stats."""
     from ..explorer import explore as run_explorer
-    from ..explorer.report import exploration_extras, outcome_line, stats_text, trace_block
+    from ..render.explore_text import exploration_extras, outcome_line, stats_text, trace_block
     from ..lang import load_model
     from ..litmus import load_litmus
     from ..render.herd_text import herd_block

@@ -188,9 +188,10 @@ class ThreadRules:
                          - {"%old"})
         for d in range(len(self.shapes)):
             if self.is_fence[d]:
-                if ((self.fence_a[d] >> r) & 1) != ((self.fence_a[d] >> w) & 1):
+                before = self.fence_before[d]
+                if before[r] != before[w]:  # the halves as the later access of a fenced pair
                     return False
-                if ((self.fence_b[d] >> r) & 1) != ((self.fence_b[d] >> w) & 1):
+                if any(((row >> r) & 1) != ((row >> w) & 1) for row in before):  # as the earlier one
                     return False
                 continue
             if self.overtake[d][r] != self.overtake[d][w]:

@@ -38,6 +38,11 @@ class Exploration(TestResult):
     graph: StateGraph | None = None
 
     @property
+    def result(self) -> "Exploration":
+        """The exploration itself (it is the ``TestResult``); kept for callers of the first version."""
+        return self
+
+    @property
     def outcome_reached(self) -> bool:
         """Was a final state reaching the condition's outcome (or failing a forall) found?"""
         return self.trace is not None

@@ -20,7 +20,7 @@ backward pass over the control-flow graph) plus its pending operations.
 
 from __future__ import annotations
 
-from ..core.program import BinOp, Branch, Const, Load, Reg, Rmw, Store, UnOp
+from ..core.program import BinOp, Branch, Const, Load, Rmw, Store, UnOp
 from .state import FENCE, RMW, WRITE, HALF, Machine
 from .transitions import MEMO_LIMIT, READS, WRITES, Semantics
 

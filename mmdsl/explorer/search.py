@@ -6,8 +6,8 @@ import time
 from collections import deque
 from dataclasses import dataclass, field
 
-from ..core.errors import MmdslError
 from ..core.condition import FinalState
+from ..core.errors import MmdslError
 from .reduction import Reduction
 from .state import Machine
 from .transitions import Semantics

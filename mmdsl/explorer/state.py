@@ -36,7 +36,7 @@ I_NOP, I_LOAD, I_STORE, I_RMW, I_FENCE, I_ASSIGN, I_BRANCH, I_ASSUME = range(8)
 class CompiledThread:
     """One thread's instructions over register indices, with its enabling rules."""
 
-    def __init__(self, thread, rules: ThreadRules, loc_index: dict[str, int]):
+    def __init__(self, thread, rules: ThreadRules):
         self.thread = thread
         self.tid = thread.tid
         self.name = thread.name
@@ -110,7 +110,7 @@ class Machine:
         self.rules = rules
         self.locations = sorted(program.locations)
         self.loc_index = {loc: i for i, loc in enumerate(self.locations)}
-        self.threads = [CompiledThread(t, ThreadRules(rules, t), self.loc_index) for t in program.threads]
+        self.threads = [CompiledThread(t, ThreadRules(rules, t)) for t in program.threads]
         self.uses_rmw = any(t.uses_rmw for t in self.threads)
         self._check_dependencies()
         observed = {k for k in observed_keys(program) if k[0] == "reg"}

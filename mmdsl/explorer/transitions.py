@@ -23,11 +23,10 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from ..core.errors import MmdslError
-from .deferred import OLD_VALUE, evaluate, is_deferred, resolve, waits_for_reads, with_old
+from .deferred import evaluate, is_deferred, resolve, waits_for_reads, with_old
 from .enabling import ALWAYS, DIFFERENT
 from .state import (
-    FENCE, HALF, I_ASSIGN, I_ASSUME, I_BRANCH, I_FENCE, I_LOAD, I_RMW, I_STORE, READ, RMW, WRITE,
-    Machine,
+    FENCE, HALF, I_ASSIGN, I_ASSUME, I_BRANCH, I_FENCE, I_LOAD, I_RMW, I_STORE, READ, RMW, WRITE, Machine,
 )
 
 ISSUE, PERFORM = 0, 1
@@ -429,5 +428,3 @@ def _drop_dead_fences(rules, regs: tuple, pending: tuple) -> tuple[tuple, tuple]
             regs = tuple(resolve(v, i, None, True) if v.__class__ is tuple else v for v in regs)
             return _drop_dead_fences(rules, regs, rest)
     return regs, pending
-
-__all__ = ["Semantics", "Transition", "PendingLimit", "ISSUE", "PERFORM", "OLD_VALUE"]

@@ -6,8 +6,7 @@ import pytest
 
 from mmdsl.core.errors import UnsupportedError
 from mmdsl.core.events import EventShape
-from mmdsl.core.program import Fence, Load, Rmw, Store, Thread
-from mmdsl.core.program import BinOp, Const, Reg
+from mmdsl.core.program import BinOp, Const, Fence, Load, Reg, Rmw, Store, Thread
 from mmdsl.explorer.enabling import ALWAYS, DIFFERENT, NEVER, ThreadRules, model_rules
 from mmdsl.lang import load_model
 
@@ -134,8 +133,8 @@ def test_fences_hold_the_pairs_they_order():
 
 
 def test_an_unknown_fence_is_reported_at_its_instruction():
-    with pytest.raises(UnsupportedError, match="model 'sc' has no fence 'lwsync'"):
-        ThreadRules(rules("sc"), thread(Fence("lwsync", text="f[lwsync]")))
+    with pytest.raises(UnsupportedError, match="model 'sc' has no fence 'frobnicate'"):
+        ThreadRules(rules("sc"), thread(Fence("frobnicate", text="f[frobnicate]")))
 
 
 XCHG = Rmw("r0", Const("x"), Const(1), annots=frozenset({"atomic"}))
@@ -163,3 +162,34 @@ def test_a_model_with_its_own_axioms_is_refused_by_name():
         "model 'tso-axioms' is not supported by the explorer: it defines its own axioms (uniproc, atomic, tso); "
         "the explorer runs models given by a reordering table")
     assert err.value.pos is not None and err.value.pos.file.endswith("tso-axioms.mm")
+
+
+SPECULATIVE = """model speculative "reads overtaken by anything, dependent or not"
+
+reorder {
+         R    W
+    R    Y    Y
+    W    Y    d
+}
+forwarding own-writes
+fence full aka mb orders M * M cost 3 "full fence"
+"""
+
+
+def test_a_model_letting_an_access_overtake_a_read_it_depends_on_is_refused_for_dependent_programs(tmp_path):
+    from mmdsl.explorer import explore
+    from mmdsl.litmus import parse_litmus
+
+    path = tmp_path / "speculative.mm"
+    path.write_text(SPECULATIVE)
+    model = load_model(path)
+    independent = parse_litmus("LISA SB\n{\n}\n P0 | P1 ;\n w[] x 1 | w[] y 1 ;\n r[] r0 y | r[] r0 x ;\n"
+                               "exists (0:r0=0 /\\ 1:r0=0)\n")
+    assert explore(independent, model).verdict == "Allowed"
+    dependent = parse_litmus("LISA LB+data\n{\n}\n P0 | P1 ;\n r[] r0 x | r[] r0 y ;\n w[] y r0 | w[] x 1 ;\n"
+                             "exists (0:r0=1)\n")
+    with pytest.raises(UnsupportedError) as err:
+        explore(dependent, model)
+    assert "model 'speculative' lets an access be performed before a read it depends on (cell R -> R is 'Y')" \
+        in err.value.message
+    assert "P0 has such a dependency at 'w[] y r0'" in err.value.message

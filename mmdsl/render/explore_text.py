@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from .explore import Exploration
-from .trace import trace_text
+from ..explorer import Exploration
+from ..explorer.trace import trace_text
 
 
 def outcome_line(result: Exploration) -> str:
