@@ -41,6 +41,8 @@ class Local:
 
 
 class Label:
+    """A jump target: the index of the next instruction when placed; branches to it are fixed up at the end."""
+
     def __init__(self) -> None:
         self.index: int | None = None
         self.used = False

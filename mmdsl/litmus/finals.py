@@ -90,7 +90,7 @@ def _key(node, norm: RegNorm):
 
 
 def _value(node):
-    """A number, or an address (``x`` or ``&x``): the location name (groups may nest)."""
+    """An integer, or the name of a location (its address)."""
     while isinstance(node, pp.ParseResults):
         node = node[0]
     return node
