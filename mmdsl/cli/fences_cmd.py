@@ -56,6 +56,8 @@ def _single(path, model_name: str, options, as_json: bool, output: str | None) -
     program = load_litmus(path)
     sel = select_fences(program, model, options)
     solved = sel.status in (OPTIMAL, FEASIBLE)
+    if not as_json:
+        print(selection_text(sel), end="")
     written = None
     if output and solved:
         written = rerun(sel, write_fenced(program, sel.fences, output), model)
@@ -68,10 +70,8 @@ def _single(path, model_name: str, options, as_json: bool, output: str | None) -
                            "positive": written.positive, "negative": written.negative,
                            "achieved": sel.target.achieved(written)}
         print(dumps(d))
-    else:
-        print(selection_text(sel), end="")
-        if written is not None:
-            print(f"Wrote {output}; re-run: {recheck_text(sel, written)}")
+    elif written is not None:
+        print(f"Wrote {output}; re-run: {recheck_text(sel, written)}")
     if output and not solved:
         print(f"nothing written to {output}: no fence set to insert", file=sys.stderr)
     if not solved or (written is not None and not sel.target.achieved(written)):

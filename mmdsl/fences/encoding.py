@@ -5,7 +5,9 @@ of one kind at one place of one thread. A *literal* is "some chosen fence orders
 program-order pair": the OR of the choices at the places control passes between the two
 accesses whose kind orders the pair. An *alternative* is an AND of literals (every pair
 of one cycle ordered); a *requirement* is an OR of alternatives (one cycle closed is
-enough). Explorer traces give requirements whose alternatives are single literals.
+enough). Explorer traces give requirements whose alternatives are single literals. A
+*cut graph* (the min-cut method) asks that no path of a state graph from its initial
+node to a violating one keep all its edges.
 """
 
 from __future__ import annotations
@@ -23,19 +25,35 @@ Alternative = frozenset  # of Literals
 Requirement = frozenset  # of Alternatives
 
 
+@dataclass
+class CutGraph:
+    """A state graph to cut: no path from ``initial`` to a ``violating`` node may survive.
+
+    ``edges`` are (source, target, literal): the literal holds the choices whose fence
+    removes the edge (empty: the edge cannot be cut).
+    """
+
+    nodes: int
+    initial: int
+    edges: list[tuple[int, int, Literal]]
+    violating: frozenset[int]
+
+
 @dataclass(frozen=True)
 class Choice:
     """Put a fence of ``kind`` at ``place``."""
 
     place: Place
     kind: FenceKind
+    kind_index: int = 0  # the kind's position among the kinds in use (declaration order)
 
     @property
     def cost(self) -> int:
         return self.kind.cost
 
     def key(self) -> tuple:
-        return (self.place.tid, self.place.index, self.kind.name)
+        """Canonical order: thread, place, then kind in declaration order."""
+        return (self.place.tid, self.place.index, self.kind_index)
 
 
 class Problem:
@@ -48,6 +66,7 @@ class Problem:
         self.choices: list[Choice] = []
         self._index: dict[tuple[int, int, int], int] = {}
         self.requirements: list[Requirement] = []
+        self.cuts: list[CutGraph] = []
         self._seen: set[Requirement] = set()
         self._orders = compiled_fences(model)
         self._kind_cache: dict[tuple[EventShape, EventShape], tuple[int, ...]] = {}
@@ -59,7 +78,7 @@ class Problem:
         i = self._index.get(key)
         if i is None:
             i = self._index[key] = len(self.choices)
-            self.choices.append(Choice(self.places[tid].places[place], self.kinds[kind]))
+            self.choices.append(Choice(self.places[tid].places[place], self.kinds[kind], kind))
         return i
 
     def all_choices(self) -> list[int]:

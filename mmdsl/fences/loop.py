@@ -1,9 +1,12 @@
-"""Minimum fences for a loop-free test: solve -> insert -> re-check -> add what survives, until nothing does.
+"""The selection loop: solve -> insert -> re-check -> add what survives, until nothing does.
 
-Every requirement added is necessary (any fence set that forbids the target satisfies
-it, see ``cycles``), so the CP-SAT optimum over them is a lower bound on the cost of any
-correct answer; the final re-check shows the answer correct. Together: OPTIMAL on the
-last round plus a clean re-check proves the fence set minimum.
+Every requirement added is necessary (any fence set that meets the target satisfies it:
+``cycles`` for candidate executions, ``traces`` and ``cut`` for the explorer), so the
+CP-SAT optimum over them is a lower bound on the cost of any correct answer; the final
+re-check shows the answer correct. Together: OPTIMAL on the last round plus a clean
+re-check proves the fence set minimum. Loop-free tests run on the axiomatic checker
+(``AxiomaticSelector`` here); programs with loops and ``--method cut`` on the explorer
+(``programs.ProgramSelector``).
 """
 
 from __future__ import annotations
@@ -57,7 +60,7 @@ class Selection:
     bound: int | None = None
     rounds: int = 0
     time: float = 0.0
-    unwanted: int = 0  # unwanted executions (or traces) of the original program
+    unwanted: int = 0  # unwanted executions (explorer: violating final states) of the original
     requirements: int = 0
     before: TestResult | None = None
     after: TestResult | None = None  # the fenced program, re-checked
@@ -108,7 +111,14 @@ def _allowed(program: Program, model: Model) -> tuple[TestResult, list[Execution
 
 
 class Selector:
-    """One selection run: the problem, the encoder, the loop."""
+    """One selection run: the problem and the solve -> insert -> re-check loop, engine aside.
+
+    An engine subclass says how to run the original program (adding the first
+    requirements), how to re-check a fenced one (returning what survives) and how to turn
+    survivors into new requirements.
+    """
+
+    engine = "axiomatic"
 
     def __init__(self, program: Program, model: Model, options: FenceOptions):
         self.program = program
@@ -116,45 +126,49 @@ class Selector:
         self.options = options
         self.kinds = fence_kinds(model, options.kinds, options.costs)
         self.problem = Problem(model, program_places(program), self.kinds)
-        self.encoder = CycleEncoder(program, model, self.problem)
-        self.cycles: dict[tuple, ExecutionCycles] = {}
 
-    def verify(self, chosen: frozenset[int]) -> tuple[Program, TestResult, list[Execution]]:
-        """Insert the fences, re-check, and return the unwanted executions that survive."""
-        fenced = insert_fences(self.program, insertions_of(self.problem.sorted_choices(chosen)))
-        result, stored = _allowed(fenced, self.model)
-        return fenced, result, [y for y in stored if self.target.unwanted(y.final)]
+    # ----- engine hooks -------------------------------------------------------------------
+    def first(self) -> tuple[TestResult, int]:
+        """Run the original program, add the requirements of what is unwanted; (result, how many)."""
+        raise NotImplementedError
 
-    def refine(self, chosen: frozenset[int], survivors: list[Execution]) -> None:
-        """Turn survivors into requirements; a survivor the exact encoding claims dead is a bug."""
-        progress = False
-        for y in survivors:
-            c = self.cycles.get(execution_key(y))
-            if c is None or (c.exact and holds(c.requirement, set(chosen))):
-                raise MmdslError(f"internal: the fences chosen for {self.program.name} leave an execution "
-                                 "the encoding said they forbid (please report this)")
-            progress |= self.problem.add(refinement(c, set(chosen)))
-        if not progress:
+    def recheck(self, fenced: Program) -> tuple[TestResult, object]:
+        """Run a fenced program: its result and the unwanted behaviour that survives (falsy if none)."""
+        raise NotImplementedError
+
+    def refine(self, chosen: frozenset[int], fenced: Program, survivors) -> bool:
+        """Add the requirements of survivors; True when something new was added."""
+        raise NotImplementedError
+
+    def rerun(self, program: Program) -> TestResult:
+        """Just the result of a program (for the 'every fence' check)."""
+        raise NotImplementedError
+
+    # ----- the loop ---------------------------------------------------------------------------
+    def fenced(self, chosen: frozenset[int]) -> Program:
+        return insert_fences(self.program, insertions_of(self.problem.sorted_choices(chosen)))
+
+    def verify(self, chosen: frozenset[int]) -> tuple[Program, TestResult, object]:
+        fenced = self.fenced(chosen)
+        result, survivors = self.recheck(fenced)
+        return fenced, result, survivors
+
+    def _refine(self, chosen: frozenset[int], fenced: Program, survivors) -> None:
+        if not self.refine(chosen, fenced, survivors):
             raise MmdslError(f"internal: fence selection for {self.program.name} stopped making progress")
 
     def run(self) -> Selection:
         start = time.perf_counter()
         opts = self.options
-        self.target = make_target(self.program, opts.target)
-        sel = Selection(self.program.name, self.model.name, self.program.path, self.target, "cegar",
-                        "axiomatic", OPTIMAL)
-        before, stored = _allowed(self.program, self.model)
-        sel.before = sel.after = before
-        unwanted = [x for x in stored if self.target.unwanted(x.final)]
-        sel.unwanted = len(unwanted)
-        if not unwanted:
+        self.target = make_target(self.program, opts.target, self.engine)
+        sel = Selection(self.program.name, self.model.name, self.program.path, self.target, opts.method,
+                        self.engine, OPTIMAL)
+        sel.before, sel.unwanted = self.first()
+        sel.after = sel.before
+        if not sel.unwanted:
             sel.fenced = self.program
             sel.time = time.perf_counter() - start
             return sel
-        for x in unwanted:
-            c = self.encoder.encode(x)
-            self.cycles[execution_key(x)] = c
-            self.problem.add(c.requirement)
         while True:
             sel.rounds += 1
             sol = solve_minimum(self.problem, opts.time_limit)
@@ -170,8 +184,8 @@ class Selector:
             if sel.rounds >= opts.max_rounds:
                 raise MmdslError(f"fence selection for {self.program.name} did not converge in "
                                  f"{opts.max_rounds} rounds")
-            self.refine(sol.chosen, survivors)
-        sel.requirements = len(self.problem.requirements)
+            self._refine(sol.chosen, fenced, survivors)
+        sel.requirements = len(self.problem.requirements) + len(self.problem.cuts)
         sel.time = time.perf_counter() - start
         return sel
 
@@ -194,9 +208,9 @@ class Selector:
             if nxt is None:
                 break
             found.append(nxt)
-            _, _, survivors = self.verify(nxt)
+            fenced, _, survivors = self.verify(nxt)
             if survivors:
-                self.refine(nxt, survivors)
+                self._refine(nxt, fenced, survivors)
             else:
                 good.append(nxt)
         more = len(good) >= self.options.max_solutions
@@ -205,14 +219,48 @@ class Selector:
 
     def remaining(self) -> list[FinalState]:
         """The unwanted final states still reachable with every fence kind at every place."""
-        every = frozenset(self.problem.all_choices())
-        fenced = insert_fences(self.program, insertions_of(self.problem.sorted_choices(every)))
-        result = check(fenced, self.model, collect="none")
+        result = self.rerun(self.fenced(frozenset(self.problem.all_choices())))
         states = sorted((s for s in result.states if self.target.unwanted_state(s)), key=FinalState.text)
         if not states:
             raise MmdslError(f"internal: no fence set met the requirements of {self.program.name}, "
                              "yet every fence together forbids the target (please report this)")
         return states
+
+
+class AxiomaticSelector(Selector):
+    """Loop-free tests: unwanted candidate executions of the axiomatic checker, cycle requirements."""
+
+    def __init__(self, program: Program, model: Model, options: FenceOptions):
+        super().__init__(program, model, options)
+        self.encoder = CycleEncoder(program, model, self.problem)
+        self.cycles: dict[tuple, ExecutionCycles] = {}
+
+    def first(self) -> tuple[TestResult, int]:
+        result, stored = _allowed(self.program, self.model)
+        unwanted = [x for x in stored if self.target.unwanted(x.final)]
+        for x in unwanted:
+            c = self.encoder.encode(x)
+            self.cycles[execution_key(x)] = c
+            self.problem.add(c.requirement)
+        return result, len(unwanted)
+
+    def recheck(self, fenced: Program) -> tuple[TestResult, list[Execution]]:
+        result, stored = _allowed(fenced, self.model)
+        return result, [y for y in stored if self.target.unwanted(y.final)]
+
+    def refine(self, chosen: frozenset[int], fenced: Program, survivors: list[Execution]) -> bool:
+        """Refinements for survivors; a survivor the exact encoding claims dead is a bug."""
+        progress = False
+        for y in survivors:
+            c = self.cycles.get(execution_key(y))
+            if c is None or (c.exact and holds(c.requirement, set(chosen))):
+                raise MmdslError(f"internal: the fences chosen for {self.program.name} leave an execution "
+                                 "the encoding said they forbid (please report this)")
+            progress |= self.problem.add(refinement(c, set(chosen)))
+        return progress
+
+    def rerun(self, program: Program) -> TestResult:
+        return check(program, self.model, collect="none")
 
 
 def select_fences(program: Program, model: Model, options: FenceOptions | None = None) -> Selection:
@@ -224,7 +272,7 @@ def select_fences(program: Program, model: Model, options: FenceOptions | None =
         from .programs import select_for_program
 
         return select_for_program(program, model, options)
-    return Selector(program, model, options).run()
+    return AxiomaticSelector(program, model, options).run()
 
 
 def rerun(selection: Selection, program: Program, model: Model) -> TestResult:

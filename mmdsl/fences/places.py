@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..core.errors import UnsupportedError
+from ..core.errors import MmdslError, UnsupportedError
 from ..core.program import Assume, Branch, Instr, Load, Program, Rmw, Store, Thread
 from ..lang.ir import Model
 
@@ -108,14 +108,15 @@ def _branch_targets(thread: Thread) -> set[int]:
     return {ins.target for ins in thread.instrs if isinstance(ins, Branch)}
 
 
-def thread_places(thread: Thread) -> ThreadPlaces:
+def thread_places(thread: Thread, writable: set[int] | None = None) -> ThreadPlaces:
     """The candidate places of a thread, one per class of equivalent positions.
 
     Positions ``i`` and ``i+1`` are equivalent when instruction ``i`` is neither a memory
     access nor a branch and nothing jumps to ``i+1``: a fence at either runs at the same
     moments between the same accesses. Each class keeps its last position that lies
     between two source instructions (one source instruction may lower to several IR
-    instructions; a fence cannot go inside it). Position 0 counts only when a loop jumps
+    instructions; a fence cannot go inside it) and, when the dialect says where it can
+    write a fence (``writable``), where it can. Position 0 counts only when a loop jumps
     back to it; the end of the thread orders nothing.
     """
     instrs = thread.instrs
@@ -125,7 +126,8 @@ def thread_places(thread: Thread) -> ThreadPlaces:
     chain: list[int] = []
 
     def close(chain: list[int]) -> None:
-        reps = [i for i in chain if _is_boundary(instrs, i) and i < n and (i > 0 or 0 in targets)]
+        reps = [i for i in chain if _is_boundary(instrs, i) and i < n and (i > 0 or 0 in targets)
+                and (writable is None or i in writable)]
         if not reps:
             return
         r = reps[-1]
@@ -149,4 +151,21 @@ def _text(ins: Instr) -> str:
 
 
 def program_places(program: Program) -> list[ThreadPlaces]:
-    return [thread_places(t) for t in program.threads]
+    """The places of every thread, limited to where the test's dialect can write a fence back."""
+    from ..litmus import dialect_for
+
+    points = None
+    try:
+        points = getattr(dialect_for(program.arch), "fence_points", None)
+    except MmdslError:
+        pass
+    out = []
+    for t in program.threads:
+        writable = None
+        if points is not None:
+            try:
+                writable = set(points(program, t.tid))
+            except MmdslError:
+                writable = None
+        out.append(thread_places(t, writable))
+    return out

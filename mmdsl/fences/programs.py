@@ -1,10 +1,71 @@
-"""Minimum fences for programs with loops, from explorer traces (and the min-cut method)."""
+"""Minimum fences for programs with loops: the solve -> insert -> re-explore loop over explorer traces.
+
+Each round explores the (fenced) program, turns the traces to its violating final
+states into requirements (``traces``: necessary and sufficient for each trace), solves,
+and inserts. With ``--method cut`` the first round's requirements are instead the
+.NET paper's minimum cut of the explored state graph (``cut``), also necessary; later
+rounds add the traces that survive. Either way OPTIMAL on the last round plus a
+violation-free re-exploration proves the fence set minimum.
+"""
 
 from __future__ import annotations
 
-from ..core.errors import UnsupportedError
+from ..core.errors import MmdslError
+from ..core.outcome import TestResult
+from ..core.program import Program
+from ..lang.ir import Model
+from .cut import cut_graph
+from .loop import FenceOptions, Selection, Selector
+from .traces import Explored, TraceEncoder, explore_for, positions_back
 
 
-def select_for_program(program, model, options):
-    raise UnsupportedError(f"{program.name}: programs with loops and --method cut need the explorer, "
-                           "which is not available in this build")
+def explore_result(program: Program, model: Model) -> TestResult:
+    """The explorer's result for a (fenced) program, e.g. one read back from a file."""
+    from ..explorer import explore
+
+    return explore(program, model)
+
+
+class ProgramSelector(Selector):
+    """Programs with loops (and ``--method cut``): violating traces of the explorer."""
+
+    engine = "explorer"
+
+    def __init__(self, program: Program, model: Model, options: FenceOptions):
+        super().__init__(program, model, options)
+        self.encoder = TraceEncoder(program, self.problem)
+
+    def explore(self, program: Program, graph: bool = False) -> Explored:
+        return explore_for(program, self.model, self.target.unwanted, graph=graph, por=not graph)
+
+    def first(self) -> tuple[TestResult, int]:
+        explored = self.explore(self.program, graph=self.options.method == "cut")
+        if explored.outcome.target_ids:
+            if self.options.method == "cut":
+                self.problem.cuts.append(cut_graph(self.problem, explored))
+            else:
+                for req in self.encoder.requirements(explored):
+                    self.problem.add(req)
+        return explored.result, len(explored.outcome.target_ids)
+
+    def recheck(self, fenced: Program) -> tuple[TestResult, Explored | None]:
+        explored = self.explore(fenced)
+        return explored.result, (explored if explored.outcome.target_ids else None)
+
+    def refine(self, chosen: frozenset[int], fenced: Program, survivors: Explored) -> bool:
+        """Requirements of the surviving traces, read in the original program's places."""
+        progress = False
+        for req in self.encoder.requirements(survivors, positions_back(self.program, fenced)):
+            if any(lit & chosen for alt in req for lit in alt):
+                raise MmdslError(f"internal: a trace of the fenced {self.program.name} passes a fence that "
+                                 "should block it (please report this)")
+            progress |= self.problem.add(req)
+        return progress
+
+    def rerun(self, program: Program) -> TestResult:
+        return self.explore(program).result
+
+
+def select_for_program(program: Program, model: Model, options: FenceOptions) -> Selection:
+    """Fence selection on the explorer (programs with loops, or ``--method cut``)."""
+    return ProgramSelector(program, model, options).run()

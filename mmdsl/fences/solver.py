@@ -51,6 +51,8 @@ class _Built:
                     m.add_implication(a, lit)
                 terms.append(a)
             m.add_bool_or(terms)
+        for cut in problem.cuts:
+            self._cut(cut)
         for chosen in exclude:
             m.add_bool_or([self.x[i].Not() for i in sorted(chosen)])
         self.costs = [c.cost for c in problem.choices]
@@ -66,6 +68,19 @@ class _Built:
             v = self._lits[lit] = self.model.new_bool_var("")
             self.model.add_bool_or([self.x[i] for i in sorted(lit)] + [v.Not()])
         return v
+
+    def _cut(self, cut) -> None:
+        """No path of the graph from its initial node to a violating node keeps all its edges."""
+        m = self.model
+        reach = [m.new_bool_var("") for _ in range(cut.nodes)]
+        m.add_bool_or([reach[cut.initial]])
+        for v in sorted(cut.violating):
+            m.add_bool_or([reach[v].Not()])
+        for u, v, lit in cut.edges:
+            clause = [reach[u].Not(), reach[v]]
+            if lit:
+                clause.append(self._literal(frozenset(lit)))
+            m.add_bool_or(clause)
 
     def cost_expr(self):
         return sum(c * v for c, v in zip(self.costs, self.x))
@@ -92,7 +107,7 @@ def solve_minimum(problem: Problem, time_limit: float | None = None) -> Solution
     one (earliest threads, places and kinds), so answers do not depend on solver luck.
     """
     start = time.perf_counter()
-    if not problem.requirements:
+    if not problem.requirements and not problem.cuts:
         return Solution(OPTIMAL, frozenset(), 0, 0, time.perf_counter() - start)
     built = _Built(problem)
     built.model.minimize(built.cost_expr())

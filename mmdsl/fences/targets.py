@@ -9,7 +9,6 @@ from ..core.condition import FinalState, prop_text
 from ..core.errors import UnsupportedError
 from ..core.outcome import TestResult
 from ..core.program import Program
-from ..lang.ir import Model
 
 TARGETS = ("outcome", "sc")
 
@@ -42,20 +41,24 @@ class Target:
         return not any(self.unwanted_state(s) for s in result.states)
 
 
-def make_target(program: Program, name: str, sc_model: Model | None = None) -> Target:
-    """The target ``name`` (outcome | sc) for ``program``."""
+def make_target(program: Program, name: str, engine: str = "axiomatic") -> Target:
+    """The target ``name`` (outcome | sc) for ``program``; SC's states come from ``engine``."""
     if name == "outcome":
         cond = program.condition
         verb = "forbid" if cond.quantifier == "exists" else "keep"
         return Target(name, f"{verb} {cond.quantifier} ({prop_text(cond.prop)})", program)
     if name == "sc":
-        from ..axiomatic import check
+        from ..lang import load_model
 
-        if sc_model is None:
-            from ..lang import load_model
+        sc = load_model("sc")
+        if engine == "explorer":
+            from ..explorer import explore
 
-            sc_model = load_model("sc")
-        states = frozenset(check(program, sc_model, collect="none").states)
+            states = frozenset(explore(program, sc).states)
+        else:
+            from ..axiomatic import check
+
+            states = frozenset(check(program, sc, collect="none").states)
         return Target(name, f"forbid every final state SC forbids ({len(states)} SC state(s))", program,
                       states)
     raise UnsupportedError(f"unknown target '{name}'", expected=" or ".join(TARGETS))

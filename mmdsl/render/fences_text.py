@@ -29,7 +29,7 @@ def recheck_text(sel: Selection, result: TestResult) -> str:
 
 
 def _unwanted_word(sel: Selection) -> str:
-    what = "trace(s)" if sel.engine == "explorer" else "execution(s)"
+    what = "violating final state(s)" if sel.engine == "explorer" else "execution(s)"
     return f"{sel.unwanted} {what}"
 
 
@@ -60,10 +60,19 @@ def selection_text(sel: Selection, show_time: bool = True) -> str:
             more = " (stopped at the limit; there are more)" if sel.more_alternatives else ""
             lines.append(f"Optimal placements {len(sel.alternatives)}{more}")
             for i, alt in enumerate(sel.alternatives, 1):
-                lines.append(f"  #{i}: " + "; ".join(f"{c.place.thread} {c.kind.name} {c.place.text()}" for c in alt))
+                lines.append(f"  #{i}: {placement_text(alt)}")
     if show_time:
         lines.append(f"Time {sel.test} {sel.time:.2f}")
     return "\n".join(lines) + "\n"
+
+
+def placement_text(fences: list[Choice]) -> str:
+    """``P0 mfence@11; P1 mfence@11 ss@12``: per thread, each fence's kind and the line it goes before."""
+    by_thread: dict[str, list[str]] = {}
+    for c in fences:
+        where = f"@{c.place.line}" if c.place.line else f"@i{c.place.index}"
+        by_thread.setdefault(c.place.thread, []).append(c.kind.name + where)
+    return "; ".join(f"{t} {' '.join(items)}" for t, items in by_thread.items())
 
 
 def choice_dict(c: Choice) -> dict:
@@ -112,14 +121,20 @@ def selection_dict(sel: Selection) -> dict:
 
 
 def fences_cell(sel: Selection) -> str:
-    """Short form for a table cell: ``P0:mfence P1:mfence``, ``none``, ``no fence helps``."""
+    """Short form for a table cell: ``P0:mfence P1:ssx2``, ``none needed``, ``no fence helps``."""
     if not sel.needed:
         return "none needed"
     if sel.status == INFEASIBLE:
         return "no fence helps"
     if sel.status == UNKNOWN:
         return "-"
-    return " ".join(f"{c.place.thread}:{c.kind.name}" for c in sel.fences)
+    groups: list[list] = []  # [thread, kind, count], in order
+    for c in sel.fences:
+        if groups and groups[-1][:2] == [c.place.thread, c.kind.name]:
+            groups[-1][2] += 1
+        else:
+            groups.append([c.place.thread, c.kind.name, 1])
+    return " ".join(f"{t}:{k}" + (f"x{n}" if n > 1 else "") for t, k, n in groups)
 
 
 def suite_table(items):
