@@ -25,7 +25,7 @@ def cases():
             yield pytest.param(name, model, WORD[expect[model]], id=f"{name}-{model}", marks=marks)
 
 
-@pytest.mark.parametrize("name, model, verdict", cases())
+@pytest.mark.parametrize("name, model, verdict", list(cases()))
 def test_program_verdict_matches_its_manifest(name, model, verdict):
     result = explore(load_litmus(PROGRAMS / f"{name}.litmus"), load_model(model))
     assert result.verdict == verdict

@@ -18,7 +18,7 @@ distributed = pytest.importorskip("distributed")
 def cluster():
     """Two worker processes on 127.0.0.1, as `dask scheduler` / `dask worker` would give."""
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
-                                  dashboard_address=None) as c:
+                                  dashboard_address=":0") as c:
         yield c
 
 
@@ -26,7 +26,7 @@ def cluster():
 def thread_cluster():
     """Workers as threads of this process (so a monkeypatched checker reaches them)."""
     with distributed.LocalCluster(n_workers=1, threads_per_worker=2, processes=False,
-                                  dashboard_address=None) as c:
+                                  dashboard_address=":0") as c:
         yield c
 
 
