@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Set up everything mmdsl needs on a fresh Debian machine with Python 3.11, then run a job:
-#   ./dev.sh run     the main job: the bundled suites under the bundled models (verdict
-#                    matrix) with diagrams written to out/diagrams
+#   ./dev.sh run     the main job: the bundled suites under their models with expected
+#                    verdicts (matrices, HTML reports in out/), diagrams in out/diagrams/
 #   ./dev.sh test    the whole test suite, slow corpus checks included (what CI runs)
 #   ./dev.sh setup   only the set-up
 # Set-up: Debian's graphviz (for diagrams), a virtualenv in .venv with mmdsl installed
@@ -47,8 +47,20 @@ setup_venv
 case "$job" in
     setup) ;;
     run)
+        # every bundled suite against its expected verdicts (HTML reports in out/), the
+        # classic shapes drawn into out/diagrams/, then the classic shapes under every
+        # bundled model; exit 1 if any expectation failed
         mkdir -p out
-        .venv/bin/mmdsl run litmus/classic -m sc -m tso -m pso -m rmo -m dotnet -m relaxed -q "$@"
+        status=0
+        mm=.venv/bin/mmdsl
+        $mm suite litmus/classic --draw out/diagrams/classic --report html -o out/classic.html "$@" || status=1
+        for suite in programs archtest dotnet fences; do
+            $mm suite litmus/$suite --report html -o out/$suite.html "$@" || status=1
+        done
+        $mm suite litmus/x86 --report html -o out/x86.html "$@" || status=1
+        $mm run litmus/classic -m sc -m tso -m pso -m rmo -m dotnet -m relaxed -m tso-axioms -q || status=1
+        echo "reports: out/*.html; diagrams: out/diagrams/"
+        exit $status
         ;;
     test)
         .venv/bin/python -m pytest -q "$@"
