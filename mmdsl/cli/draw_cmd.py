@@ -6,7 +6,7 @@ import sys
 
 import typer
 
-from .common import user_errors
+from .common import EXIT_ERROR, user_errors
 
 
 @user_errors
@@ -44,3 +44,5 @@ def draw(
         print(line)
     if report.written.missing_dot:
         print(INSTALL_HINT, file=sys.stderr)
+    if state_graph and not report.written.files:
+        raise typer.Exit(EXIT_ERROR)  # over the size limit: the message above says how to raise it
