@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 
@@ -72,3 +73,14 @@ def line_col(text: str, offset: int) -> tuple[int, int]:
     line = text.count("\n", 0, offset) + 1
     last_nl = text.rfind("\n", 0, offset)
     return line, offset - last_nl
+
+
+@contextmanager
+def writing(what: str):
+    """Turn an ``OSError`` raised while writing ``what`` (an unwritable folder, a file where a
+    folder should be, a full disk) into an MmdslError: one line, exit code 2, no traceback."""
+    try:
+        yield
+    except OSError as err:
+        where = f" ({err.filename})" if err.filename and str(err.filename) not in what else ""
+        raise MmdslError(f"cannot write {what}{where}: {err.strerror or err}") from None

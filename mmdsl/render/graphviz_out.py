@@ -7,7 +7,7 @@ import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..core.errors import MmdslError
+from ..core.errors import MmdslError, writing
 
 FORMATS = ("dot", "svg", "png", "pdf")
 BATCH = 50  # files per `dot` run
@@ -37,16 +37,18 @@ def write_diagrams(diagrams: list[tuple[str, str]], outdir: str | Path, fmt: str
     """Write each (stem, DOT text) as ``outdir/stem.dot`` and, unless ``fmt`` is dot, ``stem.fmt``.
 
     When `dot` is missing the DOT files are still written and ``missing_dot`` is set (the
-    caller prints ``INSTALL_HINT`` once); any other Graphviz failure is an error.
+    caller prints ``INSTALL_HINT`` once); any other Graphviz failure, and a folder that
+    cannot be written, is an error.
     """
     check_format(fmt)
     out = Path(outdir)
     dot_files = []
-    for stem, source in diagrams:
-        dot_file = out / f"{stem}.dot"
-        dot_file.parent.mkdir(parents=True, exist_ok=True)
-        dot_file.write_text(source, encoding="utf-8")
-        dot_files.append(dot_file)
+    with writing(f"the diagrams into {out}"):
+        for stem, source in diagrams:
+            dot_file = out / f"{stem}.dot"
+            dot_file.parent.mkdir(parents=True, exist_ok=True)
+            dot_file.write_text(source, encoding="utf-8")
+            dot_files.append(dot_file)
     if fmt == "dot" or not dot_files:
         return Written(dot_files)
     if shutil.which("dot") is None:

@@ -60,3 +60,12 @@ def test_a_file_dot_rejects_is_an_error_naming_it(tmp_path):
     with pytest.raises(MmdslError, match=r"graphviz `dot` failed on .*Bad\.dot"):
         write_diagrams([("Good", "digraph Good { a }"), ("Bad", "digraph Bad { a -> }")], tmp_path, "svg")
     assert not list(tmp_path.glob("*.svg"))
+
+
+def test_an_unwritable_folder_is_an_error_not_a_traceback(tmp_path):
+    (tmp_path / "taken").write_text("a file where the folder should be")
+    with pytest.raises(MmdslError, match=r"cannot write the diagrams into .*taken"):
+        write_diagrams([("A", "digraph A { a }")], tmp_path / "taken", "dot")
+    r = CliRunner().invoke(app, ["draw", "litmus/classic/SB.litmus", "-m", "tso", "-o", str(tmp_path / "taken")])
+    assert r.exit_code == 2, r.output
+    assert r.stderr == f"error: cannot write the diagrams into {tmp_path / 'taken'}: File exists\n"
