@@ -43,7 +43,7 @@ def suite(
     """
     from ..suite.console import RunProgress, print_run
     from ..suite.manifest import load_suite, select_tests
-    from ..suite.report import render_report, report_format
+    from ..suite.report import render_report, report_format, write_report
     from ..suite.run import model_columns, run_suite
 
     report = report_format(report or ("json" if as_json else None), output)
@@ -71,8 +71,7 @@ def suite(
         if output is None:
             sys.stdout.write(text)
         else:
-            output.parent.mkdir(parents=True, exist_ok=True)
-            output.write_text(text)
+            write_report(text, output)
     if not to_stdout:
         print_run(run, full_matrix=matrix)
         if output is not None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from ..core.errors import writing
 from .expectations import OBSERVATIONS, parse_word
 from .manifest import LITMUS_SUFFIX, ManifestError, compose_manifest, load_manifest
 from .run import SuiteRun
@@ -119,7 +120,8 @@ def bless(run: SuiteRun) -> BlessReport:
     for start, end, repl in sorted(edits, key=lambda e: (e[0], e[1]), reverse=True):
         text = text[:start] + repl + text[end:]
     tmp = manifest.with_name(manifest.name + ".blessing")
-    tmp.write_text(text)
+    with writing(f"the blessed manifest next to {manifest}"):
+        tmp.write_text(text)
     try:
         load_manifest(tmp)  # the edited text must still be a valid manifest (names resolve the same)
     except ManifestError as err:

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..core.errors import writing
 from .run import SuiteRun
 from .work import OK
 
@@ -78,13 +79,14 @@ def write_difference(program, allowing, forbidding, stem: Path, fmt: str = "svg"
     from ..render.graphviz_out import write_diagrams
     from ..render.herd_text import herd_block, why_text
 
-    stem.parent.mkdir(parents=True, exist_ok=True)
     texts, diagrams = [], []
     for model, kind in ((allowing, "witness"), (forbidding, "forbidden")):
         result = check(program, model, why=True)
         name = f"{stem.name}.{model.name}.{kind}"
         path = stem.parent / f"{name}.txt"
-        path.write_text(f"Model {model.name}\n" + herd_block(result, show_time=False) + why_text(result))
+        with writing(f"the explanations into {stem.parent}"):
+            stem.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(f"Model {model.name}\n" + herd_block(result, show_time=False) + why_text(result))
         texts.append(str(path))
         dot = cell_diagram(program, model, result)
         if dot is not None:

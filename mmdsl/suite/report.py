@@ -5,7 +5,9 @@ from __future__ import annotations
 import csv
 import io
 import json
+from pathlib import Path
 
+from ..core.errors import writing
 from .console import MISMATCH_MARK, cell_text, summary_lines, time_line
 from .run import SuiteRun
 
@@ -111,3 +113,10 @@ def render_report(run: SuiteRun, fmt: str, out_path=None) -> str:
 
         return html_report(run, out_path)
     raise ValueError(fmt)
+
+
+def write_report(text: str, output: Path) -> None:
+    """Write a rendered report to ``output``, creating its folder if needed."""
+    with writing(f"the report {output}"):
+        output.parent.mkdir(parents=True, exist_ok=True)
+        output.write_text(text)

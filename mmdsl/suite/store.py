@@ -68,17 +68,39 @@ class Change:
     after: str
 
 
+SQLITE_MAX_ID = 2**63 - 1
+
+
 def _connect(db: str | Path, create: bool = False) -> sqlite3.Connection:
     if not create and not Path(db).is_file():
         raise StoreError(f"no saved runs: '{db}' does not exist", hint="save a run with mmdsl suite ... --save FILE")
-    conn = sqlite3.connect(str(db))
-    conn.row_factory = sqlite3.Row
-    conn.executescript(SCHEMA)
+    conn = None
+    try:
+        conn = sqlite3.connect(str(db))
+        conn.row_factory = sqlite3.Row
+        conn.executescript(SCHEMA)
+    except sqlite3.Error as err:
+        if conn is not None:
+            conn.close()
+        raise _store_error(db, err) from None
     return conn
+
+
+def _store_error(db: str | Path, err: sqlite3.Error) -> StoreError:
+    """An SQLite failure (not a database, a folder, read-only ...) as one clear line."""
+    return StoreError(f"cannot use '{db}' for saved runs: {err}",
+                      hint="--save and --db take an SQLite file that mmdsl created (or a new name)")
 
 
 def save_run(db: str | Path, run: SuiteRun) -> int:
     """Store every cell of ``run``; the new run's id."""
+    try:
+        return _insert_run(db, run)
+    except sqlite3.Error as err:
+        raise _store_error(db, err) from None
+
+
+def _insert_run(db: str | Path, run: SuiteRun) -> int:
     with _connect(db, create=True) as conn:
         cur = conn.execute(
             "INSERT INTO runs (timestamp, suite, manifest, engine, models, executor, jobs, wall) "
@@ -102,6 +124,8 @@ def list_runs(db: str | Path) -> list[sqlite3.Row]:
     try:
         return conn.execute("SELECT r.*, (SELECT COUNT(*) FROM results WHERE run_id = r.id) AS cells "
                             "FROM runs r ORDER BY r.id").fetchall()
+    except sqlite3.Error as err:
+        raise _store_error(db, err) from None
     finally:
         conn.close()
 
@@ -121,7 +145,9 @@ def load_run(db: str | Path, ref: str) -> SavedRun:
             run_id = int(ref)
         else:
             raise StoreError(f"bad run reference '{ref}'", expected="a run id, 'last' or 'last~N'")
-        head = conn.execute("SELECT * FROM runs WHERE id = ?", (run_id,)).fetchone()
+        head = None  # an id past SQLite's integers names no run
+        if run_id <= SQLITE_MAX_ID:
+            head = conn.execute("SELECT * FROM runs WHERE id = ?", (run_id,)).fetchone()
         if head is None:
             raise StoreError(f"no run {run_id} in {db}",
                              hint="saved runs: " + (", ".join(map(str, ids)) or "none"))
@@ -129,6 +155,8 @@ def load_run(db: str | Path, ref: str) -> SavedRun:
         for row in conn.execute("SELECT * FROM results WHERE run_id = ?", (run_id,)):
             saved.cells[(row["test"], row["model"])] = row
         return saved
+    except sqlite3.Error as err:  # a database of another program, with other columns
+        raise _store_error(db, err) from None
     finally:
         conn.close()
 

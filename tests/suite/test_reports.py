@@ -150,3 +150,19 @@ def test_draw_writes_a_diagram_per_cell_and_the_html_links_them(tmp_path):
     assert "under <i>tso</i><br/><font point-size=\"11\">allowed; satisfies" in (
         out / "diagrams" / "tso" / "SB.dot").read_text()
     assert "forbidden: violates sc" in (out / "diagrams" / "sc" / "SB.dot").read_text()
+
+
+def test_unwritable_report_and_diagram_paths_are_clear_errors(tmp_path):
+    """A report or a diagram folder where a file stands: one line on stderr, exit 2, no traceback."""
+    make_suite(tmp_path / "s", "name: mini\nmodels: [sc]\ntests: '*.litmus'\n", tests=("SB",))
+    (tmp_path / "taken").write_text("a file, not a folder")
+    report = tmp_path / "taken" / "report.html"
+    proc = mmdsl("suite", str(tmp_path / "s"), "--report", "html", "-o", str(report), "--jobs", "1")
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr
+    assert proc.stderr.startswith(f"error: cannot write the report {report}")
+    proc = mmdsl("suite", str(tmp_path / "s"), "--draw", str(tmp_path / "taken"), "--jobs", "1")
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr
+    assert f"error: cannot write the diagrams into {tmp_path / 'taken'}" in proc.stderr
+    proc = mmdsl("diff-models", "sc", "tso", "--suite", str(tmp_path / "s"), "-o", str(tmp_path / "taken"))
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr
+    assert f"error: cannot write the explanations into {tmp_path / 'taken'}" in proc.stderr

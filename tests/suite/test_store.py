@@ -67,3 +67,20 @@ def test_bad_run_references(tmp_path):
         load_run(db, "last~1")
     proc = mmdsl("compare", "yesterday", "--db", str(db))
     assert proc.returncode == 2 and "bad run reference 'yesterday'" in proc.stderr
+
+
+def test_files_that_are_not_run_databases_are_clear_errors(tmp_path):
+    """Not an SQLite file, a folder, an id past SQLite's integers: one line each, exit 2."""
+    (tmp_path / "notes.txt").write_text("not a database\n" * 100)
+    proc = mmdsl("compare", "--db", str(tmp_path / "notes.txt"))
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr
+    assert proc.stderr.startswith(f"saved runs: cannot use '{tmp_path / 'notes.txt'}' for saved runs: "
+                                  "file is not a database")
+    suite = load_suite("litmus/classic")
+    run = run_suite(suite, model_columns(suite, ["sc"]), jobs=1, executor="inline")
+    with pytest.raises(StoreError, match="cannot use .* for saved runs"):
+        save_run(tmp_path, run)  # a folder
+    db = tmp_path / "runs.db"
+    save_run(db, run)
+    proc = mmdsl("compare", "99999999999999999999999", "--db", str(db))
+    assert proc.returncode == 2 and "no run 99999999999999999999999" in proc.stderr
