@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..core.errors import UnsupportedError
 from ..core.outcome import TestResult
 from ..core.program import Program
 from ..lang.ir import Model
@@ -99,7 +100,20 @@ def chosen_dots(program: Program, model: Model, chosen: list[Chosen], style: Sty
 
 def result_diagram(program: Program, model: Model, result: TestResult, style: Style) -> str | None:
     """The one diagram `mmdsl run --draw` writes for a result: the witness when the outcome is
-    allowed, else the first forbidden execution satisfying the condition with its cycle."""
+    allowed, else the first forbidden execution satisfying the condition with its cycle (None:
+    no execution satisfies the condition at all).
+
+    The explorer finds states, not executions: for its results the axiomatic checker supplies
+    the execution (a program with a loop has none, an UnsupportedError says so).
+    """
+    if result.engine != "axiomatic":
+        from ..axiomatic import check
+
+        if program.has_loops():
+            raise UnsupportedError(f"{program.name} has a loop, and execution diagrams come from the axiomatic "
+                                   "checker, which runs loop-free tests",
+                                   hint="draw the explored states: mmdsl draw TEST -m MODEL --state-graph")
+        result = check(program, model, why=True)
     if result.witness is not None:
         chosen = Chosen(program.name, result.witness, "witness")
     elif result.why:

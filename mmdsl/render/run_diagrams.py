@@ -5,6 +5,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from ..core.errors import MmdslError
 from .drawing import result_diagram, run_diagram_stem
 from .graphviz_out import INSTALL_HINT, check_format, write_diagrams
 from .matrix import test_labels
@@ -22,7 +23,8 @@ class RunDiagrams:
         self.fmt = check_format(fmt)
         self.labels = test_labels([str(p) for p in paths])
         self.diagrams: list[tuple[str, str]] = []
-        self.skipped: list[str] = []
+        self.skipped: list[str] = []  # no execution satisfies the condition
+        self.failed: list[str] = []  # no execution diagram can be drawn (a loop), with why
         self._models: dict = {}
         self._programs: dict = {}
 
@@ -41,8 +43,12 @@ class RunDiagrams:
         if program is None:
             self._programs.clear()  # items come test by test: keep only the current one
             program = self._programs[key] = load_litmus(item.path)
-        source = result_diagram(program, model, item.result, SCREEN)
         label = self.labels[key]
+        try:
+            source = result_diagram(program, model, item.result, SCREEN)
+        except MmdslError as err:
+            self.failed.append(f"{label} under {item.model}: {err.message}")
+            return
         if source is None:
             self.skipped.append(f"{label} under {item.model}")
             return
@@ -55,5 +61,7 @@ class RunDiagrams:
         if self.skipped:
             print("no execution satisfies the condition, nothing drawn: " + ", ".join(self.skipped),
                   file=sys.stderr)
+        for line in self.failed:
+            print(f"no diagram for {line}", file=sys.stderr)
         if written.missing_dot:
             print(INSTALL_HINT, file=sys.stderr)

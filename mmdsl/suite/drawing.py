@@ -28,6 +28,7 @@ class DrawnFiles:
     files: list[Path] = field(default_factory=list)
     missing_dot: bool = False
     nothing: list[str] = field(default_factory=list)  # cells with no execution to draw
+    failed: list[str] = field(default_factory=list)  # cells whose diagram could not be made, with why
 
     def lines(self, outdir) -> list[str]:
         from ..render.graphviz_out import INSTALL_HINT
@@ -35,6 +36,8 @@ class DrawnFiles:
         out = [f"wrote {len(self.files)} diagram(s) into {outdir}"]
         if self.nothing:
             out.append(f"nothing to draw (no execution satisfies the condition) for {len(self.nothing)} cell(s)")
+        if self.failed:
+            out.append(f"no diagram for {len(self.failed)} cell(s), e.g. {self.failed[0]}")
         if self.missing_dot:
             out.append(INSTALL_HINT)
         return out
@@ -55,7 +58,10 @@ def write_cell_diagrams(run: SuiteRun, outdir: str | Path, fmt: str = "svg") -> 
             if cell is None or cell.status != OK:
                 continue
             if not cell.dot:
-                drawn.nothing.append(f"{test} under {col}")
+                if cell.message:  # why the worker could not lay it out
+                    drawn.failed.append(f"{test} under {col}: {cell.message.removeprefix('no diagram: ')}")
+                else:
+                    drawn.nothing.append(f"{test} under {col}")
                 continue
             diagrams.append((f"{run_diagram_stem(col)}/{run_diagram_stem(test)}", cell.dot))
             owners.append(cell)

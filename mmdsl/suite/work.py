@@ -130,6 +130,8 @@ def _diagram(program, model, result) -> tuple[str | None, str]:
 
     try:
         return cell_diagram(program, model, result), ""
+    except MmdslError as err:  # a program with a loop has no execution to draw
+        return None, f"no diagram: {err.message}"
     except Exception as err:  # noqa: BLE001 -- the verdict stands without its picture
         return None, f"no diagram: {_crash_text(err)}"
 

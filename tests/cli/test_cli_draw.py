@@ -116,3 +116,23 @@ def test_draw_state_graph_and_its_limit(tmp_path):
     r = invoke("draw", "litmus/classic/SB.litmus", "-m", "tso", "--state-graph", "--detail", "-o", str(tmp_path),
                "-f", "dot")
     assert 'label="P0: issue x = 1"' in (tmp_path / "SB-states.dot").read_text()
+
+
+def test_run_draw_with_the_explorer_draws_the_checkers_executions(tmp_path):
+    """The explorer finds states, not executions: the diagrams are the axiomatic checker's (the
+    same files as without --engine), and a program with a loop gets a reason, not a wrong word."""
+    for engine in ("axiomatic", "explorer"):
+        r = invoke("run", "litmus/classic/SB.litmus", "litmus/classic/MP.litmus", "litmus/programs/rowo.litmus",
+                   "-m", "tso", "-q", "--engine", engine, "--draw", str(tmp_path / engine), "--draw-format", "dot")
+        if engine == "axiomatic":
+            assert r.exit_code == 2  # rowo has a loop: the checker refuses it
+            continue
+        assert r.exit_code == 0, r.output
+        assert "wrote 2 diagram(s) into" in r.stderr
+        assert "no diagram for programs/rowo under tso: rowo has a loop" in r.stderr
+        assert "no execution satisfies the condition" not in r.stderr
+    for name in ("SB", "MP"):
+        explorer = (tmp_path / "explorer" / "tso" / "classic" / f"{name}.dot").read_text()
+        assert explorer == (tmp_path / "axiomatic" / "tso" / "classic" / f"{name}.dot").read_text()
+    assert "allowed; satisfies" in (tmp_path / "explorer" / "tso" / "classic" / "SB.dot").read_text()
+    assert "forbidden: violates tso" in (tmp_path / "explorer" / "tso" / "classic" / "MP.dot").read_text()

@@ -11,7 +11,7 @@ import subprocess
 from html.parser import HTMLParser
 
 import pytest
-from refdata import classic_verdicts
+from refdata import ROOT, classic_verdicts
 from suitefiles import make_suite, mmdsl
 
 from mmdsl.suite.manifest import load_suite
@@ -166,3 +166,20 @@ def test_unwritable_report_and_diagram_paths_are_clear_errors(tmp_path):
     proc = mmdsl("diff-models", "sc", "tso", "--suite", str(tmp_path / "s"), "-o", str(tmp_path / "taken"))
     assert proc.returncode == 2 and "Traceback" not in proc.stderr
     assert f"error: cannot write the explanations into {tmp_path / 'taken'}" in proc.stderr
+
+
+def test_draw_under_the_explorer_engine(tmp_path):
+    """Explorer cells get the checker's execution; a program with a loop is 'no diagram', with why,
+    not 'no execution satisfies the condition'."""
+    from mmdsl.suite.drawing import write_cell_diagrams
+
+    folder = make_suite(tmp_path / "s", None, tests=("SB", "MP"))
+    shutil.copy(ROOT / "litmus" / "programs" / "rowo.litmus", folder / "rowo.litmus")
+    suite = load_suite(folder)
+    run = run_suite(suite, model_columns(suite, ["tso"]), engine="explorer", executor="inline", draw=True)
+    drawn = write_cell_diagrams(run, tmp_path / "d", "dot")
+    assert sorted(p.name for p in drawn.files) == ["MP.dot", "SB.dot"]
+    assert drawn.nothing == []
+    assert drawn.failed == ["rowo under tso: rowo has a loop, and execution diagrams come from the axiomatic "
+                            "checker, which runs loop-free tests"]
+    assert "forbidden: violates tso" in (tmp_path / "d" / "tso" / "MP.dot").read_text()
