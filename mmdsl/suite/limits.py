@@ -8,6 +8,21 @@ import threading
 from contextlib import contextmanager
 
 
+MAX_TIMEOUT = 1e6  # seconds (11.6 days): the interval timer cannot count much further
+
+
+def check_timeout(seconds: float | None) -> float | None:
+    """The per-cell limit to use (None: no limit), or an error for one no timer can keep."""
+    from ..core.errors import MmdslError
+
+    if seconds is None or seconds == 0:
+        return None
+    if not 0 < seconds <= MAX_TIMEOUT:  # also NaN and infinity
+        raise MmdslError(f"--timeout {seconds:g} is not a time limit",
+                         expected=f"seconds between 0 (no limit) and {MAX_TIMEOUT:,.0f}")
+    return seconds
+
+
 class TestTimeout(BaseException):
     """Raised inside a test run that overran its time limit (a BaseException, so that no
     ``except Exception`` in an engine swallows it)."""

@@ -11,6 +11,7 @@ from typing import Callable
 
 from ..core.errors import MmdslError
 from .expectations import Expectation
+from .limits import check_timeout
 from .manifest import ManifestError, ModelRef, Suite, resolve_model
 from .work import DISAGREE, ERROR, OK, Cell, RunSpec, WorkItem, make_chunks, run_item
 
@@ -130,7 +131,7 @@ def run_suite(suite: Suite, models: list[ModelRef], *, engine: str | None = None
     engine = engine or suite.engine
     check_engine(engine)
     jobs = jobs or default_jobs()
-    spec = RunSpec(tuple(models), engine, timeout or None, draw)  # draw: lay out a diagram per cell
+    spec = RunSpec(tuple(models), engine, check_timeout(timeout), draw)  # draw: lay out a diagram per cell
     run = SuiteRun(suite, list(models), engine, jobs=jobs, executor=executor,
                    started=datetime.now(timezone.utc).isoformat(timespec="seconds"))
     if on_start is not None:

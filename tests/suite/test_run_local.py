@@ -148,3 +148,21 @@ def test_an_explorer_limit_is_a_failed_cell_not_bad_input(monkeypatch, tmp_path)
     assert matrix(run) == {("SB", "tso"): "limit reached"}
     assert "more than 10 states" in run.cells[("SB", "tso")].message
     assert run.exit_code() == 1
+
+
+@pytest.mark.parametrize("timeout", [float("inf"), 1e12, -5.0, float("nan")])
+def test_a_limit_no_timer_can_keep_is_bad_input(tmp_path, timeout):
+    """setitimer and threading.Timer overflow past ~1e9 s: refused up front, not a crashed cell
+    (or, on a Dask worker thread, a timer thread that dies and never fires)."""
+    from mmdsl.core.errors import MmdslError
+
+    suite = load_suite(make_suite(tmp_path, None, tests=("SB",)))
+    with pytest.raises(MmdslError, match="is not a time limit"):
+        run_suite(suite, model_columns(suite, ["sc"]), timeout=timeout, executor="inline")
+
+
+def test_cli_refuses_an_infinite_timeout(tmp_path):
+    make_suite(tmp_path, None, tests=("SB",))
+    proc = mmdsl("suite", str(tmp_path), "-m", "sc", "--timeout", "1e400")
+    assert proc.returncode == 2 and proc.stdout == ""
+    assert proc.stderr.startswith("error: --timeout inf is not a time limit; expected seconds between 0")
