@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..core.errors import UnsupportedError
+from ..core.errors import MmdslError, UnsupportedError
 from ..core.outcome import TestResult
 from ..core.program import Program
 from ..lang.ir import Model
@@ -44,6 +44,9 @@ def draw_test(program: Program, model: Model, outdir: str | Path, options: DrawO
     style = style_named(options.style)
     if options.state_graph:
         from .state_graph_drawing import draw_state_graph
+
+        if options.max_states < 1:
+            raise MmdslError(f"--max-states must be at least 1, not {options.max_states}")
 
         return draw_state_graph(program, model, outdir, options, style)
     report = DrawReport()

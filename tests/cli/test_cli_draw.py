@@ -84,7 +84,8 @@ def test_draw_fences_places_the_chosen_fences(tmp_path):
 
 
 def test_draw_bad_options_exit_2(tmp_path):
-    for args in (["--show", "some"], ["--format", "gif"], ["--style", "fancy"], ["--max", "0"]):
+    for args in (["--show", "some"], ["--format", "gif"], ["--style", "fancy"], ["--max", "0"],
+                 ["--state-graph", "--max-states", "0"]):
         r = invoke("draw", "litmus/classic/SB.litmus", "-m", "tso", "-o", str(tmp_path), *args)
         assert r.exit_code == 2, args
         assert "Traceback" not in r.output
