@@ -422,6 +422,8 @@ def _legend(edges: list[EdgeView], model: Model, shown: Violation | None, insert
     out = []
     for rel, text in RELATIONS.items():
         if rel in used and rel != "other":
+            if rel == "po" and model.table is None:  # no table, no ppo: axioms alone say what is kept
+                text = "program order"
             out.append((rel, rel, text))
     for k, name in enumerate(model.shows):
         key = f"show:{k}"

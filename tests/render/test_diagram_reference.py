@@ -74,3 +74,13 @@ def test_rmo_fenced_cycle_goes_through_the_fences(test):
     fenced = sum(1 for tok in orig_cycle(test) if tok.startswith("MFenced"))
     assert sum(1 for e in hot if e.rel == "fence") == fenced
     assert all("mfence" in e.label for e in hot if e.rel == "fence")
+
+
+def test_po_legend_of_a_model_without_table_does_not_claim_reordering():
+    """tso-axioms keeps order through its axioms (po-ghb), not a table: its po edges are not
+    'the model may reorder' -- the cycle of MP runs through two of them."""
+    view = classic_view("MP", "tso-axioms", "forbidden")
+    hot_po = [e for e in view.edges if e.highlight and e.rel == "po"]
+    assert [e.label for e in hot_po] == ["po-ghb", "po-ghb"]
+    assert ("po", "po", "program order") in view.legend
+    assert ("po", "po", "program order (the model may reorder)") in classic_view("SB", "tso", "witness").legend
