@@ -4,7 +4,7 @@
     python tests/suite/gen_manifests.py            # rewrite the classic, x86, archtest, dotnet manifests
     python tests/suite/gen_manifests.py --copy-x86 # also (re)copy the x86 corpus into litmus/x86
 
-`test_bundled_manifests.py` checks that the committed manifests are what this prints,
+`test_bundled_suites.py` checks that the committed manifests are what this prints,
 so the expectations cannot drift from shared/reference.
 """
 

@@ -70,13 +70,6 @@ def test_archtest_expectations_are_the_design_table():
 
 @pytest.mark.parametrize("name", ["archtest", "dotnet", "programs"])
 def test_program_suites_pass_under_the_explorer(name):
-    from mmdsl.core.errors import UnsupportedError
-    from mmdsl.suite.runner import check_engine
-
-    try:
-        check_engine("explorer")
-    except UnsupportedError:
-        pytest.skip("the explorer engine has not landed in this branch")
     suite = load_suite(f"litmus/{name}")
     run = run_suite(suite, model_columns(suite, []), timeout=300)
     assert run.problems() == [] and run.exit_code() == 0
@@ -84,13 +77,6 @@ def test_program_suites_pass_under_the_explorer(name):
 
 def test_classic_suite_with_both_engines_agreeing():
     """`--engine both`: the explorer's final states equal the checker's on every classic test."""
-    from mmdsl.core.errors import UnsupportedError
-    from mmdsl.suite.runner import check_engine
-
-    try:
-        check_engine("both")
-    except UnsupportedError:
-        pytest.skip("the explorer engine has not landed in this branch")
     suite = load_suite("litmus/classic")
     run = run_suite(suite, model_columns(suite, []), engine="both")
     assert run.problems() == [] and run.outcomes() == {"held": 4 * len(suite.tests)}
