@@ -28,6 +28,7 @@ def run(
     """Run tests under models and print herd-shaped results."""
     from ..core.errors import MmdslError
     from ..render.herd_text import herd_block, why_text
+    from ..suite.console import RunProgress
     from ..suite.runner import EngineDisagreement, check_engine, iter_test_files, run_many
 
     check_engine(engine)
@@ -39,20 +40,19 @@ def run(
     if not files:
         print("no litmus tests found in " + ", ".join(tests), file=sys.stderr)
         raise typer.Exit(EXIT_ERROR)
-    total = len(files) * len(model)
-    items = []
-    progress = _progress(total) if total > 40 and not as_json else None
     drawer = None
     if draw is not None:
         from ..render.run_diagrams import RunDiagrams
 
         drawer = RunDiagrams(draw, draw_format, files)
+    items = []
+    progress = RunProgress(enabled=not as_json, threshold=41)  # on a terminal, past 40 runs
+    progress.start(len(files) * len(model))
     for item in run_many(files, list(model), engine=engine, why=why or drawer is not None):
         items.append(item)
         if drawer is not None:
             drawer.add(item)
-        if progress is not None:
-            progress[0].advance(progress[1])
+        progress.advance()
         if as_json:
             continue
         if item.error is not None:
@@ -67,8 +67,7 @@ def run(
             text += why_text(item.result)
         if text:
             print(text)
-    if progress is not None:
-        progress[0].stop()
+    progress.stop()
     if drawer is not None:
         drawer.finish()
     errors = sum(1 for it in items if it.error is not None)
@@ -87,16 +86,6 @@ def run(
         raise typer.Exit(EXIT_ERROR)
     if disagreements:
         raise typer.Exit(EXIT_MISMATCH)
-
-
-def _progress(total: int):
-    from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
-
-    p = Progress("[progress.description]{task.description}", BarColumn(), MofNCompleteColumn(),
-                 TimeRemainingColumn(), console=Console(stderr=True), transient=True)
-    p.start()
-    return p, p.add_task("running", total=total)
 
 
 def _summary(items, nfiles: int, models, errors: int, full: bool) -> None:
