@@ -159,7 +159,9 @@ def run_suite(suite: Suite, models: list[ModelRef], *, engine: str | None = None
     elif executor == "local":
         from .local import LocalPool
 
-        LocalPool(spec, jobs).run(make_chunks(items, jobs), take, on_tick)
+        chunks = make_chunks(items, jobs)
+        run.jobs = max(1, min(jobs, len(chunks)))  # the worker processes actually started
+        LocalPool(spec, jobs).run(chunks, take, on_tick)
     else:
         from .cluster import run_on_dask
 

@@ -166,3 +166,10 @@ def test_cli_refuses_an_infinite_timeout(tmp_path):
     proc = mmdsl("suite", str(tmp_path), "-m", "sc", "--timeout", "1e400")
     assert proc.returncode == 2 and proc.stdout == ""
     assert proc.stderr.startswith("error: --timeout inf is not a time limit; expected seconds between 0")
+
+
+def test_the_time_line_counts_the_workers_that_ran(tmp_path):
+    """Three tests cut into three one-test chunks: --jobs 64 starts three workers, and says so."""
+    suite = load_suite(make_suite(tmp_path, None, tests=("SB", "MP", "LB")))
+    run = run_suite(suite, model_columns(suite, ["sc"]), jobs=64)
+    assert run.jobs == 3 and len(run.cells) == 3
