@@ -9,6 +9,7 @@ from typing import Iterator
 from ..core.errors import MmdslError
 from ..fences import FenceOptions, Selection, select_fences
 from ..render.matrix import test_labels
+from .runner import located
 
 
 @dataclass
@@ -31,6 +32,4 @@ def select_many(paths: list[Path], model_name: str, options: FenceOptions) -> It
         try:
             yield FenceItem(path, label, selection=select_fences(load_litmus(path), model, options))
         except MmdslError as err:
-            if err.pos is None:
-                err.message = f"{path}: {err.message}"
-            yield FenceItem(path, label, error=err)
+            yield FenceItem(path, label, error=located(err, path))

@@ -112,6 +112,11 @@ def run_many(paths: list[Path], models: list[str], *, engine: str = "axiomatic",
             try:
                 yield RunItem(path, m, result=run_test(path, m, engine=engine, why=why, program=prog))
             except MmdslError as err:
-                if err.pos is None and getattr(err, "path", None) is None:
-                    err.message = f"{path}: {err.message}"
-                yield RunItem(path, m, error=err)
+                yield RunItem(path, m, error=located(err, path))
+
+
+def located(err: MmdslError, path: Path) -> MmdslError:
+    """``err`` with the test's path in front of its message when it has no position of its own."""
+    if err.pos is None:
+        err.message = f"{path}: {err.message}"
+    return err
