@@ -46,7 +46,7 @@ def suite(
     from ..suite.report import render_report, report_format, write_report
     from ..suite.run import model_columns, run_suite
 
-    report = report_format(report or ("json" if as_json else None), output)
+    report = report_format(report, output, as_json)
     to_stdout = report is not None and output is None
     the_suite = select_tests(load_suite(target), list(tests))
     columns = model_columns(the_suite, list(model))

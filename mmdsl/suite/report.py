@@ -89,10 +89,16 @@ def _md_escape(text: str) -> str:
     return text.replace("|", "\\|")
 
 
-def report_format(fmt: str | None, output=None) -> str | None:
-    """The report format asked for: ``fmt``, else guessed from ``output``'s suffix (JSON by default)."""
+def report_format(fmt: str | None, output=None, as_json: bool = False) -> str | None:
+    """The report format asked for: ``fmt``, else guessed from ``output``'s suffix (JSON by default);
+    ``as_json`` (``--json``) is the JSON report on stdout and nothing else."""
     from ..core.errors import MmdslError
 
+    if as_json:
+        if fmt not in (None, "json") or output is not None:
+            raise MmdslError("--json prints the JSON report on stdout and nothing else",
+                             hint="for a report file, or another format, use --report FORMAT -o FILE")
+        return "json"
     if fmt is None and output is not None:
         fmt = {".html": "html", ".htm": "html", ".md": "md", ".csv": "csv"}.get(output.suffix, "json")
     if fmt is not None and fmt not in FORMATS:

@@ -183,3 +183,17 @@ def test_draw_under_the_explorer_engine(tmp_path):
     assert drawn.failed == ["rowo under tso: rowo has a loop, and execution diagrams come from the axiomatic "
                             "checker, which runs loop-free tests"]
     assert "forbidden: violates tso" in (tmp_path / "d" / "tso" / "MP.dot").read_text()
+
+
+def test_json_flag_conflicts_are_bad_input(tmp_path):
+    """--json is the JSON report on stdout, nothing else: with another --report or an -o file it
+    used to write that format to stdout, or JSON into report.html and the matrix to stdout."""
+    make_suite(tmp_path / "s", "name: mini\nmodels: [sc]\ntests: '*.litmus'\n", tests=("SB",))
+    for extra in (["--report", "csv"], ["-o", str(tmp_path / "report.html")]):
+        proc = mmdsl("suite", str(tmp_path / "s"), "--json", *extra)
+        assert proc.returncode == 2, extra
+        [error] = json.loads(proc.stdout)["errors"]  # errors of a --json command are JSON too
+        assert error["message"] == "--json prints the JSON report on stdout and nothing else"
+    assert not (tmp_path / "report.html").exists()
+    proc = mmdsl("suite", str(tmp_path / "s"), "--json", "--report", "json", "--jobs", "1")
+    assert proc.returncode == 0 and json.loads(proc.stdout)["results"][0]["verdict"] == "Forbidden"
