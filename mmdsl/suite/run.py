@@ -104,7 +104,7 @@ def model_columns(suite: Suite, specs: list[str] | None) -> list[ModelRef]:
         for r in refs:
             if r.column in seen:
                 raise ManifestError(f"model column '{r.column}' is given twice",
-                                    hint="name one of them: -m COLUMN=MODEL")
+                                    hint="name one of them: COLUMN=MODEL (e.g. tso2=tso)")
             seen.add(r.column)
         return refs
     if not suite.models:
