@@ -84,3 +84,37 @@ def test_po_legend_of_a_model_without_table_does_not_claim_reordering():
     assert [e.label for e in hot_po] == ["po-ghb", "po-ghb"]
     assert ("po", "po", "program order") in view.legend
     assert ("po", "po", "program order (the model may reorder)") in classic_view("SB", "tso", "witness").legend
+
+
+LABEL = re.compile(r"^\w+: ([RW])\*?(?:\[[^\]]*\])?(\w+)=(-?\d+)$")
+
+
+def _access(label: str) -> tuple[str, str, int] | None:
+    m = LABEL.match(label)
+    return (m.group(1), m.group(2), int(m.group(3))) if m else None
+
+
+@pytest.mark.parametrize("test", ["SB", "MP", "IRIW", "WRC", "2+2W", "R", "S", "lisa/CoRW2", "lisa/W+RWC"])
+@pytest.mark.parametrize("model", ["sc", "rmo"])
+def test_communication_edges_point_the_right_way(test, model):
+    """Read off the labels alone: every read has one rf edge, from a write of its location and
+    value; fr goes from a read to a write of its location, co from a write to a write of its
+    location; none is reversed."""
+    program = load_litmus(CLASSIC / f"{test}.litmus")
+    count = len(choose_executions(program, load_model(model), "all", max_count=1000).chosen)
+    for index in range(count):
+        view = classic_view(test, model, "all", index=index, init=True)
+        access = {n.name: _access(n.label) for _, nodes in view.columns for n in nodes}
+        access.update({n.name: _access(n.label) for n in view.init})
+        reads = {name for name, a in access.items() if a and a[0] == "R"}
+        into: Counter = Counter()
+        for e in view.edges:
+            src, dst = access.get(e.src), access.get(e.dst)
+            if e.rel == "rf":
+                assert (src[0], dst[0]) == ("W", "R") and src[1:] == dst[1:], (test, index, e)
+                into[e.dst] += 1
+            elif e.rel == "fr":
+                assert (src[0], dst[0], src[1]) == ("R", "W", dst[1]), (test, index, e)
+            elif e.rel == "co":
+                assert (src[0], dst[0], src[1]) == ("W", "W", dst[1]), (test, index, e)
+        assert into == Counter(reads), (test, index)
