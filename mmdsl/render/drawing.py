@@ -49,6 +49,7 @@ def draw_test(program: Program, model: Model, outdir: str | Path, options: DrawO
             raise MmdslError(f"--max-states must be at least 1, not {options.max_states}")
 
         return draw_state_graph(program, model, outdir, options, style)
+    require_loop_free(program)
     report = DrawReport()
     insertions: list[Insertion] = []
     if options.fences:
@@ -63,6 +64,14 @@ def draw_test(program: Program, model: Model, outdir: str | Path, options: DrawO
     if choice.cut:
         report.messages.append(cut_message(choice, options.max_count))
     return report
+
+
+def require_loop_free(program: Program) -> None:
+    """Execution diagrams come from the axiomatic checker: refuse a program with a loop, saying what to draw."""
+    if program.has_loops():
+        raise UnsupportedError(f"{program.name} has a loop, and execution diagrams come from the axiomatic "
+                               "checker, which runs loop-free tests",
+                               hint="draw the explored states: mmdsl draw TEST -m MODEL --state-graph")
 
 
 def chosen_fences(program: Program, model: Model) -> tuple[list[Insertion], str]:
@@ -112,10 +121,7 @@ def result_diagram(program: Program, model: Model, result: TestResult, style: St
     if result.engine != "axiomatic":
         from ..axiomatic import check
 
-        if program.has_loops():
-            raise UnsupportedError(f"{program.name} has a loop, and execution diagrams come from the axiomatic "
-                                   "checker, which runs loop-free tests",
-                                   hint="draw the explored states: mmdsl draw TEST -m MODEL --state-graph")
+        require_loop_free(program)
         result = check(program, model, why=True)
     if result.witness is not None:
         chosen = Chosen(program.name, result.witness, "witness")

@@ -137,3 +137,10 @@ def test_run_draw_with_the_explorer_draws_the_checkers_executions(tmp_path):
         assert explorer == (tmp_path / "axiomatic" / "tso" / "classic" / f"{name}.dot").read_text()
     assert "allowed; satisfies" in (tmp_path / "explorer" / "tso" / "classic" / "SB.dot").read_text()
     assert "forbidden: violates tso" in (tmp_path / "explorer" / "tso" / "classic" / "MP.dot").read_text()
+
+
+def test_draw_a_program_with_a_loop_points_to_the_state_graph(tmp_path):
+    r = invoke("draw", "litmus/programs/peterson.litmus", "-m", "sc", "-o", str(tmp_path))
+    assert r.exit_code == 2 and "Traceback" not in r.output
+    assert r.stderr.startswith("unsupported: peterson has a loop, and execution diagrams come from the axiomatic")
+    assert "--state-graph" in r.stderr and "--engine" not in r.stderr  # draw has no --engine option
