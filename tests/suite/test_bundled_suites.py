@@ -68,8 +68,18 @@ def test_archtest_expectations_are_the_design_table():
                      ("po", "pso"): "Allowed", ("po", "dotnet"): "Allowed"}
 
 
-@pytest.mark.parametrize("name", ["archtest", "dotnet", "programs"])
-def test_program_suites_pass_under_the_explorer(name):
+SMALL_SUITES = ["archtest", "dotnet", "programs", "fences"]
+
+
+def test_every_bundled_suite_is_checked():
+    """A suite added under litmus/ must be run by one of the tests here."""
+    bundled = {p.parent.name for p in (ROOT / "litmus").glob("*/manifest.yaml")}
+    assert bundled == {"classic", "x86", *SMALL_SUITES}
+
+
+@pytest.mark.parametrize("name", SMALL_SUITES)
+def test_small_bundled_suites_pass(name):
+    """The program suites (explorer, loops) and the fence guide's tests, under their manifests."""
     suite = load_suite(f"litmus/{name}")
     run = run_suite(suite, model_columns(suite, []), timeout=300)
     assert run.problems() == [] and run.exit_code() == 0
