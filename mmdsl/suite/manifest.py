@@ -122,7 +122,8 @@ def select_tests(suite: Suite, patterns: list[str]) -> Suite:
     ``'**/SB*'``)."""
     if not patterns:
         return suite
-    regexes = [re.compile(_key_pattern(p)) for p in patterns]
+    # a key has no suffix; `-t SB.litmus` (as a shell completes it) means `SB`, as in `expect`
+    regexes = [re.compile(_key_pattern(p.removesuffix(LITMUS_SUFFIX))) for p in patterns]
     for pat, rx in zip(patterns, regexes):
         if not any(rx.fullmatch(t.key) for t in suite.tests):
             raise ManifestError(f"no test of suite '{suite.name}' matches '{pat}'",

@@ -122,5 +122,6 @@ def test_selecting_tests_by_key_pattern():
     assert top and all("/" not in k for k in top) and "SB+fences" in top
     assert select_tests(suite, ["lisa/S*", "c/SB"]).keys == ["lisa/S", "lisa/SB", "c/SB"]
     assert set(select_tests(suite, ["**/MP"]).keys) == {"lisa/MP", "c/MP"}
+    assert select_tests(suite, ["lisa/SB.litmus"]).keys == ["lisa/SB"]  # the suffix, as `expect` allows it
     with pytest.raises(ManifestError, match="no test of suite 'classic' matches 'ppc/\\*'"):
         select_tests(suite, ["ppc/*"])
