@@ -117,19 +117,27 @@ def run_item(item: WorkItem, spec: RunSpec,
         else:
             cell = Cell(item.key, m.column, OK, result.verdict, result.observation, result.positive,
                         result.negative, len(result.states), engine=spec.engine)
-            if spec.draw:
-                cell.dot, cell.message = _diagram(program, model, result)
         cell.time = time.perf_counter() - start
+        if spec.draw and cell.status == OK:  # within what is left of the cell's time limit
+            left = None if spec.timeout is None else max(0.001, spec.timeout - cell.time)
+            cell.dot, cell.message = _diagram(program, model, result, left)
         cell.declared = declared
         yield cell
 
 
-def _diagram(program, model, result) -> tuple[str | None, str]:
-    """The cell's diagram, or why there is none (a drawing failure keeps the verdict)."""
+def _diagram(program, model, result, seconds: float | None) -> tuple[str | None, str]:
+    """The cell's diagram, or why there is none (a drawing failure keeps the verdict).
+
+    Under the explorer the checker runs again to find the execution: it gets the rest of
+    the cell's time limit, so that the parent never kills a worker over a picture.
+    """
     from .drawing import cell_diagram
 
     try:
-        return cell_diagram(program, model, result), ""
+        with time_limit(seconds):
+            return cell_diagram(program, model, result), ""
+    except TestTimeout:
+        return None, "no diagram: the cell's time limit ran out while laying it out"
     except MmdslError as err:  # a program with a loop has no execution to draw
         return None, f"no diagram: {err.message}"
     except Exception as err:  # noqa: BLE001 -- the verdict stands without its picture

@@ -173,3 +173,21 @@ def test_the_time_line_counts_the_workers_that_ran(tmp_path):
     suite = load_suite(make_suite(tmp_path, None, tests=("SB", "MP", "LB")))
     run = run_suite(suite, model_columns(suite, ["sc"]), jobs=64)
     assert run.jobs == 3 and len(run.cells) == 3
+
+
+def test_a_slow_diagram_keeps_the_verdict(tmp_path, monkeypatch):
+    """Laying out a cell's diagram gets what is left of its time limit; running out costs the
+    picture, not the verdict (nor, on a local worker, a kill past the hard limit)."""
+    from mmdsl.suite import drawing
+
+    def slow_picture(program, model, result):
+        time.sleep(30)
+
+    monkeypatch.setattr(drawing, "cell_diagram", slow_picture)
+    suite = load_suite(make_suite(tmp_path, None, tests=("SB",)))
+    start = time.monotonic()
+    run = run_suite(suite, model_columns(suite, ["tso"]), timeout=1, executor="inline", draw=True)
+    assert time.monotonic() - start < 10
+    cell = run.cells[("SB", "tso")]
+    assert (cell.status, cell.verdict, cell.dot) == ("ok", "Allowed", None)
+    assert cell.message == "no diagram: the cell's time limit ran out while laying it out"
