@@ -14,7 +14,7 @@ from __future__ import annotations
 from html import escape
 
 from .execution_view import EdgeView, ExecutionView, NodeView
-from .styles import Style, _num
+from .styles import Style, dot_number
 
 PO_WEIGHT = "10"  # keeps each column vertical
 
@@ -67,7 +67,7 @@ def _node_attrs(node: NodeView, style: Style) -> dict[str, str]:
         attrs.update(color=style.inserted_color, fillcolor=style.inserted_fill, penwidth="1.6", shape="box",
                      style="solid" if paper else style.node_style + ",dashed", peripheries="2" if paper else "1")
     if node.highlight:
-        attrs.update(fillcolor=style.highlight_fill, penwidth=_num(style.cycle_width - 1),
+        attrs.update(fillcolor=style.highlight_fill, penwidth=dot_number(style.cycle_width - 1),
                      style="rounded,filled,bold", shape="box")
     return attrs
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from html import escape
 
-from .styles import SHOW_COLOURS, Style, _num
+from .styles import SHOW_COLOURS, Style, dot_number
 
 # thread colours on screen (paper: black, the thread is the edge's label)
 THREAD_COLOURS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd") + SHOW_COLOURS
@@ -87,7 +87,7 @@ def _step_attrs(e, style: Style, removed: bool, names, detail: bool) -> dict[str
     elif not screen:
         attrs["xlabel"] = _thread_name(e.thread, names)
     if removed:
-        attrs.update(color=style.state_colors["removed"], penwidth=_num(style.cycle_width))
+        attrs.update(color=style.state_colors["removed"], penwidth=dot_number(style.cycle_width))
     return attrs
 
 

@@ -35,7 +35,7 @@ class LineStyle:
         width = self.penwidth if highlight_width is None else max(highlight_width, self.penwidth + 1.8)
         font = self.color.split(":")[0]
         return {"color": self.color, "fontcolor": font, "style": self.style,
-                "penwidth": _num(width), "arrowhead": self.arrowhead}
+                "penwidth": dot_number(width), "arrowhead": self.arrowhead}
 
 
 @dataclass(frozen=True)
@@ -49,7 +49,6 @@ class Style:
     node_shape: str
     node_style: str
     node_color: str
-    cluster_color: str
     cycle_width: float
     highlight_fill: str
     inserted_fill: str
@@ -81,7 +80,6 @@ SCREEN = Style(
     node_shape="box",
     node_style="rounded,filled",
     node_color="#9e9e9e",
-    cluster_color="#bdbdbd",
     cycle_width=3.2,
     highlight_fill="#fff3bf",
     inserted_fill="#efe3f7",
@@ -107,7 +105,6 @@ PAPER = Style(
     node_shape="plaintext",
     node_style="solid",
     node_color="black",
-    cluster_color="gray60",
     cycle_width=3.4,
     highlight_fill="gray90",
     inserted_fill="white",
@@ -126,6 +123,6 @@ def style_named(name: str) -> Style:
     return style
 
 
-def _num(x: float) -> str:
+def dot_number(x: float) -> str:
     """Numbers in DOT without noise: 1.0 -> '1', 1.25 -> '1.25'."""
     return f"{x:g}"
