@@ -20,8 +20,7 @@ from ..core.events import EventShape
 from ..core.program import Fence, Load, Program, Rmw, Store
 from ..lang.ir import Model
 from ..lang.table import compiled_fences
-
-Insertion = tuple[int, int, str]
+from .execution_view import Insertion
 
 
 def removed_steps(graph, program: Program, model: Model, insertions: list[Insertion]) -> frozenset[int]:
