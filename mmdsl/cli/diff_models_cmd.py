@@ -48,7 +48,8 @@ def diff_models(
         print(dumps({"suite": the_suite.name, "a": a.column, "b": b.column,
                      "differences": [{"test": d.test, "allowed_by": d.allowed_by, "forbidden_by": d.forbidden_by,
                                       "files": d.files} for d in diff.differences],
-                     "not_compared": [{"test": t, "model": m, "what": w} for t, m, w in diff.failed]}))
+                     "not_compared": [{"test": t, "model": m, "what": w} for t, m, w in diff.failed],
+                     "not_written": [{"test": t, "why": why} for t, why in diff.undrawn]}))
     else:
         for line in diff.lines():
             print(line)

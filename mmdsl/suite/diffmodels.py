@@ -26,6 +26,7 @@ class ModelDiff:
     differences: list[Difference]
     failed: list[tuple[str, str, str]]  # test, model, what happened (no verdict to compare)
     outdir: Path | None = None  # where write_executions put the files
+    undrawn: list[tuple[str, str]] = field(default_factory=list)  # test, why it has no executions written
 
     def lines(self) -> list[str]:
         a, b = self.a.column, self.b.column
@@ -57,6 +58,8 @@ class ModelDiff:
             texts = sum(f.endswith(".txt") for f in files)
             lines.append(f"wrote {len(files) - texts} diagram(s) and {texts} text explanation(s) into {self.outdir} "
                          "(the witness under the model that allows, the forbidding cycle under the other)")
+        for test, why in self.undrawn:
+            lines.append(f"no executions written for {test}: {why}")
         return lines
 
 
@@ -78,8 +81,10 @@ def differences(run: SuiteRun, a: ModelRef, b: ModelRef) -> ModelDiff:
 def write_executions(diff: ModelDiff, suite: Suite, out: Path, fmt: str = "svg") -> None:
     """For each difference: the witness under the allowing model and a forbidden execution with
     its violated axiom and cycle under the other, as diagrams and herd-shaped text."""
+    from ..core.errors import UnsupportedError
     from ..lang import load_model
     from ..litmus import load_litmus
+    from ..render.drawing import require_loop_free
     from .drawing import write_difference
 
     diff.outdir = out
@@ -87,6 +92,11 @@ def write_executions(diff: ModelDiff, suite: Suite, out: Path, fmt: str = "svg")
     models = {diff.a.column: diff.a, diff.b.column: diff.b}
     for d in diff.differences:
         program = load_litmus(paths[d.test])
+        try:
+            require_loop_free(program)
+        except UnsupportedError as err:  # the explorer told them apart; the checker cannot run it
+            diff.undrawn.append((d.test, err.message))
+            continue
         allowing = load_model(models[d.allowed_by].source)
         forbidding = load_model(models[d.forbidden_by].source)
         d.files = write_difference(program, allowing, forbidding, out / d.test, fmt)
