@@ -90,6 +90,7 @@ def run(
 
 def _summary(items, nfiles: int, models, errors: int, full: bool) -> None:
     from rich.console import Console
+    from rich.markup import escape
 
     from ..render.matrix import matrix_counts, matrix_table
 
@@ -98,7 +99,7 @@ def _summary(items, nfiles: int, models, errors: int, full: bool) -> None:
         console.print(matrix_table(items))
     counts = matrix_counts(items)
     for m, c in counts.items():
-        console.print(f"{m}: {c['Allowed']} allowed, {c['Forbidden']} forbidden"
+        console.print(f"{escape(m)}: {c['Allowed']} allowed, {c['Forbidden']} forbidden"
                       + (f", [bold yellow]{c['errors']} errors[/]" if c["errors"] else ""))
     console.print(f"{nfiles} test(s) x {len(models)} model(s)"
                   + (f"; [bold yellow]{errors} failed[/]" if errors else ""))

@@ -34,16 +34,17 @@ def verdict_matrix(items) -> tuple[list[str], "OrderedDict[str, dict]"]:
 
 def matrix_table(items, title: str | None = None):
     """A rich Table of the verdict matrix."""
+    from rich.markup import escape
     from rich.table import Table
 
     models, rows = verdict_matrix(items)
     table = Table(title=title, show_lines=False)
     table.add_column("test")
     for m in models:
-        table.add_column(m, justify="center")
+        table.add_column(escape(m), justify="center")
     style = {"A": "[green]A[/]", "F": "[red]F[/]", "error": "[bold yellow]error[/]"}
     for row in rows.values():
-        table.add_row(row["label"], *(style.get(row.get(m, ""), "") for m in models))
+        table.add_row(escape(row["label"]), *(style.get(row.get(m, ""), "") for m in models))  # SB[x] is no markup
     return table
 
 

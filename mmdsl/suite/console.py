@@ -83,12 +83,13 @@ def cell_text(run: SuiteRun, test: str, column: str) -> str:
 
 def matrix_table(run: SuiteRun):
     """The verdict matrix as a rich Table: tests down, models across."""
+    from rich.markup import escape
     from rich.table import Table
 
     table = Table(title=None, show_edge=True)
     table.add_column("test")
     for col in run.columns:
-        table.add_column(col)
+        table.add_column(escape(col))
     for test in run.tests:
         row = []
         for col in run.columns:
@@ -96,7 +97,7 @@ def matrix_table(run: SuiteRun):
             outcome = run.outcome(test, col) if (test, col) in run.cells else None
             style = "bold magenta" if outcome not in (HELD, UNCHECKED, None) else _STYLE.get(text, "")
             row.append(f"[{style}]{text}[/]" if style else text)
-        table.add_row(test, *row)
+        table.add_row(escape(test), *row)  # a test named SB[x] is not markup
     return table
 
 

@@ -191,3 +191,13 @@ def test_a_slow_diagram_keeps_the_verdict(tmp_path, monkeypatch):
     cell = run.cells[("SB", "tso")]
     assert (cell.status, cell.verdict, cell.dot) == ("ok", "Allowed", None)
     assert cell.message == "no diagram: the cell's time limit ran out while laying it out"
+
+
+def test_test_names_are_not_read_as_console_markup(tmp_path):
+    """rich would print SB[x] as SB and make M[bold]P bold: the matrices print names as they are."""
+    (tmp_path / "SB[x].litmus").write_text((CLASSIC / "SB.litmus").read_text())
+    (tmp_path / "M[bold]P.litmus").write_text((CLASSIC / "MP.litmus").read_text())
+    suite = mmdsl("suite", str(tmp_path), "-m", "sc", "--jobs", "1")
+    assert "│ M[bold]P │ Forbidden │" in suite.stdout and "│ SB[x]    │ Forbidden │" in suite.stdout
+    run = mmdsl("run", str(tmp_path), "-m", "sc", "-q")
+    assert "│ M[bold]P │ F  │" in run.stdout and "│ SB[x]    │ F  │" in run.stdout
