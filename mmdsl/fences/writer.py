@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..core.errors import MmdslError, UnsupportedError
+from ..core.errors import MmdslError, UnsupportedError, writing
 from ..core.program import Program
 from ..litmus import dialect_for, parse_litmus
 from .encoding import Choice
@@ -40,5 +40,6 @@ def fenced_source(program: Program, fences: list[Choice]) -> str:
 def write_fenced(program: Program, fences: list[Choice], out: str | Path) -> Program:
     """Write the fenced test to ``out`` and read it back (the caller re-runs what was read)."""
     text = fenced_source(program, fences)
-    Path(out).write_text(text)
+    with writing("the fenced test"):
+        Path(out).write_text(text)
     return parse_litmus(text, str(out))

@@ -101,3 +101,11 @@ def test_user_errors_exit_2():
     assert r.exit_code == 2 and "malformed" in r.output
     r = _run(CLASSIC, "-m", "tso", "-o", "x.litmus")
     assert r.exit_code == 2 and "give a test file" in r.output
+
+
+def test_an_unwritable_output_is_one_error_line(tmp_path):
+    (tmp_path / "taken").write_text("a file, not a folder")
+    out = tmp_path / "taken" / "SB+fenced.litmus"
+    r = _run(CLASSIC / "SB.litmus", "-m", "tso", "-o", out)
+    assert r.exit_code == 2, r.output
+    assert r.stderr == f"error: cannot write the fenced test ({out}): Not a directory\n"
