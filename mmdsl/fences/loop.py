@@ -268,6 +268,8 @@ def select_fences(program: Program, model: Model, options: FenceOptions | None =
     options = options or FenceOptions()
     if options.method not in METHODS:
         raise UnsupportedError(f"unknown method '{options.method}'", expected=" or ".join(METHODS))
+    if options.time_limit is not None and not options.time_limit > 0:
+        raise UnsupportedError(f"--time-limit {options.time_limit}: the time limit is a positive number of seconds")
     if program.has_loops() or options.method == "cut":
         from .programs import select_for_program
 
