@@ -135,3 +135,16 @@ def test_state_graph_interface():
         if e.out_of_order:
             assert ": perform " in e.label
     assert any(e.out_of_order for e in g.edges)
+
+
+def test_an_evaluation_error_names_the_instruction_that_met_it():
+    """Address arithmetic other than +0 is refused, at the instruction (it used to carry no position)."""
+    from mmdsl.litmus import parse_litmus
+
+    program = parse_litmus("LISA ptr\n{\n0:r1=x;\n}\n P0 | P1 ;\n mov r2 (add r1 1) | r[] r0 x ;\n"
+                           "exists (1:r0=1)\n")
+    with pytest.raises(UnsupportedError) as err:
+        explore(program, load_model("tso"))
+    assert (err.value.pos.line, err.value.pos.col) == (6, 2)
+    assert err.value.message == ("P0 instruction 1 ('mov r2 (add r1 1)'): arithmetic '+' on the address of "
+                                 "location 'x' (only +0 is supported)")
