@@ -15,14 +15,12 @@ from mmdsl.litmus import load_litmus
 PROGRAMS = ROOT / "litmus" / "programs"
 MANIFEST = yaml.safe_load((PROGRAMS / "manifest.yaml").read_text())
 WORD = {"A": "Allowed", "F": "Forbidden", "Allowed": "Allowed", "Forbidden": "Forbidden"}
-SLOW = {("rw", "pso")}  # 1.1 million states: the lock's lost updates keep the spin loops busy
 
 
 def cases():
     for name, expect in MANIFEST["expect"].items():
         for model in MANIFEST["models"]:
-            marks = [pytest.mark.slow] if (name, model) in SLOW else []
-            yield pytest.param(name, model, WORD[expect[model]], id=f"{name}-{model}", marks=marks)
+            yield pytest.param(name, model, WORD[expect[model]], id=f"{name}-{model}")
 
 
 @pytest.mark.parametrize("name, model, verdict", list(cases()))
