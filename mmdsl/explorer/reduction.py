@@ -20,8 +20,8 @@ backward pass over the control-flow graph) plus its pending operations.
 
 from __future__ import annotations
 
-from ..core.program import BinOp, Branch, Const, Load, Rmw, Store, UnOp
-from .state import FENCE, RMW, WRITE, HALF, Machine
+from ..core.program import BinOp, Const, Load, Rmw, Store, UnOp
+from .state import FENCE, HALF, RMW, WRITE, Machine, control_successors
 from .transitions import MEMO_LIMIT, READS, WRITES, Semantics
 
 
@@ -63,8 +63,7 @@ class Reduction:
         instrs = th.thread.instrs
         n = len(instrs)
         own = []
-        succs = []
-        for pc, ins in enumerate(instrs):
+        for ins in instrs:
             r = w = 0
             if isinstance(ins, (Load, Store, Rmw)):
                 loc = static_location(ins.addr, self.m.loc_index)
@@ -74,10 +73,7 @@ class Reduction:
                 if isinstance(ins, (Store, Rmw)):
                     w = mask
             own.append((r, w))
-            if isinstance(ins, Branch):
-                succs.append((ins.target,) if ins.cond is None else (ins.target, pc + 1))
-            else:
-                succs.append((pc + 1,))
+        succs = control_successors(th.thread)
         fut = own + [(0, 0)]
         changed = True
         while changed:  # backward fixpoint (loops)
@@ -85,9 +81,8 @@ class Reduction:
             for pc in range(n - 1, -1, -1):
                 r, w = own[pc]
                 for s in succs[pc]:
-                    if s <= n:
-                        r |= fut[s][0]
-                        w |= fut[s][1]
+                    r |= fut[s][0]
+                    w |= fut[s][1]
                 if (r, w) != fut[pc]:
                     fut[pc] = (r, w)
                     changed = True
