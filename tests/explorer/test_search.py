@@ -174,3 +174,20 @@ def test_an_evaluation_error_names_the_instruction_that_met_it():
     assert (err.value.pos.line, err.value.pos.col) == (6, 2)
     assert err.value.message == ("P0 instruction 1 ('mov r2 (add r1 1)'): arithmetic '+' on the address of "
                                  "location 'x' (only +0 is supported)")
+
+
+def test_a_state_space_names_each_traces_overtakings_in_model_terms():
+    """SB under TSO: the one relaxation is a read of y performed while the write of x is pending."""
+    from mmdsl.explorer import explore_space
+
+    program = load_litmus(ROOT / "litmus" / "classic" / "lisa" / "SB.litmus")
+    space = explore_space(program, load_model("tso"), order="bfs")
+    assert len(space.targets) == 1 and space.result().verdict == "Allowed"
+    overtakings = space.trace_overtakings(space.targets[0])
+    assert overtakings and all(ov.earlier == 0 and ov.later == 1 and ov.passed == (1,) for ov in overtakings)
+    assert all([e.kind for e in ov.earlier_events + ov.later_events] == ["W", "R"] for ov in overtakings)
+    # the threads' reads overtake their writes: one thread in the shortest trace, both in the graph
+    assert {ov.tid for ov in overtakings} in ({0}, {1})
+    graph = explore_space(program, load_model("tso"), por=False, graph=True)
+    moved = {(ov.tid, ov.earlier, ov.later) for _, _, ovs in graph.edges() for ov in ovs}
+    assert moved == {(0, 0, 1), (1, 0, 1)}
