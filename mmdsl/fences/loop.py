@@ -6,7 +6,7 @@ CP-SAT optimum over them is a lower bound on the cost of any correct answer; the
 re-check shows the answer correct. Together: OPTIMAL on the last round plus a clean
 re-check proves the fence set minimum. Loop-free tests run on the axiomatic checker
 (``AxiomaticSelector`` here); programs with loops and ``--method cut`` on the explorer
-(``programs.ProgramSelector``).
+(``explorer_selector.ExplorerSelector``).
 """
 
 from __future__ import annotations
@@ -271,18 +271,18 @@ def select_fences(program: Program, model: Model, options: FenceOptions | None =
     if options.time_limit is not None and not options.time_limit > 0:
         raise UnsupportedError(f"--time-limit {options.time_limit}: the time limit is a positive number of seconds")
     if program.has_loops() or options.method == "cut":
-        from .programs import select_for_program
+        from .explorer_selector import select_on_explorer
 
-        return select_for_program(program, model, options)
+        return select_on_explorer(program, model, options)
     return AxiomaticSelector(program, model, options).run()
 
 
 def rerun(selection: Selection, program: Program, model: Model) -> TestResult:
     """Run a (fenced) program with the engine the selection used, e.g. after reading it back from a file."""
     if selection.engine == "explorer":
-        from .programs import explore_result
+        from ..explorer import explore
 
-        return explore_result(program, model)
+        return explore(program, model)
     return check(program, model, collect="none")
 
 

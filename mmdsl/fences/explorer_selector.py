@@ -1,4 +1,4 @@
-"""Minimum fences for programs with loops: the solve -> insert -> re-explore loop over explorer traces.
+"""Fence selection on the explorer (programs with loops, ``--method cut``): solve -> insert -> re-explore.
 
 Each round explores the (fenced) program, turns the traces to its violating final
 states into requirements (``traces``: necessary and sufficient for each trace), solves,
@@ -20,14 +20,7 @@ from .loop import FenceOptions, Selection, Selector
 from .traces import TraceEncoder, positions_back
 
 
-def explore_result(program: Program, model: Model) -> TestResult:
-    """The explorer's result for a (fenced) program, e.g. one read back from a file."""
-    from ..explorer import explore
-
-    return explore(program, model)
-
-
-class ProgramSelector(Selector):
+class ExplorerSelector(Selector):
     """Programs with loops (and ``--method cut``): violating traces of the explorer."""
 
     engine = "explorer"
@@ -69,6 +62,6 @@ class ProgramSelector(Selector):
         return self.explore(program).result()
 
 
-def select_for_program(program: Program, model: Model, options: FenceOptions) -> Selection:
+def select_on_explorer(program: Program, model: Model, options: FenceOptions) -> Selection:
     """Fence selection on the explorer (programs with loops, or ``--method cut``)."""
-    return ProgramSelector(program, model, options).run()
+    return ExplorerSelector(program, model, options).run()
