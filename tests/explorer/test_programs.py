@@ -49,6 +49,5 @@ def test_every_program_is_explored_completely_under_dotnet_and_sc_in_under_two_s
     program = load_litmus(path)
     for model in ("dotnet", "sc"):
         start = time.perf_counter()
-        result = explore(program, load_model(model))
-        assert not result.stats["truncated"]
+        explore(program, load_model(model))  # complete: a search over its state limit raises StateLimit
         assert time.perf_counter() - start < 2.0 * 3  # the goal is 2 s; allow a loaded CI machine
