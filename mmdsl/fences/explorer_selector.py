@@ -27,7 +27,7 @@ class ExplorerSelector(Selector):
 
     def __init__(self, program: Program, model: Model, options: FenceOptions):
         super().__init__(program, model, options)
-        self.encoder = TraceEncoder(program, self.problem)
+        self.encoder = TraceEncoder(self.problem)
 
     def explore(self, program: Program, graph: bool = False) -> StateSpace:
         """Breadth-first (shortest traces first), the reduction on unless the whole graph is wanted."""

@@ -56,8 +56,7 @@ def overtaking_literal(problem: Problem, ov: Overtaking, positions) -> Literal:
 class TraceEncoder:
     """Turns violating traces of a program (or of a fenced version of it) into requirements."""
 
-    def __init__(self, program: Program, problem: Problem):
-        self.program = program
+    def __init__(self, problem: Problem):
         self.problem = problem
 
     def requirement(self, space: StateSpace, target: int, back: list[list[int]] | None = None) -> Requirement:
