@@ -20,27 +20,29 @@ backward pass over the control-flow graph) plus its pending operations.
 
 from __future__ import annotations
 
-from ..core.program import BinOp, Const, Load, Rmw, Store, UnOp
+from ..core.program import BinOp, Const, Load, Rmw, Store
 from .state import FENCE, HALF, RMW, WRITE, Machine, control_successors
 from .transitions import MEMO_LIMIT, READS, WRITES, Semantics
+
+LOCATION_OPS = ("add", "sub", "or", "xor")  # the operators core.program.apply_op lets a location through
 
 
 def static_location(e, loc_index: dict[str, int]) -> int | None:
     """The only location an address expression can denote, or None when it comes from a register.
 
-    Addresses support only ``+0`` arithmetic, so an address that names exactly one
-    location (``y + r1``, the diy idiom for an address dependency) can only be that one.
+    Addresses support only ``+0`` arithmetic, so an address whose location-carrying part
+    names exactly one location (``y + r1``, the diy idiom for an address dependency) can
+    only be that one. Only the operators that pass a location through (``+ - | ^`` with 0)
+    carry it; a location under any other operator (``(x == r1) + r2``) yields a number.
     """
     names: set[str] = set()
 
     def walk(x):
         if isinstance(x, Const) and isinstance(x.value, str):
             names.add(x.value)
-        elif isinstance(x, BinOp):
+        elif isinstance(x, BinOp) and x.op in LOCATION_OPS:
             walk(x.left)
             walk(x.right)
-        elif isinstance(x, UnOp):
-            walk(x.arg)
 
     walk(e)
     if len(names) == 1:

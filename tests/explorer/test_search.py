@@ -191,3 +191,21 @@ def test_a_state_space_names_each_traces_overtakings_in_model_terms():
     graph = explore_space(program, load_model("tso"), por=False, graph=True)
     moved = {(ov.tid, ov.earlier, ov.later) for _, _, ovs in graph.edges() for ov in ovs}
     assert moved == {(0, 0, 1), (1, 0, 1)}
+
+
+def test_reduction_does_not_take_a_compared_location_for_the_address():
+    """P1 writes y through the address (x == r1) + r2 with r2 = y: a location under '==' is a number,
+    so the write's location is not known statically. Taking it for x made the reduction perform P0's
+    read of y first, alone, and lose the final state where it reads 1."""
+    from mmdsl.core.condition import Atom, Condition
+    from mmdsl.core.program import BinOp, Const, Load, Program, Reg, Store, Thread
+
+    weird = BinOp("add", BinOp("eq", Const("x"), Reg("r1")), Reg("r2"))
+    program = Program(
+        name="compared-address", arch="LISA", init={"x": 0, "y": 0, "z": 0},
+        threads=[Thread(0, "P0", [Load("r0", Const("y"))]),
+                 Thread(1, "P1", [Load("r3", Const("z")), Store(weird, Const(1))], {"r1": 0, "r2": "y"})],
+        condition=Condition("exists", Atom(("reg", 0, "r0"), 1)))
+    sc = load_model("sc")
+    assert explore(program, sc, por=False).verdict == "Allowed"
+    assert explore(program, sc).state_set() == explore(program, sc, por=False).state_set()
