@@ -103,14 +103,6 @@ def test_user_errors_exit_2():
     assert r.exit_code == 2 and "give a test file" in r.output
 
 
-def test_an_unwritable_output_file_exits_2(tmp_path):
-    # used to end in a FileNotFoundError / IsADirectoryError traceback
-    for out in (tmp_path / "missing" / "x.litmus", tmp_path):
-        r = _run(CLASSIC / "SB.litmus", "-m", "tso", "-o", out)
-        assert r.exit_code == 2 and f"cannot write the fenced test to {out}" in r.output
-        assert r.exception is None or isinstance(r.exception, SystemExit)
-
-
 def test_out_of_range_costs_and_time_limits_exit_2():
     # a cost past 64 bits used to reach CP-SAT and end in a TypeError traceback
     r = _run(CLASSIC / "SB.litmus", "-m", "tso", "--cost", "mfence=99999999999999999999")
