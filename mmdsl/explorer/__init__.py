@@ -1,11 +1,14 @@
 """The operational explorer: reordering tables compiled into enabling predicates, state-space search."""
 
-from .explore import DEFAULT_MAX_PENDING, DEFAULT_MAX_STATES, ENGINE, Exploration, explore
+from .explore import DEFAULT_MAX_PENDING, DEFAULT_MAX_STATES, ENGINE, Exploration, StateSpace, explore, explore_space
 from .graph import StateEdge, StateGraph, StateNode
+from .overtaking import Overtaking
 from .search import StateLimit
+from .state import control_successors
 from .transitions import PendingLimit
 
 __all__ = [
     "explore", "Exploration", "ENGINE", "DEFAULT_MAX_PENDING", "DEFAULT_MAX_STATES",
     "StateGraph", "StateNode", "StateEdge", "StateLimit", "PendingLimit",
+    "explore_space", "StateSpace", "Overtaking", "control_successors",
 ]

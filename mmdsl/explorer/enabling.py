@@ -138,20 +138,16 @@ class ThreadRules:
                 self.overtake[j][k] = rules.overtake(shapes[j], shapes[k])
                 if self.is_write[j] and self.is_read[k]:
                     self.forward[j][k] = rules.forward_past(shapes[j], shapes[k])
-        # fences: mask of descriptors each orders as earlier (a) and as later (b)
+        # fences: mask of the descriptors each orders as the earlier access of a pair
         self.fence_a = [0] * n
-        self.fence_b = [0] * n
         for f in range(n):
             if not self.is_fence[f]:
                 continue
             kind = shapes[f].fence
             self._check_fence(thread, f, kind)
             for d in access:
-                bit = 1 << d
                 if any(rules.fence_orders(kind, shapes[d], shapes[k]) for k in access):
-                    self.fence_a[f] |= bit
-                if any(rules.fence_orders(kind, shapes[j], shapes[d]) for j in access):
-                    self.fence_b[f] |= bit
+                    self.fence_a[f] |= 1 << d
         # per fence and later descriptor: mask of the earlier descriptors it keeps before it
         self.fence_before = [[0] * n for _ in range(n)]
         for f in range(n):

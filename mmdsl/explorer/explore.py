@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
+from typing import Iterator
 
 from ..axiomatic.checker import observed_keys
 from ..core.errors import UnsupportedError
@@ -12,6 +13,7 @@ from ..core.program import Program
 from ..lang.ir import Model
 from .enabling import model_rules
 from .graph import StateGraph, build_graph
+from .overtaking import Overtaking, step_overtakings, trace_overtakings
 from .search import SearchOutcome, StateLimit, path_to, search
 from .state import Machine
 from .trace import Describer, Step
@@ -42,11 +44,6 @@ class Exploration(TestResult):
         """The exploration itself (it is the ``TestResult``); kept for callers of the first version."""
         return self
 
-    @property
-    def outcome_reached(self) -> bool:
-        """Was a final state reaching the condition's outcome (or failing a forall) found?"""
-        return self.trace is not None
-
 
 def explore(program: Program, model: Model, *, por: bool = True, order: str = "dfs",
             max_pending: int = DEFAULT_MAX_PENDING, max_states: int = DEFAULT_MAX_STATES,
@@ -54,12 +51,11 @@ def explore(program: Program, model: Model, *, por: bool = True, order: str = "d
     """Explore every state of ``program`` under ``model`` (a reordering-table model).
 
     ``por`` turns the partial-order reduction on (the final states are the same either
-    way). ``order`` is ``"dfs"`` or ``"bfs"`` (the trace is then a shortest one in the
-    explored graph). ``max_pending`` bounds each thread's pending list and
-    ``max_states`` the states visited (``PendingLimit`` / ``StateLimit`` when reached).
-    With ``graph`` the explored state graph is kept, and hitting ``max_states`` truncates
-    it instead of raising (``truncate`` overrides). ``compare_sc`` also explores the
-    program under ``sc`` for its state count.
+    way). ``order`` is ``"dfs"`` or ``"bfs"`` (the trace is then a shortest one). ``max_pending``
+    bounds each thread's pending list and ``max_states`` the states visited (``PendingLimit`` /
+    ``StateLimit`` when reached). With ``graph`` the explored state graph is kept, and hitting
+    ``max_states`` truncates it instead of raising (``truncate`` overrides). ``compare_sc``
+    also explores the program under ``sc`` for its state count.
 
     ``stats``: states, transitions, final_states (distinct full final states),
     deadlocks (non-final states with nothing enabled: a lock never freed, an assume
@@ -67,44 +63,94 @@ def explore(program: Program, model: Model, *, por: bool = True, order: str = "d
     final state reaching the outcome, or None), por, search, truncated, time, and with
     ``compare_sc`` sc_states, sc_transitions.
     """
-    if order not in ("dfs", "bfs"):
-        raise ValueError(order)
     start = time.perf_counter()
-    machine = Machine(program, model_rules(model))
-    keys = observed_keys(program)
-    cond = program.condition
-    prop = cond.prop
-    if cond.quantifier == "forall":
-        def is_target(values):
-            return not prop.holds(values)
-    else:
-        is_target = prop.holds
-    semantics = Semantics(machine, max_pending)
-    try:
-        found = search(machine, semantics, keys=keys, is_target=is_target, state_filter=program.filter,
-                       por=por, order=order, max_states=max_states,
-                       truncate=graph if truncate is None else truncate, keep_graph=graph)
-    except (StateLimit, PendingLimit) as err:
-        err.message = f"exploring {program.name} under {model.name}: {err.message}"
-        raise
-    positive = sum(1 for s in found.finals if prop.holds(s.as_dict()))
-    result = Exploration(
-        test=program.name, model=model.name, engine=ENGINE, condition=cond, states=dict(found.finals),
-        positive=positive, negative=len(found.finals) - positive, path=program.path,
-    )
+    space = explore_space(program, model, por=por, order=order, max_pending=max_pending, max_states=max_states,
+                          graph=graph, truncate=truncate)
+    result = space.result(Exploration)
+    machine, found = space.machine, space.found
     describer = Describer(machine)
     if found.target is not None:
         result.trace = [describer.step(state, tr) for state, tr in path_to(found, found.target)]
-        result.trace_final = machine.final_state(found.state_list[found.target], keys).text()
+        result.trace_final = machine.final_state(found.state_list[found.target], observed_keys(program)).text()
     if graph:
         result.graph = build_graph(describer, found.state_list, found.edges, found.final_ids,
                                    found.target_ids, found.truncated)
-    result.stats.update(_stats(found, por, order))
     if compare_sc:
         result.stats.update(_sc_stats(program, model, found, por, order, max_pending, max_states))
     result.time = time.perf_counter() - start
     result.stats["time"] = round(result.time, 4)
     return result
+
+
+@dataclass
+class StateSpace:
+    """A finished search, kept whole for callers that need more than an ``Exploration``.
+
+    Fence selection reads the final states reaching the target, the out-of-order steps
+    on the path to each (``trace_overtakings``) and on every edge of the graph
+    (``edges``, when explored with ``graph=True``), in model terms (``Overtaking``).
+    """
+
+    program: Program
+    model: Model
+    machine: Machine
+    found: SearchOutcome
+    por: bool
+    order: str
+
+    @property
+    def states(self) -> int:
+        return self.found.states
+
+    @property
+    def targets(self) -> list[int]:
+        """The ids of the final states reaching the target, in the order found (nearest first under bfs)."""
+        return sorted(self.found.target_ids)
+
+    def result(self, cls=TestResult) -> TestResult:
+        """The search as a ``TestResult`` (engine "explorer"; the condition's verdict, whatever the target)."""
+        found, program = self.found, self.program
+        prop = program.condition.prop
+        positive = sum(1 for s in found.finals if prop.holds(s.as_dict()))
+        result = cls(test=program.name, model=self.model.name, engine=ENGINE, condition=program.condition,
+                     states=dict(found.finals), positive=positive, negative=len(found.finals) - positive,
+                     path=program.path, time=found.time)
+        result.stats.update(_stats(found, self.por, self.order))
+        return result
+
+    def trace_overtakings(self, target: int) -> list[Overtaking]:
+        """The overtakings along the path the search took to state ``target``."""
+        return trace_overtakings(self.machine, path_to(self.found, target), self.found.state_list[target])
+
+    def edges(self) -> Iterator[tuple[int, int, list[Overtaking]]]:
+        """Every edge of the explored graph (``graph=True``) as (source, target, its overtakings)."""
+        states = self.found.state_list
+        for src, dst, tr in self.found.edges:
+            yield src, dst, step_overtakings(self.machine, states[src], tr)
+
+
+def explore_space(program: Program, model: Model, *, target=None, por: bool = True, order: str = "dfs",
+                  max_pending: int = DEFAULT_MAX_PENDING, max_states: int = DEFAULT_MAX_STATES,
+                  graph: bool = False, truncate: bool | None = None) -> StateSpace:
+    """Search the states of ``program`` under ``model`` and keep the search (see ``explore`` for the options).
+
+    ``target(values)`` says which final states to find (``values``: every register and
+    location); by default those reaching the condition's outcome (failing a ``forall``).
+    """
+    if order not in ("dfs", "bfs"):
+        raise ValueError(order)
+    machine = Machine(program, model_rules(model))
+    if target is None:
+        cond = program.condition
+        target = (lambda values: not cond.prop.holds(values)) if cond.quantifier == "forall" else cond.prop.holds
+    try:
+        found = search(machine, Semantics(machine, max_pending), keys=observed_keys(program), is_target=target,
+                       state_filter=program.filter, por=por, order=order, max_states=max_states,
+                       truncate=graph if truncate is None else truncate, keep_graph=graph)
+    except (StateLimit, PendingLimit) as err:
+        err.message = f"exploring {program.name} under {model.name}: {err.message}"
+        raise
+    return StateSpace(program, model, machine, found, por, order)
 
 
 def _stats(found: SearchOutcome, por: bool, order: str) -> dict:
@@ -127,14 +173,11 @@ def _sc_stats(program: Program, model: Model, found: SearchOutcome, por: bool, o
     """States and transitions of the same program under ``sc``, for comparison."""
     from ..lang import load_model
 
-    sc = load_model("sc")
     if model.name == "sc":
         return {"sc_states": found.states, "sc_transitions": found.transitions}
     try:
-        machine = Machine(program, model_rules(sc))
-        sem = Semantics(machine, max_pending)
-        other = search(machine, sem, keys=observed_keys(program), is_target=lambda v: False,
-                       state_filter=program.filter, por=por, order=order, max_states=max_states)
+        other = explore_space(program, load_model("sc"), target=lambda values: False, por=por, order=order,
+                              max_pending=max_pending, max_states=max_states).found
     except UnsupportedError:  # e.g. a fence kind sc does not know
         return {"sc_states": None, "sc_transitions": None}
     return {"sc_states": other.states, "sc_transitions": other.transitions}

@@ -20,27 +20,29 @@ backward pass over the control-flow graph) plus its pending operations.
 
 from __future__ import annotations
 
-from ..core.program import BinOp, Branch, Const, Load, Rmw, Store, UnOp
-from .state import FENCE, RMW, WRITE, HALF, Machine
+from ..core.program import BinOp, Const, Load, Rmw, Store
+from .state import FENCE, HALF, RMW, WRITE, Machine, control_successors
 from .transitions import MEMO_LIMIT, READS, WRITES, Semantics
+
+LOCATION_OPS = ("add", "sub", "or", "xor")  # the operators core.program.apply_op lets a location through
 
 
 def static_location(e, loc_index: dict[str, int]) -> int | None:
     """The only location an address expression can denote, or None when it comes from a register.
 
-    Addresses support only ``+0`` arithmetic, so an address that names exactly one
-    location (``y + r1``, the diy idiom for an address dependency) can only be that one.
+    Addresses support only ``+0`` arithmetic, so an address whose location-carrying part
+    names exactly one location (``y + r1``, the diy idiom for an address dependency) can
+    only be that one. Only the operators that pass a location through (``+ - | ^`` with 0)
+    carry it; a location under any other operator (``(x == r1) + r2``) yields a number.
     """
     names: set[str] = set()
 
     def walk(x):
         if isinstance(x, Const) and isinstance(x.value, str):
             names.add(x.value)
-        elif isinstance(x, BinOp):
+        elif isinstance(x, BinOp) and x.op in LOCATION_OPS:
             walk(x.left)
             walk(x.right)
-        elif isinstance(x, UnOp):
-            walk(x.arg)
 
     walk(e)
     if len(names) == 1:
@@ -63,8 +65,7 @@ class Reduction:
         instrs = th.thread.instrs
         n = len(instrs)
         own = []
-        succs = []
-        for pc, ins in enumerate(instrs):
+        for ins in instrs:
             r = w = 0
             if isinstance(ins, (Load, Store, Rmw)):
                 loc = static_location(ins.addr, self.m.loc_index)
@@ -74,10 +75,7 @@ class Reduction:
                 if isinstance(ins, (Store, Rmw)):
                     w = mask
             own.append((r, w))
-            if isinstance(ins, Branch):
-                succs.append((ins.target,) if ins.cond is None else (ins.target, pc + 1))
-            else:
-                succs.append((pc + 1,))
+        succs = control_successors(th.thread)
         fut = own + [(0, 0)]
         changed = True
         while changed:  # backward fixpoint (loops)
@@ -85,9 +83,8 @@ class Reduction:
             for pc in range(n - 1, -1, -1):
                 r, w = own[pc]
                 for s in succs[pc]:
-                    if s <= n:
-                        r |= fut[s][0]
-                        w |= fut[s][1]
+                    r |= fut[s][0]
+                    w |= fut[s][1]
                 if (r, w) != fut[pc]:
                     fut[pc] = (r, w)
                     changed = True

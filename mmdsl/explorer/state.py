@@ -43,12 +43,9 @@ class CompiledThread:
         self.rules = rules
         regs: dict[str, None] = dict.fromkeys(sorted(thread.registers()))
         for ins in thread.instrs:
-            for attr in ("addr", "value", "new", "cond", "expr"):
-                e = getattr(ins, attr, None)
-                if e is not None:
-                    for r in sorted(e.regs()):
-                        if r != "%old":
-                            regs.setdefault(r, None)
+            for r in sorted(registers_read(ins)):
+                if r != "%old":
+                    regs.setdefault(r, None)
         self.reg_names = list(regs)
         self.reg_index = {r: i for i, r in enumerate(self.reg_names)}
         self.init_regs = tuple(thread.reg_init.get(r, 0) for r in self.reg_names)
@@ -194,6 +191,28 @@ def _dependent_instruction(thread):
     return None
 
 
+def control_successors(thread) -> list[tuple[int, ...]]:
+    """Per instruction, the positions control may go to next (``len(instrs)`` is the end)."""
+    n = len(thread.instrs)
+    out = []
+    for pc, ins in enumerate(thread.instrs):
+        if isinstance(ins, Branch):
+            succ = (ins.target,) if ins.cond is None else (ins.target, pc + 1)
+        else:
+            succ = (pc + 1,)
+        out.append(tuple(min(q, n) for q in succ))
+    return out
+
+
+def registers_read(ins) -> frozenset[str]:
+    """The registers an instruction reads (its address, value, new value, condition or expression)."""
+    used: frozenset[str] = frozenset()
+    for attr in ("addr", "value", "new", "cond", "expr"):
+        e = getattr(ins, attr, None)
+        if e is not None:
+            used |= e.regs()
+    return used
+
 
 def register_liveness(thread, reg_index: dict[str, int], observed: set[str]) -> list[tuple[bool, ...]]:
     """Per pc (and the end), which registers may still be read: a backward fixpoint over the CFG."""
@@ -207,20 +226,12 @@ def register_liveness(thread, reg_index: dict[str, int], observed: set[str]) -> 
                 m |= 1 << reg_index[r]
         return m
 
-    uses, defs, succs = [], [], []
-    for pc, ins in enumerate(thread.instrs):
-        used: set = set()
-        for attr in ("addr", "value", "new", "cond", "expr"):
-            e = getattr(ins, attr, None)
-            if e is not None:
-                used |= e.regs()
+    uses, defs = [], []
+    for ins in thread.instrs:
         dst = getattr(ins, "dst", None)
-        uses.append(mask(used))
+        uses.append(mask(registers_read(ins)))
         defs.append(mask([dst]) if dst else 0)
-        if isinstance(ins, Branch):
-            succs.append((ins.target,) if ins.cond is None else (ins.target, pc + 1))
-        else:
-            succs.append((pc + 1,))
+    succs = control_successors(thread)
     live = [0] * n + [mask(observed)]
     changed = True
     while changed:
@@ -228,7 +239,7 @@ def register_liveness(thread, reg_index: dict[str, int], observed: set[str]) -> 
         for pc in range(n - 1, -1, -1):
             out = 0
             for s in succs[pc]:
-                out |= live[min(s, n)]
+                out |= live[s]
             new = uses[pc] | (out & ~defs[pc])
             if new != live[pc]:
                 live[pc] = new

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from ..core.errors import MmdslError
+from ..core.errors import MmdslError, UnsupportedError
 from .deferred import evaluate, is_deferred, resolve, waits_for_reads, with_old
 from .enabling import ALWAYS, DIFFERENT
 from .state import (
@@ -105,7 +105,10 @@ class Semantics:
 
     def _thread_enabled(self, mem, t: int, ts, reserved: int):
         trs: list[Transition] = []
-        issue = self._issue(t, ts)
+        try:
+            issue = self._issue(t, ts)
+        except UnsupportedError as err:
+            raise located(err, self.m.threads[t], ts[0]) from None
         if issue is False:
             return False
         if issue is not None:
@@ -113,7 +116,10 @@ class Semantics:
         pending = ts[2]
         for p in range(len(pending)):
             if pending[p][0] != FENCE:
-                tr = self._perform(mem, t, ts, p, reserved)
+                try:
+                    tr = self._perform(mem, t, ts, p, reserved)
+                except UnsupportedError as err:
+                    raise located(err, self.m.threads[t], pending[p][3]) from None
                 if tr is not None:
                     trs.append(tr)
         return trs
@@ -276,7 +282,10 @@ class Semantics:
             done = memo.get(key)
             if done is None:
                 pc, regs, pending = ts
-                done = self._apply_issue(self.m.threads[t], pc, regs, pending)
+                try:
+                    done = self._apply_issue(self.m.threads[t], pc, regs, pending)
+                except UnsupportedError as err:
+                    raise located(err, self.m.threads[t], pc) from None
                 if len(done[2]) > self.max_seen:
                     self.max_seen = len(done[2])
                 self._remember(key, done)
@@ -287,7 +296,10 @@ class Semantics:
         key = (ts, tr, read)
         done = memo.get(key)
         if done is None:
-            done = self._apply_perform(self.m.threads[t], ts, tr, read)
+            try:
+                done = self._apply_perform(self.m.threads[t], ts, tr, read)
+            except UnsupportedError as err:
+                raise located(err, self.m.threads[t], op[3]) from None
             self._remember(key, done)
         nts, write = done
         if write is not None:
@@ -372,6 +384,15 @@ class Semantics:
         pending = tuple(_resolve_op(o, p, value, removed) for o in pending)
         regs, pending = _drop_dead_fences(th.rules, regs, pending)
         return (pc, regs, pending), write
+
+
+def located(err: UnsupportedError, th, instr: int) -> UnsupportedError:
+    """An evaluation error (e.g. arithmetic on an address) placed at the instruction that met it."""
+    if err.pos is None:
+        ins = th.thread.instrs[instr]
+        err.pos = ins.pos
+        err.message = f"{th.name} instruction {instr + 1} ('{ins.text}'): {err.message}"
+    return err
 
 
 def _reservations(pending: tuple) -> int:

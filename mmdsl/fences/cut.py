@@ -25,30 +25,17 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from ..core.program import Branch, Thread
-from ..explorer.state import FENCE
-from ..explorer.transitions import PERFORM
+from ..core.program import Thread
+from ..explorer import StateSpace, control_successors
 from .encoding import CutGraph, Problem
-from .traces import Explored, overtaking_literal
-
-
-def _successors(thread: Thread) -> list[tuple[int, ...]]:
-    n = len(thread.instrs)
-    out = []
-    for i, ins in enumerate(thread.instrs):
-        if isinstance(ins, Branch):
-            out.append((ins.target,) if ins.cond is None else (ins.target, i + 1))
-        else:
-            out.append((i + 1,))
-    out.append(())  # the end
-    return [tuple(min(s, n) for s in succ) for succ in out]
+from .traces import overtaking_literal
 
 
 class ControlFlow:
     """Positions that may lie between two instructions of a thread (its control-flow graph)."""
 
     def __init__(self, thread: Thread):
-        succ = _successors(thread)
+        succ = control_successors(thread) + [()]  # the end has no successor
         n = len(succ)
         self.reach: list[frozenset[int]] = []
         for i in range(n):
@@ -71,21 +58,13 @@ class ControlFlow:
         return tuple(sorted(q for q in after if b in self.reach[q]))
 
 
-def cut_graph(problem: Problem, explored: Explored) -> CutGraph:
+def cut_graph(problem: Problem, space: StateSpace) -> CutGraph:
     """The explored state graph with each out-of-order edge labelled by the fences that remove it."""
-    m = explored.machine
-    found = explored.outcome
-    flows = [ControlFlow(th.thread) for th in m.threads]
+    flows = [ControlFlow(t) for t in space.program.threads]
     edges = []
-    for src, dst, tr in found.edges:
+    for src, dst, overtakings in space.edges():
         lits: set = set()
-        if tr.action == PERFORM and tr.pos > 0:
-            t = tr.tid
-            th = m.threads[t]
-            pending = found.state_list[src][1][t][2]
-            op = pending[tr.pos]
-            for a in pending[:tr.pos]:
-                if a[0] != FENCE:
-                    lits |= overtaking_literal(problem, th, flows[t].between(a[3], op[3]), a, op)
+        for ov in overtakings:
+            lits |= overtaking_literal(problem, ov, flows[ov.tid].between(ov.earlier, ov.later))
         edges.append((src, dst, frozenset(lits)))
-    return CutGraph(len(found.state_list), 0, edges, frozenset(found.target_ids))
+    return CutGraph(space.states, 0, edges, frozenset(space.targets))

@@ -6,7 +6,7 @@ CP-SAT optimum over them is a lower bound on the cost of any correct answer; the
 re-check shows the answer correct. Together: OPTIMAL on the last round plus a clean
 re-check proves the fence set minimum. Loop-free tests run on the axiomatic checker
 (``AxiomaticSelector`` here); programs with loops and ``--method cut`` on the explorer
-(``programs.ProgramSelector``).
+(``explorer_selector.ExplorerSelector``).
 """
 
 from __future__ import annotations
@@ -66,12 +66,18 @@ class Selection:
     after: TestResult | None = None  # the fenced program, re-checked
     fenced: Program | None = None
     alternatives: list[list[Choice]] = field(default_factory=list)  # --all-optimal
-    more_alternatives: bool = False  # the enumeration stopped at max_solutions
+    # why the list of alternatives is not complete: None (it is), "limit" (there are more
+    # than max_solutions) or "time limit" (CP-SAT stopped before it knew whether more exist)
+    alternatives_stopped: str | None = None
     remaining: list[FinalState] = field(default_factory=list)  # unwanted states with every fence in
 
     @property
     def optimal(self) -> bool:
         return self.status == OPTIMAL
+
+    @property
+    def more_alternatives(self) -> bool:
+        return self.alternatives_stopped is not None
 
     @property
     def needed(self) -> bool:
@@ -197,25 +203,35 @@ class Selector:
         sel.fenced = fenced
         sel.after = after
         if self.options.all_optimal and sol.status == OPTIMAL:
-            sel.alternatives, sel.more_alternatives = self.all_optimal(sol)
+            sel.alternatives, sel.alternatives_stopped = self.all_optimal(sol)
 
-    def all_optimal(self, sol: Solution) -> tuple[list[list[Choice]], bool]:
-        """Every fence set of the optimal cost that passes the re-check, in canonical order."""
+    def all_optimal(self, sol: Solution) -> tuple[list[list[Choice]], str | None]:
+        """Every fence set of the optimal cost that passes the re-check, in canonical order.
+
+        Also why the list stopped early: None when it is complete, "limit" when a verified
+        answer beyond ``max_solutions`` exists, "time limit" when CP-SAT ran out of time.
+        """
         found = [sol.chosen]
         good = [sol.chosen]
-        while len(good) < self.options.max_solutions:
+        stopped = None
+        while True:
             nxt = next_optimal(self.problem, sol.cost, found, self.options.time_limit)
-            if nxt is None:
+            if nxt.status == INFEASIBLE:
                 break
-            found.append(nxt)
-            fenced, _, survivors = self.verify(nxt)
+            if nxt.status == UNKNOWN:
+                stopped = "time limit"
+                break
+            found.append(nxt.chosen)
+            fenced, _, survivors = self.verify(nxt.chosen)
             if survivors:
-                self._refine(nxt, fenced, survivors)
+                self._refine(nxt.chosen, fenced, survivors)
+            elif len(good) >= self.options.max_solutions:
+                stopped = "limit"
+                break
             else:
-                good.append(nxt)
-        more = len(good) >= self.options.max_solutions
+                good.append(nxt.chosen)
         sets = [self.problem.sorted_choices(g) for g in good]
-        return sorted(sets, key=lambda cs: [c.key() for c in cs]), more
+        return sorted(sets, key=lambda cs: [c.key() for c in cs]), stopped
 
     def remaining(self) -> list[FinalState]:
         """The unwanted final states still reachable with every fence kind at every place."""
@@ -268,19 +284,21 @@ def select_fences(program: Program, model: Model, options: FenceOptions | None =
     options = options or FenceOptions()
     if options.method not in METHODS:
         raise UnsupportedError(f"unknown method '{options.method}'", expected=" or ".join(METHODS))
+    if options.time_limit is not None and not options.time_limit > 0:
+        raise UnsupportedError(f"--time-limit {options.time_limit}: the time limit is a positive number of seconds")
     if program.has_loops() or options.method == "cut":
-        from .programs import select_for_program
+        from .explorer_selector import select_on_explorer
 
-        return select_for_program(program, model, options)
+        return select_on_explorer(program, model, options)
     return AxiomaticSelector(program, model, options).run()
 
 
 def rerun(selection: Selection, program: Program, model: Model) -> TestResult:
     """Run a (fenced) program with the engine the selection used, e.g. after reading it back from a file."""
     if selection.engine == "explorer":
-        from .programs import explore_result
+        from ..explorer import explore
 
-        return explore_result(program, model)
+        return explore(program, model)
     return check(program, model, collect="none")
 
 

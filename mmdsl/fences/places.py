@@ -8,6 +8,9 @@ from ..core.errors import MmdslError, UnsupportedError
 from ..core.program import Assume, Branch, Instr, Load, Program, Rmw, Store, Thread
 from ..lang.ir import Model
 
+# The largest cost a fence kind may have: CP-SAT sums costs in 64-bit integers.
+MAX_COST = 10**9
+
 # Instructions a fence cannot be moved across without changing what it orders.
 _BARRIERS = (Load, Store, Rmw, Branch, Assume)
 
@@ -79,10 +82,15 @@ def fence_kinds(model: Model, kinds: list[str] | None = None,
         if decl is None:
             raise UnsupportedError(f"--cost names fence '{k}', which model '{model.name}' does not declare",
                                    hint=f"fences of this model: {known}")
-        if n < 1:
-            raise UnsupportedError(f"--cost {k}={n}: fence costs are positive integers")
+        if not 1 <= n <= MAX_COST:
+            raise UnsupportedError(f"--cost {k}={n}: fence costs are positive integers up to {MAX_COST}")
         override[decl.name] = n
-    return [FenceKind(d.name, override.get(d.name, d.cost), (d.name, *d.aliases), d.doc) for d in chosen]
+    out = [FenceKind(d.name, override.get(d.name, d.cost), (d.name, *d.aliases), d.doc) for d in chosen]
+    for kind, decl in zip(out, chosen):
+        if kind.cost > MAX_COST:
+            raise UnsupportedError(f"fence '{kind.name}' of model '{model.name}' costs {kind.cost}; "
+                                   f"fence selection takes costs up to {MAX_COST}", decl.pos)
+    return out
 
 
 def parse_costs(items: list[str]) -> dict[str, int]:

@@ -119,27 +119,34 @@ def solve_minimum(problem: Problem, time_limit: float | None = None) -> Solution
     bound = int(-(-solver.best_objective_bound // 1))
     chosen = built.chosen(solver)
     if status == OPTIMAL:
-        chosen = _canonical(problem, cost, time_limit) or chosen
+        chosen = _canonical(problem, cost, time_limit)[1] or chosen
     return Solution(status, chosen, cost, bound, time.perf_counter() - start)
 
 
 def _canonical(problem: Problem, cost: int, time_limit: float | None,
-               exclude: Iterable[frozenset[int]] = ()) -> frozenset[int] | None:
+               exclude: Iterable[frozenset[int]] = ()) -> tuple[str, frozenset[int] | None]:
+    """(status, the canonical set of exactly ``cost`` avoiding ``exclude``, or None when there is none)."""
     built = _Built(problem, exclude)
     built.model.add(built.cost_expr() == cost)
     built.model.minimize(built.tie_expr())
     solver, status = built.run(time_limit)
     if status not in (OPTIMAL, FEASIBLE):
-        return None
-    return built.chosen(solver)
+        return (INFEASIBLE if status == INFEASIBLE else UNKNOWN), None
+    return status, built.chosen(solver)
 
 
 def next_optimal(problem: Problem, cost: int, found: list[frozenset[int]],
-                 time_limit: float | None = None) -> frozenset[int] | None:
-    """Another fence set of exactly ``cost`` meeting every requirement, none of ``found``; None when none is left.
+                 time_limit: float | None = None) -> Solution:
+    """Another fence set of exactly ``cost`` meeting every requirement, none of ``found``.
 
-    Every answer of optimal cost is minimal (costs are positive, so no answer contains
-    another), hence excluding each found set as a whole (not all of its fences again)
-    loses no other optimal answer.
+    The status says whether there is one (OPTIMAL or FEASIBLE, with the set), none is left
+    (INFEASIBLE), or the time limit stopped CP-SAT before it knew (UNKNOWN). Every answer
+    of optimal cost is minimal (costs are positive, so no answer contains another), hence
+    excluding each found set as a whole (not all of its fences again) loses no other
+    optimal answer.
     """
-    return _canonical(problem, cost, time_limit, found)
+    start = time.perf_counter()
+    status, chosen = _canonical(problem, cost, time_limit, found)
+    if chosen is None:
+        return Solution(status, frozenset(), None, None, time.perf_counter() - start)
+    return Solution(status, chosen, cost, cost, time.perf_counter() - start)

@@ -57,7 +57,9 @@ def selection_text(sel: Selection, show_time: bool = True) -> str:
         lines.append(f"Rounds {sel.rounds}")
         lines.append(f"Re-check {recheck_text(sel, sel.after)}")
         if sel.alternatives:
-            more = " (stopped at the limit; there are more)" if sel.more_alternatives else ""
+            more = {None: "", "limit": " (stopped at the limit; there are more)",
+                    "time limit": " (the time limit stopped the enumeration; there may be more)"}[
+                sel.alternatives_stopped]
             lines.append(f"Optimal placements {len(sel.alternatives)}{more}")
             for i, alt in enumerate(sel.alternatives, 1):
                 lines.append(f"  #{i}: {placement_text(alt)}")

@@ -50,6 +50,17 @@ def test_cost_override_changes_the_answer():
     assert [(f["kind"], f["cost"]) for f in d["fences"]] == [("membar", 1), ("membar", 1)] and d["cost"] == 2
 
 
+def test_out_of_range_costs_and_time_limits_exit_2():
+    # a cost past 64 bits used to reach CP-SAT and end in a TypeError traceback
+    r = _run(CLASSIC / "SB.litmus", "-m", "tso", "--cost", "mfence=99999999999999999999")
+    assert r.exit_code == 2 and "fence costs are positive integers up to 1000000000" in r.output
+    assert r.exception is None or isinstance(r.exception, SystemExit)
+    # a time limit of 0 (or less) used to be taken and reported as "no fence set found within the time limit"
+    for limit in ("0", "-1"):
+        r = _run(CLASSIC / "SB.litmus", "-m", "tso", "--time-limit", limit)
+        assert r.exit_code == 2 and "the time limit is a positive number of seconds" in r.output
+
+
 def test_all_optimal_lists_every_placement():
     r = _run(EXAMPLES / "SB+loads.litmus", "-m", "tso", "--all-optimal", "--json")
     d = json.loads(r.output)

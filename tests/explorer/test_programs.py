@@ -15,14 +15,12 @@ from mmdsl.litmus import load_litmus
 PROGRAMS = ROOT / "litmus" / "programs"
 MANIFEST = yaml.safe_load((PROGRAMS / "manifest.yaml").read_text())
 WORD = {"A": "Allowed", "F": "Forbidden", "Allowed": "Allowed", "Forbidden": "Forbidden"}
-SLOW = {("rw", "pso")}  # 1.1 million states: the lock's lost updates keep the spin loops busy
 
 
 def cases():
     for name, expect in MANIFEST["expect"].items():
         for model in MANIFEST["models"]:
-            marks = [pytest.mark.slow] if (name, model) in SLOW else []
-            yield pytest.param(name, model, WORD[expect[model]], id=f"{name}-{model}", marks=marks)
+            yield pytest.param(name, model, WORD[expect[model]], id=f"{name}-{model}")
 
 
 @pytest.mark.parametrize("name, model, verdict", list(cases()))
@@ -51,6 +49,5 @@ def test_every_program_is_explored_completely_under_dotnet_and_sc_in_under_two_s
     program = load_litmus(path)
     for model in ("dotnet", "sc"):
         start = time.perf_counter()
-        result = explore(program, load_model(model))
-        assert not result.stats["truncated"]
+        explore(program, load_model(model))  # complete: a search over its state limit raises StateLimit
         assert time.perf_counter() - start < 2.0 * 3  # the goal is 2 s; allow a loaded CI machine

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from mmdsl.axiomatic import check
 from mmdsl.core.errors import UnsupportedError
 from mmdsl.fences import FenceOptions, select_fences
-from mmdsl.fences.programs import ProgramSelector
+from mmdsl.fences.explorer_selector import ExplorerSelector
 from mmdsl.lang import load_model
 
 # the explorer's generator of random loop-free programs (RMWs, CAS, locks, dependencies, branches, fences)
@@ -36,7 +36,7 @@ def test_every_method_finds_the_same_minimum(seed, model_name):
         reject()  # mostly programs where fences are needed
     options = FenceOptions(target="sc")
     cycles = select_fences(program, model, options)
-    traces = ProgramSelector(program, model, options).run()
+    traces = ExplorerSelector(program, model, options).run()
     cut = select_fences(program, model, FenceOptions(target="sc", method="cut"))
     assert (cycles.engine, traces.engine, cut.engine) == ("axiomatic", "explorer", "explorer")
     assert cycles.needed == traces.needed == cut.needed

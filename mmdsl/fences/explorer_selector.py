@@ -1,4 +1,4 @@
-"""Minimum fences for programs with loops: the solve -> insert -> re-explore loop over explorer traces.
+"""Fence selection on the explorer (programs with loops, ``--method cut``): solve -> insert -> re-explore.
 
 Each round explores the (fenced) program, turns the traces to its violating final
 states into requirements (``traces``: necessary and sufficient for each trace), solves,
@@ -13,46 +13,42 @@ from __future__ import annotations
 from ..core.errors import MmdslError
 from ..core.outcome import TestResult
 from ..core.program import Program
+from ..explorer import StateSpace, explore_space
 from ..lang.ir import Model
 from .cut import cut_graph
 from .loop import FenceOptions, Selection, Selector
-from .traces import Explored, TraceEncoder, explore_for, positions_back
+from .traces import TraceEncoder, positions_back
 
 
-def explore_result(program: Program, model: Model) -> TestResult:
-    """The explorer's result for a (fenced) program, e.g. one read back from a file."""
-    from ..explorer import explore
-
-    return explore(program, model)
-
-
-class ProgramSelector(Selector):
+class ExplorerSelector(Selector):
     """Programs with loops (and ``--method cut``): violating traces of the explorer."""
 
     engine = "explorer"
 
     def __init__(self, program: Program, model: Model, options: FenceOptions):
         super().__init__(program, model, options)
-        self.encoder = TraceEncoder(program, self.problem)
+        self.encoder = TraceEncoder(self.problem)
 
-    def explore(self, program: Program, graph: bool = False) -> Explored:
-        return explore_for(program, self.model, self.target.unwanted, graph=graph, por=not graph)
+    def explore(self, program: Program, graph: bool = False) -> StateSpace:
+        """Breadth-first (shortest traces first), the reduction on unless the whole graph is wanted."""
+        return explore_space(program, self.model, target=self.target.unwanted, por=not graph, order="bfs",
+                             graph=graph, truncate=False)
 
     def first(self) -> tuple[TestResult, int]:
-        explored = self.explore(self.program, graph=self.options.method == "cut")
-        if explored.outcome.target_ids:
+        space = self.explore(self.program, graph=self.options.method == "cut")
+        if space.targets:
             if self.options.method == "cut":
-                self.problem.cuts.append(cut_graph(self.problem, explored))
+                self.problem.cuts.append(cut_graph(self.problem, space))
             else:
-                for req in self.encoder.requirements(explored):
+                for req in self.encoder.requirements(space):
                     self.problem.add(req)
-        return explored.result, len(explored.outcome.target_ids)
+        return space.result(), len(space.targets)
 
-    def recheck(self, fenced: Program) -> tuple[TestResult, Explored | None]:
-        explored = self.explore(fenced)
-        return explored.result, (explored if explored.outcome.target_ids else None)
+    def recheck(self, fenced: Program) -> tuple[TestResult, StateSpace | None]:
+        space = self.explore(fenced)
+        return space.result(), (space if space.targets else None)
 
-    def refine(self, chosen: frozenset[int], fenced: Program, survivors: Explored) -> bool:
+    def refine(self, chosen: frozenset[int], fenced: Program, survivors: StateSpace) -> bool:
         """Requirements of the surviving traces, read in the original program's places."""
         progress = False
         for req in self.encoder.requirements(survivors, positions_back(self.program, fenced)):
@@ -63,9 +59,9 @@ class ProgramSelector(Selector):
         return progress
 
     def rerun(self, program: Program) -> TestResult:
-        return self.explore(program).result
+        return self.explore(program).result()
 
 
-def select_for_program(program: Program, model: Model, options: FenceOptions) -> Selection:
+def select_on_explorer(program: Program, model: Model, options: FenceOptions) -> Selection:
     """Fence selection on the explorer (programs with loops, or ``--method cut``)."""
-    return ProgramSelector(program, model, options).run()
+    return ExplorerSelector(program, model, options).run()
