@@ -22,6 +22,10 @@ def fences(
     all_optimal: bool = typer.Option(False, "--all-optimal", help="List every optimal placement."),
     method: str = typer.Option("cegar", "--method", help="cegar (executions/traces) or cut (min-cut, programs)."),
     time_limit: Optional[float] = typer.Option(None, "--time-limit", help="Seconds per CP-SAT solve."),
+    max_states: int = typer.Option(2_000_000, "--max-states", min=1,
+                                   help="Explorer: most states to visit (programs with loops, --method cut)."),
+    max_pending: int = typer.Option(16, "--max-pending", min=1,
+                                    help="Explorer: longest pending list per thread."),
     as_json: bool = typer.Option(False, "--json", help="Machine-readable output."),
     output: Optional[str] = typer.Option(None, "--output", "-o",
                                          help="Write the fenced test here (in its own dialect) and re-run it."),
@@ -33,7 +37,8 @@ def fences(
     from ..fences.places import parse_costs
 
     options = FenceOptions(target=target, kinds=kinds.split(",") if kinds else None, costs=parse_costs(cost),
-                           all_optimal=all_optimal, method=method, time_limit=time_limit)
+                           all_optimal=all_optimal, method=method, time_limit=time_limit,
+                           max_states=max_states, max_pending=max_pending)
     path = resolve_bundled(test, "litmus")
     if path.is_dir():
         if output:

@@ -32,7 +32,8 @@ class ExplorerSelector(Selector):
     def explore(self, program: Program, graph: bool = False) -> StateSpace:
         """Breadth-first (shortest traces first), the reduction on unless the whole graph is wanted."""
         return explore_space(program, self.model, target=self.target.unwanted, por=not graph, order="bfs",
-                             graph=graph, truncate=False)
+                             graph=graph, truncate=False, max_states=self.options.max_states,
+                             max_pending=self.options.max_pending)
 
     def first(self) -> tuple[TestResult, int]:
         space = self.explore(self.program, graph=self.options.method == "cut")

@@ -42,6 +42,9 @@ class FenceOptions:
     time_limit: float | None = None
     max_rounds: int = 100
     max_solutions: int = 100
+    # the explorer's bounds, for programs searched operationally (loops, --method cut)
+    max_states: int = 2_000_000
+    max_pending: int = 16
 
 
 @dataclass

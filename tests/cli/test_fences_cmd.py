@@ -120,3 +120,10 @@ def test_an_unwritable_output_is_one_error_line(tmp_path):
     r = _run(CLASSIC / "SB.litmus", "-m", "tso", "-o", out)
     assert r.exit_code == 2, r.output
     assert r.stderr == f"error: cannot write the fenced test ({out}): Not a directory\n"
+
+
+def test_fences_pass_the_explorer_bounds_on():
+    # Peterson has loops: the explorer searches it, and a tiny state bound is reported as such
+    r = runner.invoke(app, ["fences", "litmus/programs/peterson.litmus", "-m", "dotnet", "--max-states", "50"])
+    assert r.exit_code == 2, r.output
+    assert "reached 50 states" in r.output and "--max-states" in r.output and "Traceback" not in r.output
