@@ -105,14 +105,15 @@ class Prepared:
             for nm in names:
                 self.env[nm] = ("c", sol[nm])
         else:
-            memo: dict[int, dict[str, Rel]] = {}
+            # the fixpoint of the candidate seen last; the candidate itself is kept (not its
+            # id(), which a new candidate may reuse once the old one is freed)
+            memo: list = [None, None]
 
             def value(d: Dynamic, nm: str) -> Rel:
-                key = id(d)
-                if key not in memo:
-                    memo.clear()
-                    memo[key] = dict(solve(d))
-                return memo[key][nm]
+                if memo[0] is not d:
+                    memo[1] = dict(solve(d))
+                    memo[0] = d
+                return memo[1][nm]
 
             for nm in names:
                 self.env[nm] = ("f", lambda d, nm=nm: value(d, nm))
