@@ -75,8 +75,15 @@ class Prepared:
         names = [b.name for b in group.bindings]
         for nm in names:
             self.polarity[nm] = True
-        for b in group.bindings:
-            self.polarity[b.name] = self.polarity[b.name] and _positive_in_dynamic(b.expr, self.polarity)
+        # the group's names are positive unless some binding is not: refine to a fixpoint
+        # (a binding may use a later one of the group that turns out not to be positive)
+        changed = True
+        while changed:
+            changed = False
+            for b in group.bindings:
+                if self.polarity[b.name] and not _positive_in_dynamic(b.expr, self.polarity):
+                    self.polarity[b.name] = False
+                    changed = True
         n = self.n
         exprs = [b.expr for b in group.bindings]
         cell: dict[str, Rel] = {}

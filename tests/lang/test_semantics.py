@@ -95,3 +95,26 @@ def test_classes_annotations_and_fence_sets(tmp_path, reference):
     assert "A" in m.classes and "fm" in m.fences
     prog = load_litmus(reference / "classic" / "LISA" / "SB.litmus")
     assert check(prog, m).verdict == "Forbidden"
+
+
+WRITE_THEN_READ = """LISA WR
+{ }
+P0 | P1 ;
+w[] x 1 | r[] r0 x ;
+exists (1:r0=1)
+"""
+
+
+@pytest.mark.parametrize("group", [
+    "let rec a = b\nand b = (((W \\ IW) * R) & loc & ext) \\ rf\n",
+    "let rec b = (((W \\ IW) * R) & loc & ext) \\ rf\nand a = b\n",
+])
+def test_pruning_respects_a_negative_let_rec_partner(tmp_path, group):
+    # `a` shrinks as rf grows (through `b`), so a partial candidate may not be judged by it.
+    # By hand: the read takes 0 (then (w, r) is outside rf: forbidden) or 1 (allowed).
+    m = model(tmp_path, group + "axiom every-write-seen : empty a\n")
+    prog = parse_litmus(WRITE_THEN_READ, "wr.litmus")
+    for prune in (True, False):
+        res = check(prog, m, prune=prune)
+        assert (res.positive, res.negative) == (1, 0)
+        assert _states(res) == {"1:r0=1;"}
