@@ -201,6 +201,7 @@ class Axiom:
     doc: str = ""
     default: bool = False
     pos: SourcePos | None = None
+    scope: int | None = None  # how many let groups precede it (None: all of them)
 
     def text(self) -> str:
         neg = "~" if self.negated else ""

@@ -201,7 +201,8 @@ class _Lowerer:
         name = st.name or f"{test}@{pos.line}"
         if any(a.name == name for a in model.axioms):
             raise ModelError(f"axiom '{name}' is already defined (names must be unique, includes too)", pos)
-        model.axioms.append(Axiom(name, test, expr, bool(st.negated), st.doc or "", False, pos))
+        model.axioms.append(Axiom(name, test, expr, bool(st.negated), st.doc or "", False, pos,
+                                  scope=len(model.lets)))
 
     # ----- expressions ---------------------------------------------------------------
     def _expr(self, node) -> Expr:

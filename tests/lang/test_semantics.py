@@ -118,3 +118,15 @@ def test_pruning_respects_a_negative_let_rec_partner(tmp_path, group):
         res = check(prog, m, prune=prune)
         assert (res.positive, res.negative) == (1, 0)
         assert _states(res) == {"1:r0=1;"}
+
+
+def test_an_axiom_sees_the_lets_written_before_it(tmp_path):
+    # cat scoping (herd): rebinding `fr` after the axiom leaves the axiom's fr alone
+    prog = parse_litmus(SB_WITH_LEFTOVER, "sb.litmus")
+    later = model(tmp_path, "axiom sc : acyclic po | rf | co | fr\nlet fr = 0\n")
+    res = check(prog, later)
+    assert (res.positive, res.negative) == (0, 3) and _states(res) == SB_SC_STATES
+    # rebinding it before the axiom does change it: without fr every combination is allowed
+    earlier = model(tmp_path, "let fr = 0\naxiom sc : acyclic po | rf | co | fr\n")
+    res = check(prog, earlier)
+    assert (res.positive, res.negative) == (1, 3)
