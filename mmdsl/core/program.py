@@ -250,10 +250,14 @@ class Program:
 
     @property
     def locations(self) -> list[str]:
-        """Every memory location: initialised, accessed by a constant address, or in the condition."""
+        """Every memory location: initialised, the initial value of a location or a register
+        (a pointer), accessed by a constant address, or in the condition."""
         locs: dict[str, None] = {}
         for loc in self.init:
             locs[loc] = None
+        for v in self.init.values():
+            if isinstance(v, str):
+                locs[v] = None
         for t in self.threads:
             for v in t.reg_init.values():
                 if isinstance(v, str):
