@@ -6,16 +6,16 @@ from functools import lru_cache
 
 import pyparsing as pp
 
-from ..core.program import BinOp, Const, Reg
+from .finals import bounded_int
 from .threadtable import CellCode, TableDialect
-from .x86common import lower_x86, x86_fence
+from .x86common import lower_x86, operand, x86_fence
 
 
 @lru_cache(maxsize=1)
 def _grammar():
     reg = pp.Regex(r"%[A-Za-z][A-Za-z0-9]*")
     name = pp.Regex(r"[A-Za-z_][A-Za-z0-9_]*")
-    num = pp.Regex(r"-?(0x[0-9a-fA-F]+|[0-9]+)")
+    num = pp.Regex(r"-?(0x[0-9a-fA-F]+|[0-9]+)").set_parse_action(bounded_int)
     imm = pp.Group(pp.Suppress("$") + (num("n") | name("s")))("imm")
     # (x), (%rax), x(%rip), 8(%rax)
     mem = pp.Group(
@@ -30,32 +30,8 @@ def _grammar():
     return pp.ZeroOrMore(label)("labels") + pp.Optional(instr) + pp.StringEnd()
 
 
-def _operand(node):
-    kind = node.get_name()
-    if kind == "sym":
-        return ("sym", node[0])
-    if kind == "reg":
-        return ("reg", node[0][1:])
-    if kind == "imm":
-        if "n" in node:
-            return ("imm", int(node["n"], 16) if "x" in node["n"] else int(node["n"]))
-        return ("imm", node["s"])
-    parts = []
-    for p in node:
-        k = p.get_name()
-        if k == "r":
-            parts.append(Reg(p[0][1:]))
-        elif k == "a":
-            if p[0] != "rip":
-                parts.append(Const(p[0]))
-        else:
-            off = int(p[0], 0)
-            if off:
-                parts.append(Const(off))
-    if not parts:
-        parts = [Const(0)]
-    addr = parts[0] if len(parts) == 1 else BinOp("add", parts[0], parts[1])
-    return ("mem", addr)
+def _att_reg(name: str) -> str:
+    return name[1:]  # %rax -> rax
 
 
 class X86_64Dialect(TableDialect):
@@ -69,12 +45,12 @@ class X86_64Dialect(TableDialect):
     def parse_cell(self, text: str) -> CellCode:
         try:
             parsed = _grammar().parse_string(text, parse_all=True)
-        except pp.ParseException as err:
+        except pp.ParseBaseException as err:
             raise self.cell_error(text, err) from None
         labels = [lab["label"] for lab in parsed.get("labels", [])]
         if "mnemonic" not in parsed:
             return CellCode(labels=labels)
-        ops = [_operand(o) for o in parsed["operands"]] if "operands" in parsed else []
+        ops = [operand(o, _att_reg) for o in parsed["operands"]] if "operands" in parsed else []
         ops.reverse()  # AT&T: source first; lower_x86 wants the destination first
         return lower_x86(parsed["mnemonic"], "lock" in parsed, ops, labels)
 

@@ -13,6 +13,41 @@ TMP = "%tmp"
 _ARITH = {"add": "add", "sub": "sub", "xor": "xor", "or": "or", "and": "and"}
 
 
+def x86_int(text: str) -> int:
+    """An integer of either syntax: hexadecimal with 0x, otherwise decimal (herd: 010 is ten)."""
+    return int(text, 16) if "x" in text.lower() else int(text, 10)
+
+
+def operand(node, reg_name=lambda r: r) -> tuple:
+    """One parsed operand of either syntax (``sym``, ``reg``, ``imm`` or ``mem`` group) as
+    ``(kind, value)``; ``reg_name`` spells a register (AT&T drops its ``%``).
+
+    A memory operand's parts are a register (``r``), a location (``a``; AT&T's ``rip``
+    base adds nothing) and an offset (``k``; zero adds nothing).
+    """
+    kind = node.get_name()
+    if kind == "sym":
+        return ("sym", node[0])
+    if kind == "reg":
+        return ("reg", reg_name(node[0]))
+    if kind == "imm":
+        return ("imm", x86_int(node["n"]) if "n" in node else node["s"])
+    parts = []
+    for p in node:
+        k = p.get_name()
+        if k == "r":
+            parts.append(Reg(reg_name(p[0])))
+        elif k == "a":
+            if p[0] != "rip":
+                parts.append(Const(p[0]))
+        elif x86_int(p[0]):
+            parts.append(Const(x86_int(p[0])))
+    if not parts:
+        parts = [Const(0)]
+    addr = parts[0] if len(parts) == 1 else BinOp("add", parts[0], parts[1])
+    return ("mem", addr)
+
+
 def _val(op):
     kind, v = op
     if kind == "imm":

@@ -50,6 +50,34 @@ def test_litmus_error(case):
     assert str(err).startswith(f"t.litmus:{line}:{col}:")
 
 
+HUGE = "9" * 5000  # beyond Python's 4300-digit int() limit too
+
+
+@pytest.mark.parametrize("text, line, col", [
+    (f"LISA t\n{{ x = {HUGE}; }}\n P0 ;\n r[] r0 x ;\nexists (0:r0=1)\n", 2, 7),
+    (f"LISA t\n{{ }}\n P0 ;\n w[] x {HUGE} ;\nexists (x=1)\n", 4, 8),
+    (f"LISA t\n{{ }}\n P0 ;\n w[] x 1 ;\nexists (x={HUGE})\n", 5, 11),
+    (f"X86 t\n{{ }}\n P0 ;\n MOV [x],${HUGE} ;\nexists (x=1)\n", 4, 11),
+    (f"X86_64 t\n{{ }}\n P0 ;\n movq ${HUGE},(x) ;\nexists (x=1)\n", 4, 8),
+    (f"C t\n{{ }}\nP0(int *x) {{ *x = {HUGE}; }}\nexists (x=1)\n", 3, 19),
+    ("LISA t\n{ x = 18446744073709551616; }\n P0 ;\n r[] r0 x ;\nexists (0:r0=1)\n", 2, 7),  # 2^64
+])
+def test_integer_literals_wider_than_64_bits_are_refused_where_they_are(text, line, col):
+    with pytest.raises(LitmusError, match="integer literal .* is too large") as info:
+        parse_litmus(text, "t.litmus")
+    assert (info.value.pos.line, info.value.pos.col) == (line, col)
+
+
+def test_64_bit_literals_and_leading_zeros_are_fine():
+    # the largest unsigned 64-bit value in either syntax; herd reads 010 as ten
+    ok = parse_litmus("X86 t\n{ x = 0xffffffffffffffff; }\n P0 ;\n MOV EAX,[x+010] ;\n"
+                      "exists (0:EAX=18446744073709551615)\n", "t.litmus")
+    assert ok.init["x"] == 2 ** 64 - 1
+    assert str(ok.threads[0].instrs[0].addr) == "(x + 10)"
+    att = parse_litmus("X86_64 t\n{ }\n P0 ;\n movq 08(%rax),%rbx ;\nexists (0:rbx=0)\n", "t.litmus")
+    assert str(att.threads[0].instrs[0].addr) == "(8 + rax)"
+
+
 def test_lisa_label_errors():
     text = "LISA t\n{ }\n P0 ;\n b[] r0 L9 ;\nexists (0:r0=0)\n"
     with pytest.raises(LitmusError, match="branch to unknown label 'L9'"):
