@@ -92,42 +92,46 @@ class _Explorer:
         instrs = self.thread.instrs
         while pc < len(instrs):
             ins = instrs[pc]
-            if isinstance(ins, Nop):
-                pc += 1
-            elif isinstance(ins, Assign):
-                regs = dict(regs)
-                taints = dict(taints)
-                regs[ins.dst] = symbolic_eval(ins.expr, regs, pins)
-                taints[ins.dst] = taint(ins.expr, taints)
-                pc += 1
-            elif isinstance(ins, Fence):
-                events = events + [Template("F", pc, fence=ins.kind, annots=ins.annots, ctrl_dep=ctrl)]
-                pc += 1
-            elif isinstance(ins, (Load, Store, Rmw)):
-                addr = symbolic_eval(ins.addr, regs, pins)
-                if not is_concrete(addr):
-                    for a, new_pins in self._choices(addr, pins):
-                        self._walk_access(pc, ins, a, regs, taints, events, new_pins, nreads, ctrl, constraints)
+            try:
+                if isinstance(ins, Nop):
+                    pc += 1
+                elif isinstance(ins, Assign):
+                    regs = dict(regs)
+                    taints = dict(taints)
+                    regs[ins.dst] = symbolic_eval(ins.expr, regs, pins)
+                    taints[ins.dst] = taint(ins.expr, taints)
+                    pc += 1
+                elif isinstance(ins, Fence):
+                    events = events + [Template("F", pc, fence=ins.kind, annots=ins.annots, ctrl_dep=ctrl)]
+                    pc += 1
+                elif isinstance(ins, (Load, Store, Rmw)):
+                    addr = symbolic_eval(ins.addr, regs, pins)
+                    if not is_concrete(addr):
+                        for a, new_pins in self._choices(addr, pins):
+                            self._walk_access(pc, ins, a, regs, taints, events, new_pins, nreads, ctrl, constraints)
+                        return
+                    self._walk_access(pc, ins, addr, regs, taints, events, pins, nreads, ctrl, constraints)
                     return
-                self._walk_access(pc, ins, addr, regs, taints, events, pins, nreads, ctrl, constraints)
-                return
-            elif isinstance(ins, (Branch, Assume)):
-                if isinstance(ins, Branch) and ins.cond is None:
-                    pc = ins.target
-                    continue
-                cond = symbolic_eval(ins.cond, regs, pins)
-                t = taint(ins.cond, taints)
-                for v, new_pins in self._choices(cond, pins):
-                    if isinstance(ins, Assume):
-                        if v:
-                            self._walk(pc + 1, regs, taints, events, new_pins, nreads, ctrl | t, constraints)
-                    else:
-                        nxt = ins.target if v else pc + 1
-                        self._walk(nxt, regs, taints, events, new_pins, nreads, ctrl | t, constraints)
-                return
-            else:
-                raise UnsupportedError(f"instruction {type(ins).__name__} is not supported by the axiomatic checker",
-                                       ins.pos)
+                elif isinstance(ins, (Branch, Assume)):
+                    if isinstance(ins, Branch) and ins.cond is None:
+                        pc = ins.target
+                        continue
+                    cond = symbolic_eval(ins.cond, regs, pins)
+                    t = taint(ins.cond, taints)
+                    for v, new_pins in self._choices(cond, pins):
+                        if isinstance(ins, Assume):
+                            if v:
+                                self._walk(pc + 1, regs, taints, events, new_pins, nreads, ctrl | t, constraints)
+                        else:
+                            nxt = ins.target if v else pc + 1
+                            self._walk(nxt, regs, taints, events, new_pins, nreads, ctrl | t, constraints)
+                    return
+                else:
+                    raise UnsupportedError(f"instruction {type(ins).__name__} is not supported by the axiomatic checker",
+                                           ins.pos)
+            except UnsupportedError as err:
+                _locate(err, ins)
+                raise
         self.traces.append(Trace(events, pins, regs, nreads, constraints))
 
     def _walk_access(self, pc, ins, addr, regs, taints, events, pins, nreads, ctrl, constraints):
@@ -181,6 +185,13 @@ class _Explorer:
             elif not ins.blocking:  # a failed compare-and-swap only reads
                 self._walk(pc + 1, _subst_regs(regs, new_pins), taints, events + [read],
                            new_pins, nreads + 1, ctrl, constraints)
+
+
+def _locate(err: UnsupportedError, ins) -> None:
+    """Give an error raised while running ``ins`` (bad address arithmetic ...) its place."""
+    if err.pos is None:
+        err.pos = ins.pos
+        err.message = f"{err.message} (in '{ins.text}')"
 
 
 def _subst_regs(regs, pins):
