@@ -89,6 +89,8 @@ class _Lowerer:
     def _parse(self, path: Path):
         try:
             text = path.read_text()
+        except UnicodeDecodeError:
+            raise ModelError("the model file is not UTF-8 text", SourcePos(str(path), 1, 1)) from None
         except OSError as err:
             raise ModelError(f"cannot read model file: {err.strerror}", SourcePos(str(path), 1, 1)) from None
         return parse_model_text(text, str(path))

@@ -70,3 +70,14 @@ def test_include_brings_definitions(tmp_path):
     m = lower_model_file(tmp_path / "top.mm")
     assert [a.name for a in m.axioms] == ["sc"] and "f" in m.fences
     assert m.includes and m.includes[0].endswith("base.mm")
+
+
+def test_binary_model_and_binary_include(tmp_path):
+    (tmp_path / "bin.mm").write_bytes(b"model b\n\xd0\xff\x00 axiom")
+    with pytest.raises(ModelError, match="not UTF-8 text") as info:
+        lower_model_file(tmp_path / "bin.mm")
+    assert (info.value.pos.line, info.value.pos.col) == (1, 1)
+    (tmp_path / "top.mm").write_text('model top\ninclude "bin.mm"\naxiom sc : acyclic po\n')
+    with pytest.raises(ModelError, match="not UTF-8 text") as info:
+        lower_model_file(tmp_path / "top.mm")
+    assert info.value.pos.file.endswith("bin.mm")
