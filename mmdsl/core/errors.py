@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 
@@ -65,6 +66,30 @@ class UnsupportedError(MmdslError):
     """A construct that is well formed but that an engine does not support, named."""
 
     kind = "unsupported"
+
+
+def too_deep(cls: type[MmdslError], text: str, path: str | None) -> MmdslError:
+    """The error for a file nested beyond what the recursive parsers can follow.
+
+    It points at the first bracket of the deepest nesting of the file's ``text`` or, when
+    brackets nest little, at the longest chain of one prefix operator (``~~~~x``).
+    """
+    depth = best = at = 0
+    for i, c in enumerate(text):
+        if c in "([{":
+            depth += 1
+            if depth > best:
+                best, at = depth, i
+        elif c in ")]}":
+            depth -= 1
+    what = f"{best} levels of brackets here"
+    if best < 10:
+        chains = list(re.finditer(r"([~!*&+-])(?:\s*\1)+", text))
+        if chains:
+            longest = max(chains, key=lambda m: len(m.group(0)))
+            at, what = longest.start(), f"a chain of {longest.group(0).count(longest.group(1))} '{longest.group(1)}'"
+    return cls(f"nested too deeply to be read ({what})", SourcePos(path, *line_col(text, at)),
+               expected="less nesting")
 
 
 def line_col(text: str, offset: int) -> tuple[int, int]:

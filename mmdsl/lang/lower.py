@@ -5,7 +5,7 @@ from __future__ import annotations
 import difflib
 from pathlib import Path
 
-from ..core.errors import ModelError, SourcePos
+from ..core.errors import ModelError, SourcePos, too_deep
 from .ir import (
     BASE_SETS,
     DYNAMIC_RELATIONS,
@@ -93,7 +93,10 @@ class _Lowerer:
             raise ModelError("the model file is not UTF-8 text", SourcePos(str(path), 1, 1)) from None
         except OSError as err:
             raise ModelError(f"cannot read model file: {err.strerror}", SourcePos(str(path), 1, 1)) from None
-        return parse_model_text(text, str(path))
+        try:
+            return parse_model_text(text, str(path))
+        except RecursionError:  # textX follows nesting on the stack
+            raise too_deep(ModelError, text, str(path)) from None
 
     def _resolve_include(self, name: str, base: Path, pos: SourcePos) -> Path:
         candidates = [base.parent / name, *(d / name for d in self.search_dirs)]

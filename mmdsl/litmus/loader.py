@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..core.errors import LitmusError, MmdslError, SourcePos
+from ..core.errors import LitmusError, MmdslError, SourcePos, too_deep
 from ..core.program import Program
 from .layout import split_layout
 from .registry import dialect_for
@@ -18,8 +18,10 @@ def parse_litmus(text: str, path: str | None = None) -> Program:
     except MmdslError as err:
         err.pos = SourcePos(path, *_header_pos(text))
         raise
-    program = dialect.lower(layout) if hasattr(dialect, "lower") else _lower_table(layout, dialect)
-    return program
+    try:
+        return dialect.lower(layout) if hasattr(dialect, "lower") else _lower_table(layout, dialect)
+    except RecursionError:  # the recursive-descent grammars follow nesting on the stack
+        raise too_deep(LitmusError, layout.source, path) from None
 
 
 def _lower_table(layout, dialect) -> Program:

@@ -81,3 +81,16 @@ def test_binary_model_and_binary_include(tmp_path):
     with pytest.raises(ModelError, match="not UTF-8 text") as info:
         lower_model_file(tmp_path / "top.mm")
     assert info.value.pos.file.endswith("bin.mm")
+
+
+@pytest.mark.parametrize("body, line, col, fragment", [
+    ("axiom x : acyclic " + "(" * 3000 + "po" + ")" * 3000, 2, 3018, "3000 levels of brackets"),
+    ("axiom x : acyclic " + "~" * 3000 + "po", 2, 19, "a chain of 3000 '~'"),
+])
+def test_nesting_beyond_the_parser_is_an_error_not_a_crash(tmp_path, body, line, col, fragment):
+    path = tmp_path / "deep.mm"
+    path.write_text("model deep\n" + body + "\n")
+    with pytest.raises(ModelError, match="nested too deeply") as info:
+        lower_model_file(path)
+    assert fragment in str(info.value)
+    assert (info.value.pos.line, info.value.pos.col) == (line, col)

@@ -78,6 +78,21 @@ def test_64_bit_literals_and_leading_zeros_are_fine():
     assert str(att.threads[0].instrs[0].addr) == "(8 + rax)"
 
 
+@pytest.mark.parametrize("text, line, col, fragment", [
+    ("X86 t\n{ }\n P0 ;\n MOV [x],$1 ;\nexists " + "(" * 3000 + "x=1" + ")" * 3000 + "\n",
+     5, 3007, "3000 levels of brackets"),
+    ("X86 t\n{ }\n P0 ;\n MOV [x],$1 ;\nexists " + "~" * 5000 + "x=1\n", 5, 8, "a chain of 5000 '~'"),
+    ("C t\n{ }\nP0(int *x) { int r0 = " + "(" * 500 + "1" + ")" * 500 + "; }\nexists (0:r0=1)\n",
+     3, 522, "501 levels of brackets"),
+    ("C t\n{ }\nP0(int *x) { " + "{" * 2000 + "}" * 2000 + " }\nexists (x=1)\n", 3, 2013, "2001 levels"),
+])
+def test_nesting_beyond_the_parser_is_an_error_not_a_crash(text, line, col, fragment):
+    with pytest.raises(LitmusError, match="nested too deeply") as info:
+        parse_litmus(text, "t.litmus")
+    assert fragment in str(info.value)
+    assert (info.value.pos.line, info.value.pos.col) == (line, col)
+
+
 def test_lisa_label_errors():
     text = "LISA t\n{ }\n P0 ;\n b[] r0 L9 ;\nexists (0:r0=0)\n"
     with pytest.raises(LitmusError, match="branch to unknown label 'L9'"):
