@@ -137,9 +137,12 @@ def lower_x86(mnemonic: str, lock: bool, operands: list, labels: list[str]) -> C
         if mem[0] != "mem" or reg[0] != "reg":
             raise CellError("CMPXCHG takes a memory operand and a register", 0)
         acc = "EAX" if reg[1].isupper() else "rax"
+        # ZF: was the old value the accumulator's? The RMW overwrites the accumulator
+        # with the old value, so compare against a copy taken before it
+        ins.append(Assign(TMP, Reg(acc)))
         ins.append(Rmw(acc, mem[1], Reg(reg[1]), cond=BinOp("eq", Reg(OLD), Reg(acc)),
                        annots=atomic if lock else frozenset()))
-        ins.append(Assign(FLAG, BinOp("eq", Reg(acc), Reg(acc))))
+        ins.append(Assign(FLAG, BinOp("eq", Reg(acc), Reg(TMP))))
     elif base in _ARITH or base in ("inc", "dec"):
         if base in ("inc", "dec"):
             (dst,) = operands
