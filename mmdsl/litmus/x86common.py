@@ -1,16 +1,63 @@
-"""Lowering shared by the two x86 syntaxes: operands and mnemonics to core instructions."""
+"""What the two x86 syntaxes share: the cell grammar's frame, operands, and the lowering of mnemonics."""
 
 from __future__ import annotations
 
+import pyparsing as pp
+
 from ..core.errors import UnsupportedError
 from ..core.program import OLD, Assign, BinOp, Branch, Const, Fence, Load, Reg, Rmw, Store, UnOp
-from .threadtable import CellCode, CellError
+from .finals import bounded_int
+from .threadtable import CellCode, CellError, TableDialect
 
 FLAG = "%zf"  # the zero flag CMP sets and JE/JNE read
 TMP = "%tmp"
 
 # operands: ("imm", value) | ("reg", name) | ("mem", core address expression)
 _ARITH = {"add": "add", "sub": "sub", "xor": "xor", "or": "or", "and": "and"}
+
+
+def number() -> pp.ParserElement:
+    """An integer literal of either syntax (decimal or 0x hexadecimal, at most 64 bits)."""
+    return pp.Regex(r"-?(0x[0-9a-fA-F]+|[0-9]+)").set_parse_action(bounded_int)
+
+
+def cell_grammar(operand_: pp.ParserElement) -> pp.ParserElement:
+    """One cell: labels, then optionally ``[LOCK] MNEMONIC operand, ...``."""
+    mnemonic = pp.Regex(r"[A-Za-z]+")("mnemonic")
+    lock = pp.Optional(pp.CaselessKeyword("LOCK")("lock") + pp.Optional(pp.Suppress(";")))
+    label = pp.Group(pp.Regex(r"[A-Za-z_][A-Za-z0-9_]*")("label") + pp.Suppress(":"))
+    instr = lock + mnemonic + pp.Optional(pp.Group(pp.DelimitedList(operand_, ","))("operands"))
+    return pp.ZeroOrMore(label)("labels") + pp.Optional(instr) + pp.StringEnd()
+
+
+class X86Syntax(TableDialect):
+    """Base of the Intel (X86) and AT&T (X86_64) dialects: they differ in grammar only."""
+
+    att = False  # AT&T: source operand first, lower-case fences
+
+    def grammar(self) -> pp.ParserElement:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def reg_name(self, name: str) -> str:
+        """A register operand as the core names it."""
+        return name
+
+    def parse_cell(self, text: str) -> CellCode:
+        try:
+            parsed = self.grammar().parse_string(text, parse_all=True)
+        except pp.ParseBaseException as err:
+            raise self.cell_error(text, err) from None
+        labels = [lab["label"] for lab in parsed.get("labels", [])]
+        if "mnemonic" not in parsed:
+            return CellCode(labels=labels)
+        ops = [operand(o, self.reg_name) for o in parsed["operands"]] if "operands" in parsed else []
+        if self.att:
+            ops.reverse()  # lower_x86 wants the destination first
+        return lower_x86(parsed["mnemonic"], "lock" in parsed, ops, labels)
+
+    def fence_text(self, kind: str) -> str:
+        spelled = x86_fence(kind, self.name)
+        return spelled.lower() if self.att else spelled.upper()
 
 
 def x86_int(text: str) -> int:
