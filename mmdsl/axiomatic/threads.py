@@ -7,7 +7,7 @@ domains are computed as a fixpoint over all threads).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from itertools import product
 
 from ..core.errors import UnsupportedError
@@ -42,7 +42,6 @@ class Trace:
     pins: dict[int, Value]  # read index -> the value this path assumes it reads
     regs: dict  # final symbolic registers
     nreads: int
-    constraints: list = field(default_factory=list)  # symbolic conditions that must be non-zero
 
 
 def _loc_of(addr, instr, thread: Thread, k: int) -> str:
@@ -54,11 +53,12 @@ def _loc_of(addr, instr, thread: Thread, k: int) -> str:
     )
 
 
-class _Explorer:
-    def __init__(self, thread: Thread, domains: dict[str, set], init: dict):
+class _PathWalker:
+    """Every path of one thread, forking where a read's value must be known."""
+
+    def __init__(self, thread: Thread, domains: dict[str, set]):
         self.thread = thread
         self.domains = domains
-        self.init = init
         self.traces: list[Trace] = []
         self.read_locs: dict[int, str] = {}
 
@@ -71,7 +71,7 @@ class _Explorer:
                 self.thread.instrs[k].pos,
             )
         regs = dict(self.thread.reg_init)
-        self._walk(0, regs, {}, [], {}, 0, 0, [])
+        self._walk(0, regs, {}, [], {}, 0, 0)
         return self.traces
 
     # ---- forking on read values -------------------------------------------------
@@ -88,7 +88,7 @@ class _Explorer:
             new.update(zip(vs, combo))
             yield value_of(substitute(sym, new), new), new
 
-    def _walk(self, pc, regs, taints, events, pins, nreads, ctrl, constraints):
+    def _walk(self, pc, regs, taints, events, pins, nreads, ctrl):
         instrs = self.thread.instrs
         while pc < len(instrs):
             ins = instrs[pc]
@@ -108,9 +108,9 @@ class _Explorer:
                     addr = symbolic_eval(ins.addr, regs, pins)
                     if not is_concrete(addr):
                         for a, new_pins in self._choices(addr, pins):
-                            self._walk_access(pc, ins, a, regs, taints, events, new_pins, nreads, ctrl, constraints)
+                            self._walk_access(pc, ins, a, regs, taints, events, new_pins, nreads, ctrl)
                         return
-                    self._walk_access(pc, ins, addr, regs, taints, events, pins, nreads, ctrl, constraints)
+                    self._walk_access(pc, ins, addr, regs, taints, events, pins, nreads, ctrl)
                     return
                 elif isinstance(ins, (Branch, Assume)):
                     if isinstance(ins, Branch) and ins.cond is None:
@@ -121,10 +121,10 @@ class _Explorer:
                     for v, new_pins in self._choices(cond, pins):
                         if isinstance(ins, Assume):
                             if v:
-                                self._walk(pc + 1, regs, taints, events, new_pins, nreads, ctrl | t, constraints)
+                                self._walk(pc + 1, regs, taints, events, new_pins, nreads, ctrl | t)
                         else:
                             nxt = ins.target if v else pc + 1
-                            self._walk(nxt, regs, taints, events, new_pins, nreads, ctrl | t, constraints)
+                            self._walk(nxt, regs, taints, events, new_pins, nreads, ctrl | t)
                     return
                 else:
                     raise UnsupportedError(f"instruction {type(ins).__name__} is not supported by the axiomatic checker",
@@ -132,16 +132,16 @@ class _Explorer:
             except UnsupportedError as err:
                 _locate(err, ins)
                 raise
-        self.traces.append(Trace(events, pins, regs, nreads, constraints))
+        self.traces.append(Trace(events, pins, regs, nreads))
 
-    def _walk_access(self, pc, ins, addr, regs, taints, events, pins, nreads, ctrl, constraints):
+    def _walk_access(self, pc, ins, addr, regs, taints, events, pins, nreads, ctrl):
         loc = _loc_of(addr, ins, self.thread, pc)
         adep = taint(ins.addr, taints)
         if isinstance(ins, Store):
             val = symbolic_eval(ins.value, regs, pins)
             ev = Template("W", pc, loc, val, annots=ins.annots, addr_dep=adep,
                           data_dep=taint(ins.value, taints), ctrl_dep=ctrl)
-            self._walk(pc + 1, regs, taints, events + [ev], pins, nreads, ctrl, constraints)
+            self._walk(pc + 1, regs, taints, events + [ev], pins, nreads, ctrl)
             return
         k = nreads
         self.read_locs[k] = loc
@@ -155,7 +155,7 @@ class _Explorer:
             if ins.dst:
                 regs[ins.dst] = rsym
                 taints[ins.dst] = 1 << k
-            self._walk(pc + 1, regs, taints, events + [read], pins, nreads + 1, ctrl, constraints)
+            self._walk(pc + 1, regs, taints, events + [read], pins, nreads + 1, ctrl)
             return
         inner = dict(regs)
         inner[OLD] = rsym
@@ -168,7 +168,7 @@ class _Explorer:
         write = Template("W", pc, loc, new, annots=ins.annots, rmw=True, addr_dep=adep,
                          data_dep=taint(ins.new, itaints), ctrl_dep=ctrl)
         if ins.cond is None:
-            self._walk(pc + 1, regs, taints, events + [read, write], pins, nreads + 1, ctrl, constraints)
+            self._walk(pc + 1, regs, taints, events + [read, write], pins, nreads + 1, ctrl)
             return
         cond = symbolic_eval(ins.cond, inner, pins)
         if is_concrete(cond):
@@ -181,10 +181,10 @@ class _Explorer:
                     "W", pc, loc, substitute(new, new_pins), annots=ins.annots, rmw=True,
                     addr_dep=adep, data_dep=write.data_dep, ctrl_dep=ctrl)
                 self._walk(pc + 1, _subst_regs(regs, new_pins), taints, events + [read, w], new_pins,
-                           nreads + 1, ctrl, constraints)
+                           nreads + 1, ctrl)
             elif not ins.blocking:  # a failed compare-and-swap only reads
                 self._walk(pc + 1, _subst_regs(regs, new_pins), taints, events + [read],
-                           new_pins, nreads + 1, ctrl, constraints)
+                           new_pins, nreads + 1, ctrl)
 
 
 def _locate(err: UnsupportedError, ins) -> None:
@@ -207,7 +207,7 @@ def thread_traces(program: Program) -> list[list[Trace]]:
     # if the over-approximation (every value of the domain feeds every write) still grows.
     rounds = 1 + sum(isinstance(i, (Store, Rmw)) for t in program.threads for i in t.instrs)
     for round_no in range(rounds + 1):
-        all_traces = [_Explorer(t, domains, program.init).run() for t in program.threads]
+        all_traces = [_PathWalker(t, domains).run() for t in program.threads]
         if round_no == rounds:
             return all_traces
         changed = False
