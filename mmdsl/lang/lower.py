@@ -204,6 +204,8 @@ class _Lowerer:
         if test in ("acyclic", "irreflexive") and expr.type != REL:
             raise ModelError(f"'{test}' needs a relation, and this expression is a set", expr.pos or pos)
         name = st.name or f"{test}@{pos.line}"
+        if not st.name and len(self.loading) > 1:  # an unnamed test of an included file
+            name = f"{test}@{self.loading[-1].name}:{pos.line}"
         if any(a.name == name for a in model.axioms):
             raise ModelError(f"axiom '{name}' is already defined (names must be unique, includes too)", pos)
         model.axioms.append(Axiom(name, test, expr, bool(st.negated), st.doc or "", False, pos,

@@ -94,3 +94,10 @@ def test_nesting_beyond_the_parser_is_an_error_not_a_crash(tmp_path, body, line,
         lower_model_file(path)
     assert fragment in str(info.value)
     assert (info.value.pos.line, info.value.pos.col) == (line, col)
+
+
+def test_unnamed_tests_of_two_files_on_the_same_line_do_not_clash(tmp_path):
+    (tmp_path / "base.mm").write_text("model base\n\nacyclic po | rf | co | fr\n")
+    (tmp_path / "top.mm").write_text('model top\ninclude "base.mm"\nacyclic po-loc | rf\n')
+    m = lower_model_file(tmp_path / "top.mm")
+    assert [a.name for a in m.axioms] == ["acyclic@base.mm:3", "acyclic@3"]
