@@ -19,15 +19,9 @@ def parse_litmus(text: str, path: str | None = None) -> Program:
         err.pos = SourcePos(path, *_header_pos(text))
         raise
     try:
-        return dialect.lower(layout) if hasattr(dialect, "lower") else _lower_table(layout, dialect)
+        return dialect.lower(layout)
     except RecursionError:  # the recursive-descent grammars follow nesting on the stack
         raise too_deep(LitmusError, layout.source, path) from None
-
-
-def _lower_table(layout, dialect) -> Program:
-    from .threadtable import lower_table_test
-
-    return lower_table_test(layout, dialect)
 
 
 def _header_pos(text: str) -> tuple[int, int]:

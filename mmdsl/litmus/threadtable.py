@@ -54,6 +54,10 @@ class TableDialect:
     def parse_cell(self, text: str) -> CellCode:  # pragma: no cover - abstract
         raise NotImplementedError
 
+    def lower(self, layout: Layout) -> Program:
+        """The whole test (thread table, init, final condition) as a core program."""
+        return lower_table_test(layout, self)
+
     def fence_text(self, kind: str) -> str:  # for writing fenced tests back
         raise NotImplementedError
 
