@@ -130,8 +130,7 @@ class _PathWalker:
                     raise UnsupportedError(f"instruction {type(ins).__name__} is not supported by the axiomatic checker",
                                            ins.pos)
             except UnsupportedError as err:
-                _locate(err, ins)
-                raise
+                raise err.locate(ins.pos, ins.text)
         self.traces.append(Trace(events, pins, regs, nreads))
 
     def _walk_access(self, pc, ins, addr, regs, taints, events, pins, nreads, ctrl):
@@ -185,13 +184,6 @@ class _PathWalker:
             elif not ins.blocking:  # a failed compare-and-swap only reads
                 self._walk(pc + 1, _subst_regs(regs, new_pins), taints, events + [read],
                            new_pins, nreads + 1, ctrl)
-
-
-def _locate(err: UnsupportedError, ins) -> None:
-    """Give an error raised while running ``ins`` (bad address arithmetic ...) its place."""
-    if err.pos is None:
-        err.pos = ins.pos
-        err.message = f"{err.message} (in '{ins.text}')"
 
 
 def _subst_regs(regs, pins):

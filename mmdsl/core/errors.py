@@ -40,6 +40,14 @@ class MmdslError(Exception):
         self.expected = expected
         self.hint = hint
 
+    def locate(self, pos: SourcePos | None, text: str = "") -> "MmdslError":
+        """Give the error the place of the instruction it arose in, unless it has one."""
+        if self.pos is None and pos is not None:
+            self.pos = pos
+            if text:
+                self.message = f"{self.message} (in '{text}')"
+        return self
+
     def __str__(self) -> str:
         head = f"{self.pos}: " if self.pos else ""
         text = f"{head}{self.kind}: {self.message}"

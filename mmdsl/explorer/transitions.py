@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from ..core.errors import MmdslError
+from ..core.errors import MmdslError, UnsupportedError
 from .deferred import evaluate, is_deferred, resolve, waits_for_reads, with_old
 from .enabling import ALWAYS, DIFFERENT
 from .state import (
@@ -105,7 +105,11 @@ class Semantics:
 
     def _thread_enabled(self, mem, t: int, ts, reserved: int):
         trs: list[Transition] = []
-        issue = self._issue(t, ts)
+        try:
+            issue = self._issue(t, ts)
+        except UnsupportedError as err:  # a value the core cannot compute (address arithmetic)
+            ins = self.m.threads[t].thread.instrs[ts[0]]
+            raise err.locate(ins.pos, ins.text) from None
         if issue is False:
             return False
         if issue is not None:
@@ -276,7 +280,12 @@ class Semantics:
             done = memo.get(key)
             if done is None:
                 pc, regs, pending = ts
-                done = self._apply_issue(self.m.threads[t], pc, regs, pending)
+                th = self.m.threads[t]
+                try:
+                    done = self._apply_issue(th, pc, regs, pending)
+                except UnsupportedError as err:  # a value the core cannot compute (address arithmetic)
+                    ins = th.thread.instrs[pc]
+                    raise err.locate(ins.pos, ins.text) from None
                 if len(done[2]) > self.max_seen:
                     self.max_seen = len(done[2])
                 self._remember(key, done)
@@ -287,7 +296,12 @@ class Semantics:
         key = (ts, tr, read)
         done = memo.get(key)
         if done is None:
-            done = self._apply_perform(self.m.threads[t], ts, tr, read)
+            th = self.m.threads[t]
+            try:
+                done = self._apply_perform(th, ts, tr, read)
+            except UnsupportedError as err:
+                ins = th.thread.instrs[op[3]]
+                raise err.locate(ins.pos, ins.text) from None
             self._remember(key, done)
         nts, write = done
         if write is not None:

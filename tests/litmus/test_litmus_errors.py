@@ -110,12 +110,15 @@ def test_unknown_fence_kind_is_reported_at_the_instruction():
     assert info.value.pos.line == 5
 
 
-def test_address_arithmetic_is_reported_at_the_instruction():
+@pytest.mark.parametrize("engine", ["axiomatic", "explorer"])
+def test_address_arithmetic_is_reported_at_the_instruction(engine):
     from mmdsl.axiomatic import check
+    from mmdsl.explorer import explore
 
+    run = check if engine == "axiomatic" else explore
     text = "X86 t\n{ }\n P0 ;\n MOV [x],$1 ;\n MOV EAX,[x+4] ;\nexists (0:EAX=1)\n"
     with pytest.raises(UnsupportedError) as info:
-        check(parse_litmus(text, "t.litmus"), load_model("tso"))
+        run(parse_litmus(text, "t.litmus"), load_model("tso"))
     assert "only +0 is supported" in str(info.value) and "MOV EAX,[x+4]" in str(info.value)
     assert (info.value.pos.line, info.value.pos.col) == (5, 2)
 
