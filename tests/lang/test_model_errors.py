@@ -35,6 +35,8 @@ CASES = {
     "class-is-rel": ("model m\nclass C = po\n", 2, 1, "must be a set of events"),
     "reserved-class": ("model m\nclass d = R\n", 2, 1, "'d' cannot name a class"),
     "fence-cost": ("model m" + TABLE + "fence f orders M * M cost 0\n", 7, 1, "costs are positive"),
+    "fence-cost-huge": ("model m" + TABLE + "fence f orders M * M cost " + "9" * 5000 + "\n", 7, 1,
+                        "costs are positive integers below 1,000,000,000"),
     "fence-set": ("model m" + TABLE + "fence f orders po * M cost 1\n", 7, 16, "orders pairs of event sets"),
     "include-missing": ('model m\ninclude "nowhere.mm"\n', 2, 1, "included model 'nowhere.mm' not found"),
     "two-tables": ("model m" + TABLE + TABLE, 8, 1, "at most one reorder table"),
