@@ -88,7 +88,7 @@ class _Lowerer:
 
     def _parse(self, path: Path):
         try:
-            text = path.read_text()
+            text = path.read_text(encoding="utf-8-sig")  # a byte-order mark is not part of the text
         except UnicodeDecodeError:
             raise ModelError("the model file is not UTF-8 text", SourcePos(str(path), 1, 1)) from None
         except OSError as err:

@@ -12,6 +12,7 @@ from .registry import dialect_for
 
 def parse_litmus(text: str, path: str | None = None) -> Program:
     """Parse litmus source text; every error carries file:line:col."""
+    text = text.removeprefix("\ufeff")  # a byte-order mark is not part of the header
     layout = split_layout(text, path)
     try:
         dialect = dialect_for(layout.arch)

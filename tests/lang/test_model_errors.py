@@ -103,3 +103,8 @@ def test_unnamed_tests_of_two_files_on_the_same_line_do_not_clash(tmp_path):
     (tmp_path / "top.mm").write_text('model top\ninclude "base.mm"\nacyclic po-loc | rf\n')
     m = lower_model_file(tmp_path / "top.mm")
     assert [a.name for a in m.axioms] == ["acyclic@base.mm:3", "acyclic@3"]
+
+
+def test_a_byte_order_mark_is_not_part_of_the_model(tmp_path):
+    (tmp_path / "bom.mm").write_bytes(b"\xef\xbb\xbfmodel b\naxiom sc : acyclic po | rf | co | fr\n")
+    assert lower_model_file(tmp_path / "bom.mm").name == "b"

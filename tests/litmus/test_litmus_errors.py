@@ -164,3 +164,11 @@ def test_mutated_tests_give_a_result_or_a_clean_error(text):
         s = str(err)
         assert s and "Traceback" not in s
         assert err.pos is None or (err.pos.line >= 1 and err.pos.col >= 1)
+
+
+def test_a_byte_order_mark_is_not_part_of_the_header(tmp_path):
+    f = tmp_path / "bom.litmus"
+    f.write_bytes(b"\xef\xbb\xbf" + GOOD.encode())
+    p = load_litmus(f)
+    assert (p.arch, p.name) == ("X86", "SB")
+    assert p.threads[0].instrs[0].pos.line == 5 and p.threads[0].instrs[0].pos.col == 2
