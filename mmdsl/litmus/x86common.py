@@ -200,20 +200,23 @@ def lower_x86(mnemonic: str, lock: bool, operands: list, labels: list[str]) -> C
         if dst[0] == "mem":
             if src[0] == "mem":
                 raise CellError(f"{mnemonic} cannot combine two memory operands", 0)
-            new = BinOp(op, Reg(OLD), _val(src))
+            result = BinOp(op, Reg(TMP), _val(src))
             if lock:
-                ins.append(Rmw(None, dst[1], new, annots=atomic))
+                ins.append(Rmw(TMP, dst[1], BinOp(op, Reg(OLD), _val(src)), annots=atomic))
             else:  # a plain read then a plain write
                 ins.append(Load(TMP, dst[1]))
-                ins.append(Store(dst[1], BinOp(op, Reg(TMP), _val(src))))
+                ins.append(Store(dst[1], result))
         elif dst[0] == "reg":
             if src[0] == "mem":
                 ins.append(Load(TMP, src[1]))
                 ins.append(Assign(dst[1], BinOp(op, Reg(dst[1]), Reg(TMP))))
             else:
                 ins.append(Assign(dst[1], BinOp(op, Reg(dst[1]), _val(src))))
+            result = Reg(dst[1])
         else:
             raise CellError(f"{mnemonic} needs a register or memory destination", 0)
+        # ZF, as herd's X86 semantics and Intel's manual set it: is the result zero?
+        ins.append(Assign(FLAG, BinOp("eq", result, Const(0))))
     elif base == "cmp":
         a, b = operands
         vals = []
