@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Union
 
 from .condition import Condition, Prop
@@ -281,10 +281,6 @@ class Program:
 
     def has_loops(self) -> bool:
         return any(t.has_loops() for t in self.threads)
-
-    def with_threads(self, threads: list[Thread]) -> "Program":
-        return replace(self, threads=threads)
-
 
 def _exprs_of(ins: Instr) -> list[Expr]:
     out = []

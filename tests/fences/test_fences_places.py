@@ -6,7 +6,7 @@ import pytest
 
 from mmdsl.axiomatic import check
 from mmdsl.core.errors import UnsupportedError
-from mmdsl.core.program import Branch, Fence, Load
+from mmdsl.core.program import Branch, Fence
 from mmdsl.fences.insert import insert_fences
 from mmdsl.fences.places import fence_kinds, parse_costs, thread_places
 from mmdsl.lang import load_model
