@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
 
@@ -91,11 +90,18 @@ def too_deep(cls: type[MmdslError], text: str, path: str | None) -> MmdslError:
         elif c in ")]}":
             depth -= 1
     what = f"{best} levels of brackets here"
-    if best < 10:
-        chains = list(re.finditer(r"([~!*&+-])(?:\s*\1)+", text))
-        if chains:
-            longest = max(chains, key=lambda m: len(m.group(0)))
-            at, what = longest.start(), f"a chain of {longest.group(0).count(longest.group(1))} '{longest.group(1)}'"
+    if best < 10:  # then a chain of one prefix operator, white space allowed between
+        run = start = longest = 0
+        op = ""
+        for i, c in enumerate(text):
+            if c in "~!*&+-" and (run and c == op):
+                run += 1
+            elif c in "~!*&+-":
+                run, start, op = 1, i, c
+            elif not c.isspace():
+                run = 0
+            if run > longest:
+                longest, at, what = run, start, f"a chain of {run} '{op}'"
     return cls(f"nested too deeply to be read ({what})", SourcePos(path, *line_col(text, at)),
                expected="less nesting")
 

@@ -107,9 +107,8 @@ class Semantics:
         trs: list[Transition] = []
         try:
             issue = self._issue(t, ts)
-        except UnsupportedError as err:  # a value the core cannot compute (address arithmetic)
-            ins = self.m.threads[t].thread.instrs[ts[0]]
-            raise err.locate(ins.pos, ins.text) from None
+        except UnsupportedError as err:
+            raise located(err, self.m.threads[t], ts[0]) from None
         if issue is False:
             return False
         if issue is not None:
@@ -117,7 +116,10 @@ class Semantics:
         pending = ts[2]
         for p in range(len(pending)):
             if pending[p][0] != FENCE:
-                tr = self._perform(mem, t, ts, p, reserved)
+                try:
+                    tr = self._perform(mem, t, ts, p, reserved)
+                except UnsupportedError as err:
+                    raise located(err, self.m.threads[t], pending[p][3]) from None
                 if tr is not None:
                     trs.append(tr)
         return trs
@@ -280,12 +282,10 @@ class Semantics:
             done = memo.get(key)
             if done is None:
                 pc, regs, pending = ts
-                th = self.m.threads[t]
                 try:
-                    done = self._apply_issue(th, pc, regs, pending)
-                except UnsupportedError as err:  # a value the core cannot compute (address arithmetic)
-                    ins = th.thread.instrs[pc]
-                    raise err.locate(ins.pos, ins.text) from None
+                    done = self._apply_issue(self.m.threads[t], pc, regs, pending)
+                except UnsupportedError as err:
+                    raise located(err, self.m.threads[t], pc) from None
                 if len(done[2]) > self.max_seen:
                     self.max_seen = len(done[2])
                 self._remember(key, done)
@@ -296,12 +296,10 @@ class Semantics:
         key = (ts, tr, read)
         done = memo.get(key)
         if done is None:
-            th = self.m.threads[t]
             try:
-                done = self._apply_perform(th, ts, tr, read)
+                done = self._apply_perform(self.m.threads[t], ts, tr, read)
             except UnsupportedError as err:
-                ins = th.thread.instrs[op[3]]
-                raise err.locate(ins.pos, ins.text) from None
+                raise located(err, self.m.threads[t], op[3]) from None
             self._remember(key, done)
         nts, write = done
         if write is not None:
@@ -386,6 +384,15 @@ class Semantics:
         pending = tuple(_resolve_op(o, p, value, removed) for o in pending)
         regs, pending = _drop_dead_fences(th.rules, regs, pending)
         return (pc, regs, pending), write
+
+
+def located(err: UnsupportedError, th, instr: int) -> UnsupportedError:
+    """An evaluation error (e.g. arithmetic on an address) placed at the instruction that met it."""
+    if err.pos is None:
+        ins = th.thread.instrs[instr]
+        err.pos = ins.pos
+        err.message = f"{th.name} instruction {instr + 1} ('{ins.text}'): {err.message}"
+    return err
 
 
 def _reservations(pending: tuple) -> int:
