@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from itertools import permutations
 from typing import Callable
 
+from ..core.errors import UnsupportedError
 from ..core.program import Value
 from ..lang.evaluate import Dynamic, Prepared
 from ..relations import Rel
@@ -167,7 +168,11 @@ class Enumerator:
             for k in variables(t.value):  # only the reads this value is computed from
                 if k not in env[tid]:
                     env[tid][k] = read_value(s.read_eid[tid][k])
-            v = value_of(t.value, env[tid])
+            try:
+                v = value_of(t.value, env[tid])
+            except UnsupportedError as err:  # e.g. storing an address plus a value read
+                ins = s.program.threads[tid].instrs[t.instr]
+                raise err.locate(ins.pos, ins.text) from None
             visiting.discard(w)
             values[w] = v
             return v
@@ -209,8 +214,17 @@ class Enumerator:
             for reg, sym in tr.regs.items():
                 if reg.startswith("%") and reg in ("%old", "%zf", "%tmp", "%tmp2"):
                     continue
-                final[("reg", tid, reg)] = value_of(sym, env) if isinstance(sym, tuple) else sym
+                try:
+                    final[("reg", tid, reg)] = value_of(sym, env) if isinstance(sym, tuple) else sym
+                except UnsupportedError as err:  # e.g. an address plus a value read, never used
+                    raise err.locate(*_writer_of(s.program.threads[tid].instrs, reg)) from None
         return final
+
+
+def _writer_of(instrs, reg: str) -> tuple:
+    """Position and text of the last instruction that writes ``reg`` (for errors)."""
+    ins = next((i for i in reversed(instrs) if getattr(i, "dst", None) == reg), None)
+    return (ins.pos, ins.text) if ins is not None else (None, "")
 
 
 class _Cycle(Exception):

@@ -54,6 +54,14 @@ def _execution(structure: Structure, leaf: Leaf) -> Execution:
     return Execution(events, leaf.rf, leaf.co, dict(structure.rels), leaf.final)
 
 
+def _reached(error):
+    """The leaf callback of a path that stops at ``error``: taken by an allowed execution, it is
+    the test's error; taken by none (the value domains over-approximate), it is no error."""
+    def on_leaf(leaf: Leaf, allowed: bool) -> None:
+        raise error
+    return on_leaf
+
+
 def check(program: Program, model: Model, *, why: bool = False, collect: str = "witness",
           prune: bool = True, max_explanations: int = 4, max_collected: int = 10_000) -> TestResult:
     """Run ``program`` under ``model``.
@@ -78,6 +86,10 @@ def check(program: Program, model: Model, *, why: bool = False, collect: str = "
         structure = Structure(program, list(combo))
         prepared = structure.prepare(model)
         enum = Enumerator(structure, prepared, prune=prune)
+        error = next((tr.error for tr in combo if tr.error is not None), None)
+        if error is not None:  # some thread's path stops at an unsupported value
+            enum.run(_reached(error))
+            continue
 
         def on_leaf(leaf: Leaf, allowed: bool, structure=structure, prepared=prepared) -> None:
             if filt is not None and not filt.holds(leaf.final):

@@ -5,28 +5,31 @@ from __future__ import annotations
 from ..core.events import Event
 from ..core.outcome import Violation
 from ..lang.evaluate import Dynamic, Prepared, witness_of
-from ..lang.ir import Axiom, Expr, Model
+from ..lang.ir import Axiom, Expr
 
 
-def _parts(expr: Expr, model: Model, depth: int = 0) -> list[Expr]:
-    """The top-level union members of an expression, unfolding let-bound unions."""
+def _parts(expr: Expr, lets: list, depth: int = 0) -> list[Expr]:
+    """The top-level union members of an expression, unfolding let-bound unions (of ``lets``)."""
     if expr.op == "union":
         out = []
         for a in expr.args:
-            out.extend(_parts(a, model, depth))
+            out.extend(_parts(a, lets, depth))
         return out
     if expr.op == "name" and depth < 3:
-        for group in reversed(model.lets):
+        for k in range(len(lets) - 1, -1, -1):
+            group = lets[k]
             for b in group.bindings:
                 if b.name == expr.name and not group.recursive and b.expr.op in ("union", "name"):
-                    return _parts(b.expr, model, depth + 1)
+                    return _parts(b.expr, lets[:k], depth + 1)
     return [expr]
 
 
 def edge_names(prepared: Prepared, ax: Axiom, d: Dynamic, cycle: list[int]) -> list[str]:
     """For each edge of the cycle (a -> next), the first union member that contains it."""
-    parts = _parts(ax.expr, prepared.model)
-    values = [(str(p), prepared.value(prepared._compile(p), d)) for p in parts]
+    lets = prepared.model.lets
+    parts = _parts(ax.expr, lets if ax.scope is None else lets[:ax.scope])
+    env, _ = prepared.scope_of(ax)
+    values = [(str(p), prepared.value(prepared._compile(p, env), d)) for p in parts]
     names = []
     for i, a in enumerate(cycle):
         b = cycle[(i + 1) % len(cycle)]

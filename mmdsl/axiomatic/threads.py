@@ -2,21 +2,25 @@
 
 Read values stay symbolic; where control flow, an address or a compare-and-swap needs a
 concrete value, the read is *pinned* to each value its location may hold (the value
-domains are computed as a fixpoint over all threads).
+domains are computed as a fixpoint over all threads). A path on which a value cannot be
+computed (an address that is not a location, arithmetic on an address) ends there with
+the error: the checker reports it only if an allowed execution takes that path, since
+the domains over-approximate and many pinned paths are taken by no execution.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from itertools import product
 
-from ..core.errors import UnsupportedError
+from ..core.errors import MmdslError, UnsupportedError
 from ..core.program import (
     OLD, Assign, Assume, Branch, Fence, Load, Nop, Program, Rmw, Store, Thread, Value,
 )
 from .symbolic import is_concrete, substitute, symbolic_eval, taint, value_of, variables
 
 MAX_DOMAIN = 64
+_SUPPORTED = (Nop, Assign, Fence, Load, Store, Rmw, Branch, Assume)
 
 
 @dataclass
@@ -42,7 +46,7 @@ class Trace:
     pins: dict[int, Value]  # read index -> the value this path assumes it reads
     regs: dict  # final symbolic registers
     nreads: int
-    constraints: list = field(default_factory=list)  # symbolic conditions that must be non-zero
+    error: MmdslError | None = None  # the path stops here: an unsupported value (see above)
 
 
 def _loc_of(addr, instr, thread: Thread, k: int) -> str:
@@ -54,11 +58,12 @@ def _loc_of(addr, instr, thread: Thread, k: int) -> str:
     )
 
 
-class _Explorer:
-    def __init__(self, thread: Thread, domains: dict[str, set], init: dict):
+class _PathWalker:
+    """Every path of one thread, forking where a read's value must be known."""
+
+    def __init__(self, thread: Thread, domains: dict[str, set]):
         self.thread = thread
         self.domains = domains
-        self.init = init
         self.traces: list[Trace] = []
         self.read_locs: dict[int, str] = {}
 
@@ -70,74 +75,100 @@ class _Explorer:
                 "the axiomatic checker runs loop-free tests, use --engine explorer",
                 self.thread.instrs[k].pos,
             )
+        for ins in self.thread.instrs:
+            if not isinstance(ins, _SUPPORTED):
+                raise UnsupportedError(f"instruction {type(ins).__name__} is not supported by the axiomatic checker",
+                                       ins.pos)
         regs = dict(self.thread.reg_init)
-        self._walk(0, regs, {}, [], {}, 0, 0, [])
+        self._walk(0, regs, {}, [], {}, 0, 0)
         return self.traces
 
     # ---- forking on read values -------------------------------------------------
     def _choices(self, sym, pins):
-        """Pin the reads ``sym`` depends on: yields (concrete value, new pins)."""
+        """Pin the reads ``sym`` depends on: yields (concrete value, new pins, None), or
+        (None, new pins, error) for pins under which the value cannot be computed."""
         sym = substitute(sym, pins)
         if is_concrete(sym):
-            yield sym, pins
+            yield sym, pins, None
             return
         vs = sorted(variables(sym))
         doms = [sorted(self.domains.get(self.read_locs[v], {0}), key=str) for v in vs]
         for combo in product(*doms):
             new = dict(pins)
             new.update(zip(vs, combo))
-            yield value_of(substitute(sym, new), new), new
+            try:
+                value = value_of(substitute(sym, new), new)
+            except UnsupportedError as err:
+                yield None, new, err
+                continue
+            yield value, new, None
 
-    def _walk(self, pc, regs, taints, events, pins, nreads, ctrl, constraints):
+    def _stop(self, err: MmdslError, ins, events, pins, regs, nreads) -> None:
+        """End this path at ``ins``, which computes something unsupported under ``pins``."""
+        self.traces.append(Trace(events, pins, regs, nreads, err.locate(ins.pos, ins.text)))
+
+    def _walk(self, pc, regs, taints, events, pins, nreads, ctrl):
         instrs = self.thread.instrs
         while pc < len(instrs):
             ins = instrs[pc]
-            if isinstance(ins, Nop):
-                pc += 1
-            elif isinstance(ins, Assign):
-                regs = dict(regs)
-                taints = dict(taints)
-                regs[ins.dst] = symbolic_eval(ins.expr, regs, pins)
-                taints[ins.dst] = taint(ins.expr, taints)
-                pc += 1
-            elif isinstance(ins, Fence):
-                events = events + [Template("F", pc, fence=ins.kind, annots=ins.annots, ctrl_dep=ctrl)]
-                pc += 1
-            elif isinstance(ins, (Load, Store, Rmw)):
-                addr = symbolic_eval(ins.addr, regs, pins)
-                if not is_concrete(addr):
-                    for a, new_pins in self._choices(addr, pins):
-                        self._walk_access(pc, ins, a, regs, taints, events, new_pins, nreads, ctrl, constraints)
+            try:
+                if isinstance(ins, Nop):
+                    pc += 1
+                elif isinstance(ins, Assign):
+                    regs = dict(regs)
+                    taints = dict(taints)
+                    regs[ins.dst] = symbolic_eval(ins.expr, regs, pins)
+                    taints[ins.dst] = taint(ins.expr, taints)
+                    pc += 1
+                elif isinstance(ins, Fence):
+                    events = events + [Template("F", pc, fence=ins.kind, annots=ins.annots, ctrl_dep=ctrl)]
+                    pc += 1
+                elif isinstance(ins, (Load, Store, Rmw)):
+                    addr = symbolic_eval(ins.addr, regs, pins)
+                    if not is_concrete(addr):
+                        for a, new_pins, err in self._choices(addr, pins):
+                            if err is not None:
+                                self._stop(err, ins, events, new_pins, regs, nreads)
+                            else:
+                                self._walk_access(pc, ins, a, regs, taints, events, new_pins, nreads, ctrl)
+                        return
+                    self._walk_access(pc, ins, addr, regs, taints, events, pins, nreads, ctrl)
                     return
-                self._walk_access(pc, ins, addr, regs, taints, events, pins, nreads, ctrl, constraints)
+                elif isinstance(ins, (Branch, Assume)):
+                    if isinstance(ins, Branch) and ins.cond is None:
+                        pc = ins.target
+                        continue
+                    cond = symbolic_eval(ins.cond, regs, pins)
+                    t = taint(ins.cond, taints)
+                    for v, new_pins, err in self._choices(cond, pins):
+                        if err is not None:
+                            self._stop(err, ins, events, new_pins, regs, nreads)
+                        elif isinstance(ins, Assume):
+                            if v:
+                                self._walk(pc + 1, regs, taints, events, new_pins, nreads, ctrl | t)
+                        else:
+                            nxt = ins.target if v else pc + 1
+                            self._walk(nxt, regs, taints, events, new_pins, nreads, ctrl | t)
+                    return
+            except UnsupportedError as err:
+                self._stop(err, ins, events, pins, regs, nreads)
                 return
-            elif isinstance(ins, (Branch, Assume)):
-                if isinstance(ins, Branch) and ins.cond is None:
-                    pc = ins.target
-                    continue
-                cond = symbolic_eval(ins.cond, regs, pins)
-                t = taint(ins.cond, taints)
-                for v, new_pins in self._choices(cond, pins):
-                    if isinstance(ins, Assume):
-                        if v:
-                            self._walk(pc + 1, regs, taints, events, new_pins, nreads, ctrl | t, constraints)
-                    else:
-                        nxt = ins.target if v else pc + 1
-                        self._walk(nxt, regs, taints, events, new_pins, nreads, ctrl | t, constraints)
-                return
-            else:
-                raise UnsupportedError(f"instruction {type(ins).__name__} is not supported by the axiomatic checker",
-                                       ins.pos)
-        self.traces.append(Trace(events, pins, regs, nreads, constraints))
+        self.traces.append(Trace(events, pins, regs, nreads))
 
-    def _walk_access(self, pc, ins, addr, regs, taints, events, pins, nreads, ctrl, constraints):
+    def _walk_access(self, pc, ins, addr, regs, taints, events, pins, nreads, ctrl):
+        try:
+            self._access(pc, ins, addr, regs, taints, events, pins, nreads, ctrl)
+        except UnsupportedError as err:
+            self._stop(err, ins, events, pins, regs, nreads)
+
+    def _access(self, pc, ins, addr, regs, taints, events, pins, nreads, ctrl):
         loc = _loc_of(addr, ins, self.thread, pc)
         adep = taint(ins.addr, taints)
         if isinstance(ins, Store):
             val = symbolic_eval(ins.value, regs, pins)
             ev = Template("W", pc, loc, val, annots=ins.annots, addr_dep=adep,
                           data_dep=taint(ins.value, taints), ctrl_dep=ctrl)
-            self._walk(pc + 1, regs, taints, events + [ev], pins, nreads, ctrl, constraints)
+            self._walk(pc + 1, regs, taints, events + [ev], pins, nreads, ctrl)
             return
         k = nreads
         self.read_locs[k] = loc
@@ -151,7 +182,7 @@ class _Explorer:
             if ins.dst:
                 regs[ins.dst] = rsym
                 taints[ins.dst] = 1 << k
-            self._walk(pc + 1, regs, taints, events + [read], pins, nreads + 1, ctrl, constraints)
+            self._walk(pc + 1, regs, taints, events + [read], pins, nreads + 1, ctrl)
             return
         inner = dict(regs)
         inner[OLD] = rsym
@@ -164,23 +195,24 @@ class _Explorer:
         write = Template("W", pc, loc, new, annots=ins.annots, rmw=True, addr_dep=adep,
                          data_dep=taint(ins.new, itaints), ctrl_dep=ctrl)
         if ins.cond is None:
-            self._walk(pc + 1, regs, taints, events + [read, write], pins, nreads + 1, ctrl, constraints)
+            self._walk(pc + 1, regs, taints, events + [read, write], pins, nreads + 1, ctrl)
             return
         cond = symbolic_eval(ins.cond, inner, pins)
-        if is_concrete(cond):
-            options = [(cond, pins)]
-        else:
-            options = list(self._choices(cond, pins))
-        for v, new_pins in options:
-            if v:
-                w = write if new_pins is pins else Template(
-                    "W", pc, loc, substitute(new, new_pins), annots=ins.annots, rmw=True,
-                    addr_dep=adep, data_dep=write.data_dep, ctrl_dep=ctrl)
-                self._walk(pc + 1, _subst_regs(regs, new_pins), taints, events + [read, w], new_pins,
-                           nreads + 1, ctrl, constraints)
-            elif not ins.blocking:  # a failed compare-and-swap only reads
-                self._walk(pc + 1, _subst_regs(regs, new_pins), taints, events + [read],
-                           new_pins, nreads + 1, ctrl, constraints)
+        for v, new_pins, err in self._choices(cond, pins):
+            try:
+                if err is not None:
+                    raise err
+                if v:
+                    w = write if new_pins is pins else Template(
+                        "W", pc, loc, substitute(new, new_pins), annots=ins.annots, rmw=True,
+                        addr_dep=adep, data_dep=write.data_dep, ctrl_dep=ctrl)
+                    self._walk(pc + 1, _subst_regs(regs, new_pins), taints, events + [read, w], new_pins,
+                               nreads + 1, ctrl)
+                elif not ins.blocking:  # a failed compare-and-swap only reads
+                    self._walk(pc + 1, _subst_regs(regs, new_pins), taints, events + [read],
+                               new_pins, nreads + 1, ctrl)
+            except UnsupportedError as err:
+                self._stop(err, ins, events, new_pins, regs, nreads)
 
 
 def _subst_regs(regs, pins):
@@ -196,7 +228,7 @@ def thread_traces(program: Program) -> list[list[Trace]]:
     # if the over-approximation (every value of the domain feeds every write) still grows.
     rounds = 1 + sum(isinstance(i, (Store, Rmw)) for t in program.threads for i in t.instrs)
     for round_no in range(rounds + 1):
-        all_traces = [_Explorer(t, domains, program.init).run() for t in program.threads]
+        all_traces = [_PathWalker(t, domains).run() for t in program.threads]
         if round_no == rounds:
             return all_traces
         changed = False

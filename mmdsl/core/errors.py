@@ -40,6 +40,14 @@ class MmdslError(Exception):
         self.expected = expected
         self.hint = hint
 
+    def locate(self, pos: SourcePos | None, text: str = "") -> "MmdslError":
+        """Give the error the place of the instruction it arose in, unless it has one."""
+        if self.pos is None and pos is not None:
+            self.pos = pos
+            if text:
+                self.message = f"{self.message} (in '{text}')"
+        return self
+
     def __str__(self) -> str:
         head = f"{self.pos}: " if self.pos else ""
         text = f"{head}{self.kind}: {self.message}"
@@ -66,6 +74,37 @@ class UnsupportedError(MmdslError):
     """A construct that is well formed but that an engine does not support, named."""
 
     kind = "unsupported"
+
+
+def too_deep(cls: type[MmdslError], text: str, path: str | None) -> MmdslError:
+    """The error for a file nested beyond what the recursive parsers can follow.
+
+    It points at the first bracket of the deepest nesting of the file's ``text`` or, when
+    brackets nest little, at the longest chain of one prefix operator (``~~~~x``).
+    """
+    depth = best = at = 0
+    for i, c in enumerate(text):
+        if c in "([{":
+            depth += 1
+            if depth > best:
+                best, at = depth, i
+        elif c in ")]}":
+            depth -= 1
+    what = f"{best} levels of brackets here"
+    if best < 10:  # then a chain of one prefix operator, white space allowed between
+        run = start = longest = 0
+        op = ""
+        for i, c in enumerate(text):
+            if c in "~!*&+-" and (run and c == op):
+                run += 1
+            elif c in "~!*&+-":
+                run, start, op = 1, i, c
+            elif not c.isspace():
+                run = 0
+            if run > longest:
+                longest, at, what = run, start, f"a chain of {run} '{op}'"
+    return cls(f"nested too deeply to be read ({what})", SourcePos(path, *line_col(text, at)),
+               expected="less nesting")
 
 
 def line_col(text: str, offset: int) -> tuple[int, int]:

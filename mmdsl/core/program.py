@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Union
 
 from .condition import Condition, Prop
@@ -74,8 +74,10 @@ def apply_op(op: str, a: Value, b: Value) -> Value:
             return int(a == b)
         if op == "ne":
             return int(a != b)
-        if op in ("add", "sub", "or", "xor") and (b == 0 or a == 0):
-            return a if b == 0 else b
+        if op in ("add", "sub", "or", "xor") and b == 0:
+            return a
+        if op in ("add", "or", "xor") and a == 0:
+            return b
         raise UnsupportedError(f"arithmetic '{_OP_TEXT[op]}' on the address of location "
                                f"'{a if isinstance(a, str) else b}' (only +0 is supported)")
     if op == "add":
@@ -84,10 +86,15 @@ def apply_op(op: str, a: Value, b: Value) -> Value:
         return a - b
     if op == "mul":
         return a * b
-    if op == "div":
-        return int(a / b) if b else 0
-    if op == "mod":
-        return a % b if b else 0
+    if op in ("div", "mod"):
+        # C (and herd's OCaml) integer division truncates toward zero, and a % b has the
+        # sign of a; exact on integers of any size. Division by zero gives 0.
+        if not b:
+            return 0
+        q = abs(a) // abs(b)
+        if (a < 0) != (b < 0):
+            q = -q
+        return q if op == "div" else a - b * q
     if op == "xor":
         return a ^ b
     if op == "and":
@@ -250,10 +257,14 @@ class Program:
 
     @property
     def locations(self) -> list[str]:
-        """Every memory location: initialised, accessed by a constant address, or in the condition."""
+        """Every memory location: initialised, the initial value of a location or a register
+        (a pointer), accessed by a constant address, or in the condition."""
         locs: dict[str, None] = {}
         for loc in self.init:
             locs[loc] = None
+        for v in self.init.values():
+            if isinstance(v, str):
+                locs[v] = None
         for t in self.threads:
             for v in t.reg_init.values():
                 if isinstance(v, str):
@@ -270,10 +281,6 @@ class Program:
 
     def has_loops(self) -> bool:
         return any(t.has_loops() for t in self.threads)
-
-    def with_threads(self, threads: list[Thread]) -> "Program":
-        return replace(self, threads=threads)
-
 
 def _exprs_of(ins: Instr) -> list[Expr]:
     out = []

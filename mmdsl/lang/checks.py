@@ -50,8 +50,16 @@ def check_class_name(decl) -> None:
         raise _error(decl, f"'{decl.name}' cannot name a class: it is a table cell value")
 
 
+MAX_COST = 10 ** 9
+
+
 def check_fence(decl) -> None:
-    """A fence costs at least 1 and does not repeat a spelling."""
+    """A fence costs at least 1 (and less than a billion) and does not repeat a spelling."""
+    digits = decl.cost.lstrip("+-").lstrip("0")
+    if len(digits) > len(str(MAX_COST)) or int(decl.cost) >= MAX_COST:
+        raise _error(decl, f"fence '{decl.name}' has cost {decl.cost[:12]}{'...' if len(decl.cost) > 12 else ''}; "
+                           f"costs are positive integers below {MAX_COST:,}")
+    decl.cost = int(decl.cost)
     if decl.cost < 1:
         raise _error(decl, f"fence '{decl.name}' has cost {decl.cost}; costs are positive integers")
     names = [decl.name, *decl.aliases]

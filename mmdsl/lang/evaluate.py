@@ -52,18 +52,24 @@ class Prepared:
         self.rels = rels
         self.full = (1 << n) - 1
         self.env: dict[str, tuple] = {}
-        self._bind_lets()
+        # an axiom sees the lets written before it (herd's scoping), so a later `let` that
+        # rebinds a name it uses does not change it: compile it with the names of its scope
+        self.scopes: dict[int, tuple[dict, dict]] = {}
+        self._bind_lets({ax.scope for ax in model.axioms if ax.scope is not None})
         self.axioms: list[tuple[Axiom, tuple, bool]] = []
         for ax in model.axioms:
-            compiled = self._compile(ax.expr)
-            prunable = (not ax.negated) and _positive_in_dynamic(ax.expr, self.polarity)
+            env, polarity = self.scope_of(ax)
+            compiled = self._compile(ax.expr, env)
+            prunable = (not ax.negated) and _positive_in_dynamic(ax.expr, polarity)
             self.axioms.append((ax, compiled, prunable))
 
     # ----- compilation --------------------------------------------------------
-    def _bind_lets(self) -> None:
+    def _bind_lets(self, scopes: set[int]) -> None:
         # polarity[name]: True when the name depends on dynamic relations only positively
         self.polarity: dict[str, bool] = {}
-        for group in self.model.lets:
+        for k, group in enumerate(self.model.lets):
+            if k in scopes:
+                self.scopes[k] = (dict(self.env), dict(self.polarity))
             if not group.recursive:
                 for b in group.bindings:
                     self.env[b.name] = self._compile(b.expr)
@@ -71,12 +77,23 @@ class Prepared:
             else:
                 self._bind_rec(group)
 
+    def scope_of(self, ax: Axiom) -> tuple[dict, dict]:
+        """The names (compiled values and polarities) visible where ``ax`` is written."""
+        return self.scopes.get(ax.scope, (self.env, self.polarity))
+
     def _bind_rec(self, group) -> None:
         names = [b.name for b in group.bindings]
         for nm in names:
             self.polarity[nm] = True
-        for b in group.bindings:
-            self.polarity[b.name] = self.polarity[b.name] and _positive_in_dynamic(b.expr, self.polarity)
+        # the group's names are positive unless some binding is not: refine to a fixpoint
+        # (a binding may use a later one of the group that turns out not to be positive)
+        changed = True
+        while changed:
+            changed = False
+            for b in group.bindings:
+                if self.polarity[b.name] and not _positive_in_dynamic(b.expr, self.polarity):
+                    self.polarity[b.name] = False
+                    changed = True
         n = self.n
         exprs = [b.expr for b in group.bindings]
         cell: dict[str, Rel] = {}
@@ -105,14 +122,15 @@ class Prepared:
             for nm in names:
                 self.env[nm] = ("c", sol[nm])
         else:
-            memo: dict[int, dict[str, Rel]] = {}
+            # the fixpoint of the candidate seen last; the candidate itself is kept (not its
+            # id(), which a new candidate may reuse once the old one is freed)
+            memo: list = [None, None]
 
             def value(d: Dynamic, nm: str) -> Rel:
-                key = id(d)
-                if key not in memo:
-                    memo.clear()
-                    memo[key] = dict(solve(d))
-                return memo[key][nm]
+                if memo[0] is not d:
+                    memo[1] = dict(solve(d))
+                    memo[0] = d
+                return memo[1][nm]
 
             for nm in names:
                 self.env[nm] = ("f", lambda d, nm=nm: value(d, nm))
@@ -120,14 +138,19 @@ class Prepared:
     def env_dynamic(self) -> set[str]:
         return {k for k, v in self.env.items() if v[0] == "f"} | set(DYNAMIC)
 
-    def _compile(self, e: Expr) -> tuple:
-        """('c', value) for a static expression, ('f', fn(dynamic) -> value) otherwise."""
+    def _compile(self, e: Expr, env: dict | None = None) -> tuple:
+        """('c', value) for a static expression, ('f', fn(dynamic) -> value) otherwise.
+
+        Names are looked up in ``env`` (by default every let of the model).
+        """
+        if env is None:
+            env = self.env
         op = e.op
         n = self.n
         if op == "name":
             name = e.name
-            if name in self.env:
-                return self.env[name]
+            if name in env:
+                return env[name]
             if name in DYNAMIC:
                 return ("f", lambda d, name=name: d.get(name))
             if e.type == SET:
@@ -140,7 +163,7 @@ class Prepared:
             return ("c", Rel.empty(n))
         if op == "universe":
             return ("c", self.full)
-        parts = [self._compile(a) for a in e.args]
+        parts = [self._compile(a, env) for a in e.args]
         fn = _OPS[op]
         full = self.full
         if e.type == SET:

@@ -128,10 +128,6 @@ class Cell:
     value: str  # "-", "Y", "d", "i", "di"
     pos: SourcePos | None = None
 
-    @property
-    def always_kept(self) -> bool:
-        return self.value == "-"
-
     def keeps(self, same_loc: bool, dependent: bool) -> bool:
         """True when the pair keeps its program order."""
         v = self.value
@@ -201,6 +197,7 @@ class Axiom:
     doc: str = ""
     default: bool = False
     pos: SourcePos | None = None
+    scope: int | None = None  # how many let groups precede it (None: all of them)
 
     def text(self) -> str:
         neg = "~" if self.negated else ""
@@ -233,7 +230,3 @@ class Model:
             if k in {s.lower() for s in f.spellings}:
                 return f
         return None
-
-    @property
-    def has_default_axioms(self) -> bool:
-        return any(a.default for a in self.axioms)

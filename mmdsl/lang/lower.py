@@ -5,7 +5,7 @@ from __future__ import annotations
 import difflib
 from pathlib import Path
 
-from ..core.errors import ModelError, SourcePos
+from ..core.errors import ModelError, SourcePos, too_deep
 from .ir import (
     BASE_SETS,
     DYNAMIC_RELATIONS,
@@ -88,10 +88,15 @@ class _Lowerer:
 
     def _parse(self, path: Path):
         try:
-            text = path.read_text()
+            text = path.read_text(encoding="utf-8-sig")  # a byte-order mark is not part of the text
+        except UnicodeDecodeError:
+            raise ModelError("the model file is not UTF-8 text", SourcePos(str(path), 1, 1)) from None
         except OSError as err:
             raise ModelError(f"cannot read model file: {err.strerror}", SourcePos(str(path), 1, 1)) from None
-        return parse_model_text(text, str(path))
+        try:
+            return parse_model_text(text, str(path))
+        except RecursionError:  # textX follows nesting on the stack
+            raise too_deep(ModelError, text, str(path)) from None
 
     def _resolve_include(self, name: str, base: Path, pos: SourcePos) -> Path:
         candidates = [base.parent / name, *(d / name for d in self.search_dirs)]
@@ -199,9 +204,12 @@ class _Lowerer:
         if test in ("acyclic", "irreflexive") and expr.type != REL:
             raise ModelError(f"'{test}' needs a relation, and this expression is a set", expr.pos or pos)
         name = st.name or f"{test}@{pos.line}"
+        if not st.name and len(self.loading) > 1:  # an unnamed test of an included file
+            name = f"{test}@{self.loading[-1].name}:{pos.line}"
         if any(a.name == name for a in model.axioms):
             raise ModelError(f"axiom '{name}' is already defined (names must be unique, includes too)", pos)
-        model.axioms.append(Axiom(name, test, expr, bool(st.negated), st.doc or "", False, pos))
+        model.axioms.append(Axiom(name, test, expr, bool(st.negated), st.doc or "", False, pos,
+                                  scope=len(model.lets)))
 
     # ----- expressions ---------------------------------------------------------------
     def _expr(self, node) -> Expr:

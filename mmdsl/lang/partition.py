@@ -122,10 +122,3 @@ def check_partition(model: Model) -> None:
                 msg = (f"the table {axis} overlap: a {shape_text(shape)} is in "
                        f"{' and '.join(repr(o) for o in owners)}")
             raise ModelError(msg, table.pos, hint=f"the {axis} must partition the memory accesses (R | W)")
-
-
-def class_of(shape: EventShape, names: list[str], preds: list[Predicate]) -> str | None:
-    for n, p in zip(names, preds):
-        if p(shape):
-            return n
-    return None

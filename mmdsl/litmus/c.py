@@ -11,7 +11,7 @@ from ..core.errors import LitmusError, UnsupportedError
 from ..core.program import Program
 from .c_grammar import grammar
 from .c_lower import Boundary, ThreadLowering
-from .finals import parse_final, parse_init
+from .finals import fatal_message, parse_final, parse_init
 from .layout import Layout
 
 _PROC = re.compile(r"P([0-9]+)")
@@ -116,6 +116,8 @@ class CDialect:
 
 def _syntax_error(layout: Layout, err: pp.ParseBaseException) -> LitmusError:
     text = layout.body.text
+    if fatal_message(err):
+        return LitmusError(fatal_message(err), layout.pos(layout.body.offset + err.loc))
     found = text[err.loc:err.loc + 20].split("\n")[0].strip() or "end of input"
     expected = err.msg[len("Expected "):] if err.msg.startswith("Expected ") else err.msg
     expected = re.sub(r", found .*$", "", expected)

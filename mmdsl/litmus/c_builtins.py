@@ -119,7 +119,7 @@ def _fence(kind: str, annots: frozenset = frozenset()):
     return lower
 
 
-def _xchg(annots: frozenset, ptr_first: bool = True):
+def _xchg(annots: frozenset):
     def lower(low, e, dst):
         _arity(low, e, 2, f"{e.name}(x, value)")
         acc = low.pointer(e.args[0])

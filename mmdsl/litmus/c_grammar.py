@@ -13,6 +13,8 @@ from functools import lru_cache
 
 import pyparsing as pp
 
+from .finals import bounded_int
+
 
 # ----- AST ----------------------------------------------------------------------
 @dataclass
@@ -216,6 +218,7 @@ def grammar() -> pp.ParserElement:
     ident = pp.Regex(r"[A-Za-z_][A-Za-z0-9_]*").set_name("a name")
     ident.add_condition(lambda t: t[0] not in RESERVED)
     number = pp.Regex(r"(0[xX][0-9a-fA-F]+|0[0-7]*|[1-9][0-9]*)[uUlL]*(?![0-9A-Za-z_])").set_name("a number")
+    number.set_parse_action(bounded_int)
     LP, RP = pp.Suppress("("), pp.Suppress(")")
     LB, RB = pp.Suppress("{"), pp.Suppress(pp.Literal("}").set_name("a statement or '}'"))
     SEMI = pp.Suppress(pp.Literal(";").set_name("';'"))
@@ -224,7 +227,7 @@ def grammar() -> pp.ParserElement:
     assign = pp.Forward().set_name("an expression")
     unary = pp.Forward()
 
-    num = number.copy().set_parse_action(lambda s, at, t: Num(at, _c_int(t[0])))
+    num = number.copy().add_parse_action(lambda s, at, t: Num(at, _c_int(t[0])))
     call = (ident + LP - pp.Group(pp.Optional(pp.DelimitedList(assign))) + RP).set_parse_action(
         lambda s, at, t: Call(at, t[0], list(t[1])))
     name = ident.copy().set_parse_action(lambda s, at, t: Name(at, t[0]))

@@ -22,6 +22,40 @@ _TYPES = (
 ).split()
 
 
+MAX_DIGITS = {10: 20, 16: 16}  # of a 64-bit value (herd's values are 64-bit)
+TOO_LARGE = "integer literal"
+
+
+class _Refused(pp.ParseFatalException):
+    """A parse action's refusal: its message is the whole error (not a syntax error)."""
+
+
+def bounded_int(s: str, loc: int, toks) -> None:
+    """Parse action of every integer literal: refuse one wider than 64 bits (herd's values).
+
+    Raised as a fatal parse error at the literal, so the dialect reports its position.
+    """
+    text = toks[0].rstrip("uUlL")
+    negative = text.startswith("-")
+    text = text.lstrip("+-")
+    base = 16 if text[:2] in ("0x", "0X") else 10
+    digits = (text[2:] if base == 16 else text).lstrip("0") or "0"
+    wide = len(digits) > MAX_DIGITS[base]
+    if wide or not (-(2 ** 63) <= (-1 if negative else 1) * int(digits, base) < 2 ** 64):
+        shown = toks[0] if len(toks[0]) <= 24 else toks[0][:20] + "..."
+        raise _Refused(s, loc, f"{TOO_LARGE} '{shown}' is too large (values are 64-bit integers, as in herd)")
+
+
+def fatal_message(err: pp.ParseBaseException) -> str | None:
+    """The message of an error a parse action raised on purpose (None for a plain syntax error).
+
+    pyparsing re-raises it as a ParseSyntaxException past a ``-`` (no backtracking), so
+    the message is recognised too.
+    """
+    refused = isinstance(err, _Refused) or str(err.msg).startswith(TOO_LARGE)
+    return err.msg if refused else None
+
+
 def _number(t):
     s = t[0]
     return int(s, 16) if "x" in s.lower() else int(s, 10)
@@ -30,7 +64,7 @@ def _number(t):
 @lru_cache(maxsize=1)
 def _grammars():
     ident = pp.Regex(r"[A-Za-z_][A-Za-z0-9_.]*")
-    number = pp.Regex(r"-?(0x[0-9a-fA-F]+|[0-9]+)").set_parse_action(_number).set_name("a number")
+    number = pp.Regex(r"-?(0x[0-9a-fA-F]+|[0-9]+)").set_parse_action(bounded_int, _number).set_name("a number")
     reg = pp.Regex(r"%?[A-Za-z_][A-Za-z0-9_]*")
     proc_reg = pp.Group(pp.Regex(r"[0-9]+")("proc") + pp.Suppress(":") + reg("reg"))("procreg")
     ctype = pp.Regex(r"(?:" + "|".join(_TYPES) + r")(?![A-Za-z0-9_])(?:\s+volatile\b)?(?:\s*\*)*")
@@ -122,8 +156,10 @@ def _prop(node, norm: RegNorm) -> Prop:
     raise ValueError(name)
 
 
-def _fail(layout: Layout, region: Region, err: pp.ParseException, what: str, expected: str) -> LitmusError:
+def _fail(layout: Layout, region: Region, err: pp.ParseBaseException, what: str, expected: str) -> LitmusError:
     offset = region.offset + err.loc
+    if fatal_message(err):
+        return LitmusError(fatal_message(err), layout.pos(offset))
     found = region.text[err.loc:err.loc + 20].split("\n")[0].strip() or "end of input"
     return LitmusError(f"malformed {what} at '{found}'", layout.pos(offset), expected=expected)
 
@@ -146,7 +182,7 @@ def _parse_init(layout: Layout, norm: RegNorm):
     region = layout.init
     try:
         items = init_g.parse_string(region.text, parse_all=True)
-    except pp.ParseException as err:
+    except pp.ParseBaseException as err:
         raise _fail(layout, region, err, "init block", "items like 'x=1;', '0:r1=x;' or 'uint64_t x;'") from None
     mem: dict = {}
     regs: dict = {}
@@ -179,7 +215,7 @@ def _parse_final(layout: Layout, norm: RegNorm):
     region = layout.final
     try:
         parsed = final_g.parse_string(region.text, parse_all=True)
-    except pp.ParseException as err:
+    except pp.ParseBaseException as err:
         raise _fail(
             layout, region, err, "final condition",
             "'exists', '~exists' or 'forall' then a proposition such as (0:r0=1 /\\ x=2)",

@@ -42,7 +42,9 @@ def blank_comments(text: str, path: str | None, c_code: bool = False) -> str:
     """Replace OCaml-style ``(* ... *)`` comments (nested) by spaces, keeping line breaks.
 
     In C tests ``(*`` also starts expressions such as ``READ_ONCE(*x)``: there a comment
-    opens only with ``(*`` followed by white space (``(* like this *)``).
+    opens only with ``(*`` followed by white space (``(* like this *)``); and from the
+    init block on, C's own ``// ...`` and ``/* ... */`` comments are blanked too, so
+    that a brace inside one does not upset the search for the file's regions.
     """
     out = list(text)
     depth = 0
@@ -50,10 +52,22 @@ def blank_comments(text: str, path: str | None, c_code: bool = False) -> str:
     start = 0
     n = len(text)
     in_string = False
+    c_from = text.find("{") if c_code else -1  # the header's key=value lines may hold '//' (URLs)
     while i < n:
         c = text[i]
         if depth == 0 and c == '"':
             in_string = not in_string
+        if 0 <= c_from <= i and depth == 0 and not in_string and text.startswith(("//", "/*"), i):
+            end = text.find("\n", i) if text[i + 1] == "/" else text.find("*/", i + 2)
+            if end < 0 and text[i + 1] == "*":
+                line, col = line_col(text, i)
+                raise LitmusError("comment '/*' is never closed", SourcePos(path, line, col), expected="'*/'")
+            end = n if end < 0 else (end if text[i + 1] == "/" else end + 2)
+            for k in range(i, end):
+                if out[k] != "\n":
+                    out[k] = " "
+            i = end
+            continue
         if not in_string and text.startswith("(*", i) and not (
                 c_code and depth == 0 and not text[i + 2:i + 3].isspace()):
             if depth == 0:

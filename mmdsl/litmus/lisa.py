@@ -7,6 +7,7 @@ from functools import lru_cache
 import pyparsing as pp
 
 from ..core.program import OLD, Assign, BinOp, Branch, Const, Fence, Load, Reg, Rmw, Store, UnOp
+from .finals import bounded_int
 from .threadtable import CellCode, CellError, TableDialect
 
 _OPS = {"add": "add", "xor": "xor", "and": "and", "eq": "eq", "neq": "ne", "sub": "sub", "or": "or"}
@@ -16,7 +17,7 @@ _OPS = {"add": "add", "xor": "xor", "and": "and", "eq": "eq", "neq": "ne", "sub"
 def _grammar():
     reg = pp.Regex(r"(r[0-9]+|%[A-Za-z_][A-Za-z0-9_]*)(?![A-Za-z0-9_])")("reg")
     name = pp.Regex(r"[A-Za-z_][A-Za-z0-9_]*")
-    num = pp.Regex(r"-?[0-9]+")
+    num = pp.Regex(r"-?[0-9]+").set_parse_action(bounded_int)
     annots = pp.Group(
         pp.Suppress("[") + pp.Optional(pp.DelimitedList(pp.Regex(r"[A-Za-z_][A-Za-z0-9_.\-]*"), ",")) + pp.Suppress("]")
     )("annots")
@@ -84,7 +85,7 @@ class LisaDialect(TableDialect):
     def parse_cell(self, text: str) -> CellCode:
         try:
             parsed = _grammar().parse_string(text, parse_all=True)
-        except pp.ParseException as err:
+        except pp.ParseBaseException as err:
             raise self.cell_error(text, err) from None
         code = CellCode(labels=[lab["label"] for lab in parsed.get("labels", [])])
         kind = next((k for k in ("rmw", "load", "store", "fence", "branch", "mov") if k in parsed), None)

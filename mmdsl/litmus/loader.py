@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..core.errors import LitmusError, MmdslError, SourcePos
+from ..core.errors import LitmusError, MmdslError, SourcePos, too_deep
 from ..core.program import Program
 from .layout import split_layout
 from .registry import dialect_for
@@ -12,20 +12,17 @@ from .registry import dialect_for
 
 def parse_litmus(text: str, path: str | None = None) -> Program:
     """Parse litmus source text; every error carries file:line:col."""
+    text = text.removeprefix("\ufeff")  # a byte-order mark is not part of the header
     layout = split_layout(text, path)
     try:
         dialect = dialect_for(layout.arch)
     except MmdslError as err:
         err.pos = SourcePos(path, *_header_pos(text))
         raise
-    program = dialect.lower(layout) if hasattr(dialect, "lower") else _lower_table(layout, dialect)
-    return program
-
-
-def _lower_table(layout, dialect) -> Program:
-    from .threadtable import lower_table_test
-
-    return lower_table_test(layout, dialect)
+    try:
+        return dialect.lower(layout)
+    except RecursionError:  # the recursive-descent grammars follow nesting on the stack
+        raise too_deep(LitmusError, layout.source, path) from None
 
 
 def _header_pos(text: str) -> tuple[int, int]:

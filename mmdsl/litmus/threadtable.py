@@ -9,7 +9,7 @@ import pyparsing as pp
 
 from ..core.errors import LitmusError, UnsupportedError
 from ..core.program import Instr, Nop, Program, Thread
-from .finals import parse_final, parse_init
+from .finals import fatal_message, parse_final, parse_init
 from .layout import Layout
 
 _PROC = re.compile(r"P([0-9]+)")
@@ -54,6 +54,10 @@ class TableDialect:
     def parse_cell(self, text: str) -> CellCode:  # pragma: no cover - abstract
         raise NotImplementedError
 
+    def lower(self, layout: Layout) -> Program:
+        """The whole test (thread table, init, final condition) as a core program."""
+        return lower_table_test(layout, self)
+
     def fence_text(self, kind: str) -> str:  # for writing fenced tests back
         raise NotImplementedError
 
@@ -65,7 +69,9 @@ class TableDialect:
         return write_table_with_fences(self, program, insertions)
 
     # ---- shared helpers ------------------------------------------------------
-    def cell_error(self, text: str, err: pp.ParseException) -> CellError:
+    def cell_error(self, text: str, err: pp.ParseBaseException) -> CellError:
+        if fatal_message(err):
+            return CellError(fatal_message(err), err.loc)
         found = text[err.loc:].strip().split()[0] if text[err.loc:].strip() else "end of instruction"
         return CellError(f"cannot parse instruction '{text.strip()}' (at '{found}')", err.loc,
                          self.instruction_help)

@@ -6,9 +6,7 @@ from functools import lru_cache
 
 import pyparsing as pp
 
-from ..core.program import BinOp, Const, Reg
-from .threadtable import CellCode, TableDialect
-from .x86common import lower_x86, x86_fence
+from .x86common import X86Syntax, cell_grammar, number
 
 _REGS = (
     "EAX EBX ECX EDX ESI EDI ESP EBP AX BX CX DX AL BL CL DL AH BH CH DH "
@@ -21,62 +19,22 @@ _REGS = (
 def _grammar():
     reg = pp.Regex(r"(" + "|".join(sorted(_REGS, key=len, reverse=True)) + r"|%[A-Za-z_][A-Za-z0-9_]*)(?![A-Za-z0-9_])")
     name = pp.Regex(r"[A-Za-z_][A-Za-z0-9_]*")
-    num = pp.Regex(r"-?(0x[0-9a-fA-F]+|[0-9]+)")
+    num = number()
     imm = pp.Group(pp.Suppress("$") + (num("n") | name("s")))("imm") | pp.Group(num("n"))("imm")
     mem = pp.Group(
         pp.Suppress("[") + (pp.Group(reg)("r") | pp.Group(name)("a") | pp.Group(num)("k"))
         + pp.Optional(pp.Suppress("+") + (pp.Group(reg)("r") | pp.Group(num)("k"))) + pp.Suppress("]")
     )("mem")
-    operand = mem | pp.Group(reg)("reg") | imm | pp.Group(name)("sym")
-    mnemonic = pp.Regex(r"[A-Za-z]+")("mnemonic")
-    lock = pp.Optional(pp.CaselessKeyword("LOCK")("lock") + pp.Optional(pp.Suppress(";")))
-    label = pp.Group(pp.Regex(r"[A-Za-z_][A-Za-z0-9_]*")("label") + pp.Suppress(":"))
-    instr = lock + mnemonic + pp.Optional(pp.Group(pp.DelimitedList(operand, ","))("operands"))
-    return pp.ZeroOrMore(label)("labels") + pp.Optional(instr) + pp.StringEnd()
+    return cell_grammar(mem | pp.Group(reg)("reg") | imm | pp.Group(name)("sym"))
 
 
-def _operand(node):
-    kind = node.get_name()
-    if kind == "sym":
-        return ("sym", node[0])
-    if kind == "reg":
-        return ("reg", node[0])
-    if kind == "imm":
-        if "n" in node:
-            return ("imm", int(node["n"], 0) if "x" in node["n"] else int(node["n"]))
-        return ("imm", node["s"])
-    parts = []
-    for p in node:
-        k = p.get_name()
-        if k == "r":
-            parts.append(Reg(p[0]))
-        elif k == "a":
-            parts.append(Const(p[0]))
-        else:
-            parts.append(Const(int(p[0], 0)))
-    addr = parts[0] if len(parts) == 1 else BinOp("add", parts[0], parts[1])
-    return ("mem", addr)
-
-
-class X86Dialect(TableDialect):
+class X86Dialect(X86Syntax):
     name = "X86"
     archs = ("X86",)
     instruction_help = "an x86 instruction in Intel syntax, e.g. MOV [x],$1 / MOV EAX,[y] / MFENCE"
 
-    def parse_cell(self, text: str) -> CellCode:
-        try:
-            parsed = _grammar().parse_string(text, parse_all=True)
-        except pp.ParseException as err:
-            raise self.cell_error(text, err) from None
-        labels = [lab["label"] for lab in parsed.get("labels", [])]
-        if "mnemonic" not in parsed:
-            return CellCode(labels=labels)
-        mnem = parsed["mnemonic"]
-        ops = [_operand(o) for o in parsed["operands"]] if "operands" in parsed else []
-        return lower_x86(mnem, "lock" in parsed, ops, labels)
-
-    def fence_text(self, kind: str) -> str:
-        return x86_fence(kind, self.name).upper()
+    def grammar(self) -> pp.ParserElement:
+        return _grammar()
 
 
 DIALECT = X86Dialect()

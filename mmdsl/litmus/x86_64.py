@@ -6,80 +6,37 @@ from functools import lru_cache
 
 import pyparsing as pp
 
-from ..core.program import BinOp, Const, Reg
-from .threadtable import CellCode, TableDialect
-from .x86common import lower_x86, x86_fence
+from .x86common import X86Syntax, cell_grammar, number
 
 
 @lru_cache(maxsize=1)
 def _grammar():
     reg = pp.Regex(r"%[A-Za-z][A-Za-z0-9]*")
     name = pp.Regex(r"[A-Za-z_][A-Za-z0-9_]*")
-    num = pp.Regex(r"-?(0x[0-9a-fA-F]+|[0-9]+)")
+    num = number()
     imm = pp.Group(pp.Suppress("$") + (num("n") | name("s")))("imm")
     # (x), (%rax), x(%rip), 8(%rax)
     mem = pp.Group(
         pp.Optional(pp.Group(name)("a") | pp.Group(num)("k"))
         + pp.Suppress("(") + pp.Optional(pp.Group(reg)("r") | pp.Group(name)("a")) + pp.Suppress(")")
     )("mem")
-    operand = mem | pp.Group(reg)("reg") | imm | pp.Group(name)("sym")
-    mnemonic = pp.Regex(r"[A-Za-z]+")("mnemonic")
-    lock = pp.Optional(pp.CaselessKeyword("lock")("lock") + pp.Optional(pp.Suppress(";")))
-    label = pp.Group(pp.Regex(r"[A-Za-z_][A-Za-z0-9_]*")("label") + pp.Suppress(":"))
-    instr = lock + mnemonic + pp.Optional(pp.Group(pp.DelimitedList(operand, ","))("operands"))
-    return pp.ZeroOrMore(label)("labels") + pp.Optional(instr) + pp.StringEnd()
+    return cell_grammar(mem | pp.Group(reg)("reg") | imm | pp.Group(name)("sym"))
 
 
-def _operand(node):
-    kind = node.get_name()
-    if kind == "sym":
-        return ("sym", node[0])
-    if kind == "reg":
-        return ("reg", node[0][1:])
-    if kind == "imm":
-        if "n" in node:
-            return ("imm", int(node["n"], 16) if "x" in node["n"] else int(node["n"]))
-        return ("imm", node["s"])
-    parts = []
-    for p in node:
-        k = p.get_name()
-        if k == "r":
-            parts.append(Reg(p[0][1:]))
-        elif k == "a":
-            if p[0] != "rip":
-                parts.append(Const(p[0]))
-        else:
-            off = int(p[0], 0)
-            if off:
-                parts.append(Const(off))
-    if not parts:
-        parts = [Const(0)]
-    addr = parts[0] if len(parts) == 1 else BinOp("add", parts[0], parts[1])
-    return ("mem", addr)
-
-
-class X86_64Dialect(TableDialect):
+class X86_64Dialect(X86Syntax):
     name = "X86_64"
     archs = ("X86_64",)
+    att = True
     instruction_help = "an x86-64 instruction in AT&T syntax, e.g. movq $1,(x) / movq (y),%rax / mfence"
+
+    def grammar(self) -> pp.ParserElement:
+        return _grammar()
 
     def norm_reg(self, name: str) -> str:
         return name[1:] if name.startswith("%") else name
 
-    def parse_cell(self, text: str) -> CellCode:
-        try:
-            parsed = _grammar().parse_string(text, parse_all=True)
-        except pp.ParseException as err:
-            raise self.cell_error(text, err) from None
-        labels = [lab["label"] for lab in parsed.get("labels", [])]
-        if "mnemonic" not in parsed:
-            return CellCode(labels=labels)
-        ops = [_operand(o) for o in parsed["operands"]] if "operands" in parsed else []
-        ops.reverse()  # AT&T: source first; lower_x86 wants the destination first
-        return lower_x86(parsed["mnemonic"], "lock" in parsed, ops, labels)
-
-    def fence_text(self, kind: str) -> str:
-        return x86_fence(kind, self.name).lower()
+    def reg_name(self, name: str) -> str:
+        return name[1:]  # %rax -> rax
 
 
 DIALECT = X86_64Dialect()

@@ -99,9 +99,6 @@ class Rel:
             m |= row
         return m
 
-    def successors(self, i: int) -> int:
-        return self.rows[i]
-
     # ----- algebra -------------------------------------------------------
     def __or__(self, other: "Rel") -> "Rel":
         return Rel(self.n, tuple(a | b for a, b in zip(self.rows, other.rows)))
@@ -169,16 +166,6 @@ class Rel:
             self.n,
             tuple((row & range_) if (domain >> i) & 1 else 0 for i, row in enumerate(self.rows)),
         )
-
-    def image(self, points: int) -> int:
-        """The set of successors of any point in ``points``."""
-        acc = 0
-        rows = self.rows
-        while points:
-            low = points & -points
-            acc |= rows[low.bit_length() - 1]
-            points ^= low
-        return acc
 
     def is_irreflexive(self) -> bool:
         return not any((row >> i) & 1 for i, row in enumerate(self.rows))

@@ -75,3 +75,24 @@ def test_two_fetch_and_adds_under_sc_end_at_2_with_different_old_values():
 def test_increments_under_a_lock_are_never_lost_under_sc():
     result = check(parse_litmus(LOCKED_INCREMENTS), load_model("sc"))
     assert {s.text() for s in result.states} == {"counter=2;"}
+
+
+# p holds the address of x, and x is named nowhere else: x must still be a location with
+# its initial write (herd: one execution, the second read takes x's initial 0 -- or the
+# 1 P1 writes through its own copy of the pointer)
+POINTER_ONLY_IN_INIT = """LISA pointer-in-init
+{ p = x; 1:r5 = x; }
+ P0         | P1        ;
+ r[] r0 p   | w[] r5 1  ;
+ r[] r1 r0  |           ;
+exists (0:r1=1)
+"""
+
+
+def test_a_location_known_only_as_a_pointer_value_is_initialised():
+    result = check(parse_litmus(POINTER_ONLY_IN_INIT), load_model("sc"))
+    assert {s.text() for s in result.states} == {"0:r1=0;", "0:r1=1;"}
+    assert (result.positive, result.negative) == (1, 1)
+    single = POINTER_ONLY_IN_INIT.replace("1:r5 = x; ", "").replace("| w[] r5 1  ", "|           ")
+    result = check(parse_litmus(single), load_model("sc"))
+    assert {s.text() for s in result.states} == {"0:r1=0;"}

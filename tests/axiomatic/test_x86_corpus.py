@@ -19,7 +19,9 @@ def test_x86_corpus_observations(model):
     wrong = []
     for row in ROWS:
         result = check(load_litmus(row["file"]), m, collect="none")
-        if result.observation != row[model]:
+        # both models allow at least the interleavings: "Never" with no execution at all
+        # (0 0) would be a broken checker, not herd's Observation
+        if result.observation != row[model] or result.positive + result.negative == 0:
             wrong.append((row["path"], result.observation, row[model]))
     assert not wrong, f"{len(wrong)} of {len(ROWS)} differ from herd7, e.g. {wrong[:5]}"
 
@@ -27,7 +29,7 @@ def test_x86_corpus_observations(model):
 @pytest.mark.slow
 def test_tso_table_and_axiom_forms_agree_on_the_corpus():
     a, b = load_model("tso"), load_model("tso-axioms")
-    for row in ROWS[::5]:
+    for row in ROWS:
         program = load_litmus(row["file"])
         ra, rb = check(program, a, collect="none"), check(program, b, collect="none")
         assert ra.states == rb.states, row["path"]

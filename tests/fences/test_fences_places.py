@@ -6,7 +6,7 @@ import pytest
 
 from mmdsl.axiomatic import check
 from mmdsl.core.errors import UnsupportedError
-from mmdsl.core.program import Branch, Fence, Load
+from mmdsl.core.program import Branch, Fence
 from mmdsl.fences.insert import insert_fences
 from mmdsl.fences.places import fence_kinds, parse_costs, thread_places
 from mmdsl.lang import load_model
@@ -64,8 +64,9 @@ def test_places_around_branches_and_labels():
 
 def test_no_place_inside_one_source_instruction():
     t = parse_litmus(ADD).threads[0]
-    assert isinstance(t.instrs[0], Load) and len(t.instrs) == 3  # ADD [x] is a read then a write
-    assert [p.index for p in thread_places(t).places] == [2]
+    # ADD [x] is a read, a write and the zero flag it sets, then MOV [y] a write
+    assert [type(i).__name__ for i in t.instrs] == ["Load", "Store", "Assign", "Store"]
+    assert [p.index for p in thread_places(t).places] == [3]  # the one place: between ADD and MOV
 
 
 def test_insert_retargets_branches_to_the_fence():

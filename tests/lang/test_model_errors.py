@@ -35,6 +35,8 @@ CASES = {
     "class-is-rel": ("model m\nclass C = po\n", 2, 1, "must be a set of events"),
     "reserved-class": ("model m\nclass d = R\n", 2, 1, "'d' cannot name a class"),
     "fence-cost": ("model m" + TABLE + "fence f orders M * M cost 0\n", 7, 1, "costs are positive"),
+    "fence-cost-huge": ("model m" + TABLE + "fence f orders M * M cost " + "9" * 5000 + "\n", 7, 1,
+                        "costs are positive integers below 1,000,000,000"),
     "fence-set": ("model m" + TABLE + "fence f orders po * M cost 1\n", 7, 16, "orders pairs of event sets"),
     "include-missing": ('model m\ninclude "nowhere.mm"\n', 2, 1, "included model 'nowhere.mm' not found"),
     "two-tables": ("model m" + TABLE + TABLE, 8, 1, "at most one reorder table"),
@@ -70,3 +72,39 @@ def test_include_brings_definitions(tmp_path):
     m = lower_model_file(tmp_path / "top.mm")
     assert [a.name for a in m.axioms] == ["sc"] and "f" in m.fences
     assert m.includes and m.includes[0].endswith("base.mm")
+
+
+def test_binary_model_and_binary_include(tmp_path):
+    (tmp_path / "bin.mm").write_bytes(b"model b\n\xd0\xff\x00 axiom")
+    with pytest.raises(ModelError, match="not UTF-8 text") as info:
+        lower_model_file(tmp_path / "bin.mm")
+    assert (info.value.pos.line, info.value.pos.col) == (1, 1)
+    (tmp_path / "top.mm").write_text('model top\ninclude "bin.mm"\naxiom sc : acyclic po\n')
+    with pytest.raises(ModelError, match="not UTF-8 text") as info:
+        lower_model_file(tmp_path / "top.mm")
+    assert info.value.pos.file.endswith("bin.mm")
+
+
+@pytest.mark.parametrize("body, line, col, fragment", [
+    ("axiom x : acyclic " + "(" * 3000 + "po" + ")" * 3000, 2, 3018, "3000 levels of brackets"),
+    ("axiom x : acyclic " + "~" * 3000 + "po", 2, 19, "a chain of 3000 '~'"),
+])
+def test_nesting_beyond_the_parser_is_an_error_not_a_crash(tmp_path, body, line, col, fragment):
+    path = tmp_path / "deep.mm"
+    path.write_text("model deep\n" + body + "\n")
+    with pytest.raises(ModelError, match="nested too deeply") as info:
+        lower_model_file(path)
+    assert fragment in str(info.value)
+    assert (info.value.pos.line, info.value.pos.col) == (line, col)
+
+
+def test_unnamed_tests_of_two_files_on_the_same_line_do_not_clash(tmp_path):
+    (tmp_path / "base.mm").write_text("model base\n\nacyclic po | rf | co | fr\n")
+    (tmp_path / "top.mm").write_text('model top\ninclude "base.mm"\nacyclic po-loc | rf\n')
+    m = lower_model_file(tmp_path / "top.mm")
+    assert [a.name for a in m.axioms] == ["acyclic@base.mm:3", "acyclic@3"]
+
+
+def test_a_byte_order_mark_is_not_part_of_the_model(tmp_path):
+    (tmp_path / "bom.mm").write_bytes(b"\xef\xbb\xbfmodel b\naxiom sc : acyclic po | rf | co | fr\n")
+    assert lower_model_file(tmp_path / "bom.mm").name == "b"

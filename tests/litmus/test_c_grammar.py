@@ -9,7 +9,9 @@ from mmdsl.axiomatic import check
 from mmdsl.core.program import (
     OLD, Assign, BinOp, Branch, Const, Fence, Load, Nop, Reg, Rmw, Store, UnOp,
 )
+from mmdsl.core.errors import LitmusError
 from mmdsl.lang import load_model
+from mmdsl.litmus import parse_litmus
 
 X, Y, L = Const("x"), Const("y"), Const("l")
 A = frozenset
@@ -265,6 +267,18 @@ def test_c_initialisers_and_comments():
               cond="(* an OCaml comment *) exists (0:r0=1)")
     assert p.init == {"x": 1, "p": "x", "z": 2}
     assert p.threads[0].reg_init == {"r0": 5}
+
+
+def test_braces_in_c_comments_do_not_move_the_regions():
+    # the final condition is found by counting braces: those of comments do not count
+    p = lower("P0(int *x) {\n  *x = 1; /* { */\n  // } {\n}", cond="exists (x=1)")
+    assert [type(i).__name__ for i in p.threads[0].instrs] == ["Store"]
+    assert p.condition.text() == "exists (x=1)"
+    text = "C t\nLink=http://example.org/x\n{ }\nP0(int *x) { *x = 1; }\nexists (x=1)\n"
+    assert parse_litmus(text, "t.litmus").info["Link"] == "http://example.org/x"
+    with pytest.raises(LitmusError, match="comment '/\\*' is never closed") as info:
+        lower("P0(int *x) {\n  *x = 1; /* {\n}")
+    assert (info.value.pos.line, info.value.pos.col) == (4, 11)
 
 
 def test_herd_style_test_with_tabs_and_doc():

@@ -77,3 +77,60 @@ exists (1:rax=1)
     assert att.condition.keys() == [("reg", 1, "rax")]
     assert att.threads[1].instrs[0].dst == "rax"
     assert intel.threads[0].instrs[2].annots == {"atomic"}
+
+
+CMPXCHG_THEN_JE = """X86 cas
+{ x=INIT; 0:EBX=5; }
+ P0                   ;
+ MOV EAX,$0           ;
+ LOCK CMPXCHG [x],EBX ;
+ JE L0                ;
+ MOV ECX,$1           ;
+ L0:                  ;
+locations [x; 0:EAX;]
+exists (0:ECX=1)
+"""
+
+
+@pytest.mark.parametrize("init, state", [
+    # Intel SDM, CMPXCHG: if EAX = [x] then ZF := 1, [x] := EBX, else ZF := 0, EAX := [x]
+    (0, "0:EAX=0; 0:ECX=0; x=5;"),  # equal: the swap happens and JE jumps over MOV ECX
+    (1, "0:EAX=1; 0:ECX=1; x=1;"),  # different: no swap, ZF clear, JE falls through
+])
+def test_cmpxchg_sets_the_zero_flag_je_reads(init, state):
+    from mmdsl.axiomatic import check
+    from mmdsl.lang import load_model
+
+    result = check(parse_litmus(CMPXCHG_THEN_JE.replace("INIT", str(init)), "cas.litmus"), load_model("sc"))
+    assert {s.text() for s in result.states} == {state}
+
+
+ARITHMETIC_THEN_JE = """X86 dec
+{ x=INIT; 0:EBX=INIT; }
+ P0             ;
+ LOCK DEC [x]   ;
+ JE L0          ;
+ MOV EAX,$1     ;
+ L0:            ;
+ SUB EBX,$1     ;
+ JNE L1         ;
+ MOV ECX,$1     ;
+ L1:            ;
+locations [0:ECX;]
+exists (0:EAX=1)
+"""
+
+
+@pytest.mark.parametrize("init, state", [
+    # herd (X86Sem: write_zf v_result 0) and Intel's manual: arithmetic sets ZF when the result is 0
+    (1, "0:EAX=0; 0:ECX=1;"),  # 1-1 = 0: JE jumps, JNE falls through
+    (2, "0:EAX=1; 0:ECX=0;"),  # 2-1 = 1: JE falls through, JNE jumps
+])
+def test_arithmetic_sets_the_zero_flag(init, state):
+    from mmdsl.axiomatic import check
+    from mmdsl.explorer import explore
+    from mmdsl.lang import load_model
+
+    program = parse_litmus(ARITHMETIC_THEN_JE.replace("INIT", str(init)), "dec.litmus")
+    for run in (check, explore):
+        assert {s.text() for s in run(program, load_model("sc")).states} == {state}, run

@@ -50,6 +50,49 @@ def test_litmus_error(case):
     assert str(err).startswith(f"t.litmus:{line}:{col}:")
 
 
+HUGE = "9" * 5000  # beyond Python's 4300-digit int() limit too
+
+
+@pytest.mark.parametrize("text, line, col", [
+    (f"LISA t\n{{ x = {HUGE}; }}\n P0 ;\n r[] r0 x ;\nexists (0:r0=1)\n", 2, 7),
+    (f"LISA t\n{{ }}\n P0 ;\n w[] x {HUGE} ;\nexists (x=1)\n", 4, 8),
+    (f"LISA t\n{{ }}\n P0 ;\n w[] x 1 ;\nexists (x={HUGE})\n", 5, 11),
+    (f"X86 t\n{{ }}\n P0 ;\n MOV [x],${HUGE} ;\nexists (x=1)\n", 4, 11),
+    (f"X86_64 t\n{{ }}\n P0 ;\n movq ${HUGE},(x) ;\nexists (x=1)\n", 4, 8),
+    (f"C t\n{{ }}\nP0(int *x) {{ *x = {HUGE}; }}\nexists (x=1)\n", 3, 19),
+    ("LISA t\n{ x = 18446744073709551616; }\n P0 ;\n r[] r0 x ;\nexists (0:r0=1)\n", 2, 7),  # 2^64
+])
+def test_integer_literals_wider_than_64_bits_are_refused_where_they_are(text, line, col):
+    with pytest.raises(LitmusError, match="integer literal .* is too large") as info:
+        parse_litmus(text, "t.litmus")
+    assert (info.value.pos.line, info.value.pos.col) == (line, col)
+
+
+def test_64_bit_literals_and_leading_zeros_are_fine():
+    # the largest unsigned 64-bit value in either syntax; herd reads 010 as ten
+    ok = parse_litmus("X86 t\n{ x = 0xffffffffffffffff; }\n P0 ;\n MOV EAX,[x+010] ;\n"
+                      "exists (0:EAX=18446744073709551615)\n", "t.litmus")
+    assert ok.init["x"] == 2 ** 64 - 1
+    assert str(ok.threads[0].instrs[0].addr) == "(x + 10)"
+    att = parse_litmus("X86_64 t\n{ }\n P0 ;\n movq 08(%rax),%rbx ;\nexists (0:rbx=0)\n", "t.litmus")
+    assert str(att.threads[0].instrs[0].addr) == "(8 + rax)"
+
+
+@pytest.mark.parametrize("text, line, col, fragment", [
+    ("X86 t\n{ }\n P0 ;\n MOV [x],$1 ;\nexists " + "(" * 3000 + "x=1" + ")" * 3000 + "\n",
+     5, 3007, "3000 levels of brackets"),
+    ("X86 t\n{ }\n P0 ;\n MOV [x],$1 ;\nexists " + "~" * 5000 + "x=1\n", 5, 8, "a chain of 5000 '~'"),
+    ("C t\n{ }\nP0(int *x) { int r0 = " + "(" * 500 + "1" + ")" * 500 + "; }\nexists (0:r0=1)\n",
+     3, 522, "501 levels of brackets"),
+    ("C t\n{ }\nP0(int *x) { " + "{" * 2000 + "}" * 2000 + " }\nexists (x=1)\n", 3, 2013, "2001 levels"),
+])
+def test_nesting_beyond_the_parser_is_an_error_not_a_crash(text, line, col, fragment):
+    with pytest.raises(LitmusError, match="nested too deeply") as info:
+        parse_litmus(text, "t.litmus")
+    assert fragment in str(info.value)
+    assert (info.value.pos.line, info.value.pos.col) == (line, col)
+
+
 def test_lisa_label_errors():
     text = "LISA t\n{ }\n P0 ;\n b[] r0 L9 ;\nexists (0:r0=0)\n"
     with pytest.raises(LitmusError, match="branch to unknown label 'L9'"):
@@ -65,6 +108,19 @@ def test_unknown_fence_kind_is_reported_at_the_instruction():
         check(parse_litmus(text, "t.litmus"), load_model("tso"))
     assert "model 'tso' has no fence 'lwsync'" in str(info.value)
     assert info.value.pos.line == 5
+
+
+@pytest.mark.parametrize("engine", ["axiomatic", "explorer"])
+def test_address_arithmetic_is_reported_at_the_instruction(engine):
+    from mmdsl.axiomatic import check
+    from mmdsl.explorer import explore
+
+    run = check if engine == "axiomatic" else explore
+    text = "X86 t\n{ }\n P0 ;\n MOV [x],$1 ;\n MOV EAX,[x+4] ;\nexists (0:EAX=1)\n"
+    with pytest.raises(UnsupportedError) as info:
+        run(parse_litmus(text, "t.litmus"), load_model("tso"))
+    assert "only +0 is supported" in str(info.value) and "MOV EAX,[x+4]" in str(info.value)
+    assert (info.value.pos.line, info.value.pos.col) == (5, 2)
 
 
 def test_missing_file():
@@ -108,3 +164,11 @@ def test_mutated_tests_give_a_result_or_a_clean_error(text):
         s = str(err)
         assert s and "Traceback" not in s
         assert err.pos is None or (err.pos.line >= 1 and err.pos.col >= 1)
+
+
+def test_a_byte_order_mark_is_not_part_of_the_header(tmp_path):
+    f = tmp_path / "bom.litmus"
+    f.write_bytes(b"\xef\xbb\xbf" + GOOD.encode())
+    p = load_litmus(f)
+    assert (p.arch, p.name) == ("X86", "SB")
+    assert p.threads[0].instrs[0].pos.line == 5 and p.threads[0].instrs[0].pos.col == 2
