@@ -131,6 +131,10 @@ class _Lowerer:
                 model.class_docs[st.name] = st.doc or ""
                 self.scope.declare(st.name, SET)
             elif kind == "Reorder":
+                if model.table is not None:  # e.g. one from an included file
+                    raise ModelError(f"a second reorder table (the first is at {model.table.pos}); "
+                                     "a model has one table", pos,
+                                     hint="keep the table in one file and include the other parts")
                 model.table = self._table(st, pos)
             elif kind == "Forwarding":
                 model.forwarding = st.mode == "own-writes"

@@ -108,3 +108,12 @@ def test_unnamed_tests_of_two_files_on_the_same_line_do_not_clash(tmp_path):
 def test_a_byte_order_mark_is_not_part_of_the_model(tmp_path):
     (tmp_path / "bom.mm").write_bytes(b"\xef\xbb\xbfmodel b\naxiom sc : acyclic po | rf | co | fr\n")
     assert lower_model_file(tmp_path / "bom.mm").name == "b"
+
+
+def test_a_table_from_an_include_and_another_is_an_error(tmp_path):
+    (tmp_path / "base.mm").write_text("model base" + TABLE)
+    (tmp_path / "top.mm").write_text('model top\ninclude "base.mm"\n' + TABLE)
+    with pytest.raises(ModelError) as info:
+        lower_model_file(tmp_path / "top.mm")
+    assert "a second reorder table (the first is at" in str(info.value)
+    assert info.value.pos.line == 4
