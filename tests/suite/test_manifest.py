@@ -1,4 +1,4 @@
-"""Manifests: the format of HELPERS.md interface 1, each kind of mistake with its file:line:col."""
+"""Manifests: the suite manifest format (docs/suites.md), each kind of mistake with its file:line:col."""
 
 from __future__ import annotations
 
