@@ -85,15 +85,9 @@ class ModelRules:
         return self.fences.orders_pair(kind, earlier, later)
 
 
-_RULES: dict[int, ModelRules] = {}
-
-
 def model_rules(model: Model) -> ModelRules:
     """The compiled rules of ``model``, built once per model object."""
-    rules = _RULES.get(id(model))
-    if rules is None or rules.model is not model:
-        rules = _RULES[id(model)] = ModelRules(model)
-    return rules
+    return model.compiled("explorer-rules", ModelRules)
 
 
 def instruction_shapes(ins) -> tuple[EventShape, ...]:

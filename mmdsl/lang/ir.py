@@ -222,6 +222,20 @@ class Model:
     axioms: list[Axiom] = field(default_factory=list)
     shows: list[str] = field(default_factory=list)
     includes: list[str] = field(default_factory=list)
+    # what engines compile from the model, built once each (see ``compiled``)
+    derived: dict = field(default_factory=dict, repr=False, compare=False)
+
+    def compiled(self, key: str, build):
+        """``build(self)``, computed the first time ``key`` is asked for and kept with the model."""
+        value = self.derived.get(key)
+        if value is None:
+            value = self.derived[key] = build(self)
+        return value
+
+    def __getstate__(self):
+        state = dict(self.__dict__)
+        state["derived"] = {}  # compiled predicates are closures: rebuilt where the model lands
+        return state
 
     def fence_for(self, kind: str) -> FenceDecl | None:
         """The model fence a test's fence instruction of ``kind`` denotes."""

@@ -145,19 +145,9 @@ def fence_relation(model: Model, shapes: list[EventShape], po: Rel) -> Rel:
     return Rel(n, rows)
 
 
-_TABLES: dict[int, CompiledTable] = {}
-_FENCES: dict[int, CompiledFences] = {}
-
-
 def compiled_table(model: Model) -> CompiledTable:
-    t = _TABLES.get(id(model))
-    if t is None or t.model is not model:
-        t = _TABLES[id(model)] = CompiledTable(model)
-    return t
+    return model.compiled("table", CompiledTable)
 
 
 def compiled_fences(model: Model) -> CompiledFences:
-    f = _FENCES.get(id(model))
-    if f is None or f.model is not model:
-        f = _FENCES[id(model)] = CompiledFences(model)
-    return f
+    return model.compiled("fences", CompiledFences)
