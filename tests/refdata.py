@@ -6,8 +6,12 @@ import csv
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-SHARED = (ROOT / ".." / "shared").resolve()
-REFERENCE = SHARED / "reference"
+# the repository's own copies (tests/reference/README.md says where each came from)
+REFERENCE = ROOT / "tests" / "reference"
+# where new reference data arrives; only drift checks and tests of third-party model
+# files (herd's .cat models, not copied) read it, and they skip when it is absent
+SHARED_REFERENCE = (ROOT / ".." / "shared" / "reference").resolve()
+X86_SUITE = ROOT / "litmus" / "x86"
 
 CLASSIC_COLUMNS = {"sc": "SC", "tso": "TSO", "pso": "PSO*", "rmo": "RMO*"}
 
@@ -25,12 +29,11 @@ def classic_verdicts() -> dict[str, dict[str, str]]:
 
 
 def x86_corpus() -> list[dict]:
-    """Rows of x86-corpus/verdicts.csv with an absolute ``file`` added."""
-    base = REFERENCE / "x86-corpus"
-    with open(base / "verdicts.csv") as f:
+    """Rows of x86-corpus/verdicts.csv with an absolute ``file`` added (the bundled copy of the test)."""
+    with open(REFERENCE / "x86-corpus" / "verdicts.csv") as f:
         rows = list(csv.DictReader(f))
     for r in rows:
-        r["file"] = base / r["path"]
+        r["file"] = X86_SUITE / r["path"]
     return rows
 
 

@@ -1,4 +1,4 @@
-"""Where the explorer tests find the repository's and the shared reference corpora's files."""
+"""Where the explorer tests find the repository's test files and its copies of the reference corpora."""
 
 from __future__ import annotations
 
@@ -6,8 +6,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 DATA = Path(__file__).resolve().parent / "data"
-REFERENCE = (ROOT / ".." / "shared" / "reference").resolve()
-X86_CORPUS = REFERENCE / "x86-corpus" / "tests"
+REFERENCE = ROOT / "tests" / "reference"  # the repository's copies (tests/reference/README.md)
+X86_CORPUS = ROOT / "litmus" / "x86" / "tests"  # the bundled copy of the public x86 corpus
 SEED_PROGRAMS = REFERENCE / "seed-programs.md"
 
 # every model both engines run: the bundled table models

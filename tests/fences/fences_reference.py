@@ -7,7 +7,7 @@ import re
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-REFERENCE = ROOT / ".." / "shared" / "reference"
+REFERENCE = ROOT / "tests" / "reference"  # the repository's copies (tests/reference/README.md)
 CLASSIC = ROOT / "litmus" / "classic"
 
 # verdicts.csv columns -> bundled model names

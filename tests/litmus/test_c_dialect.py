@@ -14,7 +14,7 @@ from mmdsl.litmus import load_litmus
 
 ROOT = Path(__file__).resolve().parents[2]
 CLASSIC = ROOT / "litmus" / "classic"
-VERDICTS = ROOT / ".." / "shared" / "reference" / "classic" / "verdicts.csv"
+VERDICTS = ROOT / "tests" / "reference" / "classic" / "verdicts.csv"
 COLUMNS = {"sc": "SC", "tso": "TSO", "pso": "PSO*", "rmo": "RMO*"}
 C_TESTS = sorted(p.stem for p in (CLASSIC / "c").glob("*.litmus"))
 

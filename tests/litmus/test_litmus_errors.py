@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from refdata import REFERENCE
+from refdata import REFERENCE, ROOT
 
 from mmdsl.core.errors import LitmusError, MmdslError, UnsupportedError
 from mmdsl.lang import load_model
@@ -131,7 +131,7 @@ def test_missing_file():
 SEEDS = [
     GOOD,
     (REFERENCE / "classic" / "LISA" / "MP.litmus").read_text(),
-    (REFERENCE / "x86-corpus" / "tests" / "non-mixed-size" / "CO" / "CO-SBI.litmus").read_text(),
+    (ROOT / "litmus" / "x86" / "tests" / "non-mixed-size" / "CO" / "CO-SBI.litmus").read_text(),
 ]
 ALPHABET = " \n;|[]{}()$%:,=~/\\*xyrEAX0123456789PLmovqfw"
 

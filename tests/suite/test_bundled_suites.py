@@ -6,7 +6,7 @@ import filecmp
 
 import pytest
 from gen_manifests import CLASSIC, PROGRAM_SUITES, ROOT, X86, classic_manifest, program_manifest, x86_manifest
-from refdata import REFERENCE, classic_verdicts
+from refdata import SHARED_REFERENCE, classic_verdicts
 from suitefiles import mmdsl
 
 from mmdsl.suite.manifest import load_suite
@@ -42,7 +42,9 @@ def test_classic_suite_passes():
 
 
 def test_x86_corpus_copy_is_complete_with_its_licence():
-    src = REFERENCE / "x86-corpus"
+    src = SHARED_REFERENCE / "x86-corpus"
+    if not src.is_dir():
+        pytest.skip(f"no ../shared/reference beside the repository ({src}): nothing to compare the copy with")
     assert filecmp.cmp(src / "LICENCE", X86 / "LICENCE", shallow=False)
     assert filecmp.cmp(src / "README.md", X86 / "README.md", shallow=False)
     ours = sorted(p.relative_to(X86) for p in (X86 / "tests").rglob("*") if p.is_file())
