@@ -112,6 +112,8 @@ def _cell_html(run: SuiteRun, test: str, col: str, base: Path | None) -> str:
            if cell.verdict else cell.message]
     if exp is not None:
         tip.append(f"expected {exp.describe()}")
+    if cell.verdict and cell.message:  # e.g. why the cell has no diagram
+        tip.append(cell.message)
     classes = [cell.verdict or "", outcome]
     text = escape(cell_text(run, test, col))
     diagram = cell.files.get("diagram")

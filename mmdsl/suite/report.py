@@ -59,8 +59,9 @@ def run_dict(run: SuiteRun) -> dict:
     }
 
 
-def json_report(run: SuiteRun) -> str:
-    return json.dumps(run_dict(run), indent=2) + "\n"
+def json_report(run: SuiteRun, extra: dict | None = None) -> str:
+    """The JSON report; ``extra`` adds keys (``bless``: what ``--bless`` did or why it could not)."""
+    return json.dumps({**run_dict(run), **(extra or {})}, indent=2) + "\n"
 
 
 def csv_report(run: SuiteRun) -> str:
@@ -121,10 +122,11 @@ def report_format(fmt: str | None, output=None, as_json: bool = False) -> str | 
     return fmt
 
 
-def render_report(run: SuiteRun, fmt: str, out_path=None) -> str:
-    """The report in ``fmt``; ``out_path`` (where it will be written) anchors the HTML's links."""
+def render_report(run: SuiteRun, fmt: str, out_path=None, extra: dict | None = None) -> str:
+    """The report in ``fmt``; ``out_path`` (where it will be written) anchors the HTML's links;
+    ``extra`` adds keys to the JSON report."""
     if fmt == "json":
-        return json_report(run)
+        return json_report(run, extra)
     if fmt == "csv":
         return csv_report(run)
     if fmt == "md":
