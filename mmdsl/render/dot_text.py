@@ -23,6 +23,7 @@ from html import escape as _html_escape
 
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f\ud800-\udfff]")  # tab and newline stay
 _PLAIN_ID = re.compile(r"[A-Za-z0-9_]+")
+_HTML_BACKSLASH = re.compile(r"\\(?=[\\GNEHTLlnr])")  # `/\ ` (a condition's and) stays as it is
 
 
 def _clean(text: object) -> str:
@@ -51,5 +52,7 @@ def dot_id(name: object) -> str:
 
 
 def html_text(text: object) -> str:
-    """``text`` for an HTML-like label (``<...>``): ``& < > " '`` as entities, control characters replaced."""
-    return _html_escape(_clean(text), quote=True)
+    """``text`` for an HTML-like label (``<...>``): ``& < > " '`` as entities, control characters
+    replaced, and a backslash that Graphviz would read as an escape (``\\G``, ``\\N``, ``\\l``,
+    ``\\\\`` ...: dot 2.43 expands them in HTML text too) doubled."""
+    return _HTML_BACKSLASH.sub(r"\\\\", _html_escape(_clean(text), quote=True))

@@ -94,7 +94,7 @@ def md_report(run: SuiteRun) -> str:
 
 def md_text(text: str, line_start: bool = False) -> str:
     """``text`` as literal Markdown text on one line: ``& < >`` as entities (no raw HTML), a
-    backslash before each character of inline syntax (``| * _ [ ] ` ~ \``) and, at the start
+    backslash before each character of inline syntax (``| * _ [ ] ~``, backquote, backslash) and, at the start
     of a line, before what would make it a heading, a quote or a list."""
     text = " ".join(str(text).replace("\r", " ").split("\n"))
     text = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
