@@ -93,6 +93,7 @@ def bless(run: SuiteRun) -> BlessReport:
 
     def edit_in(node, key, start: int, end: int, repl: str) -> None:
         if id(node) in shared:
+            key = max(shared[id(node)] or [key], key=lambda k: k.start_mark.index)  # the alias comes last
             raise ManifestError(f"cannot bless: the expectations under '{key.value}' are shared with another "
                                 "entry through a YAML alias (&anchor / *alias), and editing them would change "
                                 "both; left unchanged", _pos(manifest, key),
@@ -157,25 +158,25 @@ def _pos(manifest, node):
     return SourcePos(str(manifest), node.start_mark.line + 1, node.start_mark.column + 1)
 
 
-def _shared_nodes(root) -> set[int]:
-    """The ids of nodes reached twice in the tree: an anchor and its aliases are one node."""
+def _shared_nodes(root) -> dict[int, list]:
+    """The nodes reached twice in the tree (an anchor and its aliases are one node): id -> the
+    mapping keys whose value it is."""
     import yaml
 
+    keys: dict[int, list] = {}
     seen: set[int] = set()
-    shared: set[int] = set()
-    stack = [root]
+    stack = [(root, None)]
     while stack:
-        node = stack.pop()
+        node, key = stack.pop()
+        keys.setdefault(id(node), []).append(key)
         if id(node) in seen:
-            shared.add(id(node))
             continue
         seen.add(id(node))
         if isinstance(node, yaml.MappingNode):
-            for k, v in node.value:
-                stack += [k, v]
+            stack += [(k, None) for k, _ in node.value] + [(v, k) for k, v in node.value]
         elif isinstance(node, yaml.SequenceNode):
-            stack += node.value
-    return shared
+            stack += [(n, key) for n in node.value]
+    return {i: [k for k in ks if k is not None] for i, ks in keys.items() if len(ks) > 1}
 
 
 def _replace_checked(manifest, text: str, run: SuiteRun, report: BlessReport) -> None:
