@@ -46,8 +46,11 @@ def inside(folder: str | Path, relative: str) -> Path:
     ``..`` or through a symbolic link already in the folder."""
     base = Path(folder)
     target = base / relative
-    root = base.resolve()
-    real = target.resolve()
+    try:
+        root = base.resolve()
+        real = target.resolve()
+    except (OSError, RuntimeError) as err:  # a loop of symbolic links
+        raise MmdslError(f"refusing to write {target}: {err}") from None
     if real != root and root not in real.parents:
         raise MmdslError(f"refusing to write {target}: it resolves to {real}, outside {base}",
                          hint="output names are made from test and model names; a symbolic link in the "
