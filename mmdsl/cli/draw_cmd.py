@@ -44,5 +44,5 @@ def draw(
         print(line)
     if report.written.missing_dot:
         print(INSTALL_HINT, file=sys.stderr)
-    if state_graph and not report.written.files:
-        raise typer.Exit(EXIT_ERROR)  # over the size limit: the message above says how to raise it
+    if (state_graph and not report.written.files) or report.written.failed:
+        raise typer.Exit(EXIT_ERROR)  # over the size limit, or `dot` failed: the lines above say why

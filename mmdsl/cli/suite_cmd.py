@@ -8,6 +8,7 @@ from typing import List, Optional
 
 import typer
 
+from ..core.errors import MmdslError
 from .common import user_errors
 
 
@@ -66,8 +67,9 @@ def suite(
         from ..suite.drawing import write_cell_diagrams
 
         drawn = write_cell_diagrams(run, draw, draw_format)
+    blessed, extra = _bless(run, the_suite.manifest, as_json) if bless else (None, None)
     if report is not None:
-        text = render_report(run, report, output)
+        text = render_report(run, report, output, extra)
         if output is None:
             sys.stdout.write(text)
         else:
@@ -84,9 +86,24 @@ def suite(
 
         run_id = save_run(save, run)
         print(f"saved as run {run_id} in {save}", file=sys.stderr if to_stdout else sys.stdout)
-    if bless:
-        from ..suite.bless import bless as bless_run
-
-        for line in bless_run(run).lines(the_suite.manifest):
+    if isinstance(blessed, MmdslError):
+        if as_json:  # said in the JSON report: stdout holds that one document
+            raise typer.Exit(2)
+        raise blessed
+    if blessed is not None and not as_json:  # with --json, the report's "bless" says it
+        for line in blessed.lines(the_suite.manifest):
             print(line, file=sys.stderr if to_stdout else sys.stdout)
     raise typer.Exit(run.exit_code(count_mismatches=not bless))
+
+
+def _bless(run, manifest, as_json: bool):
+    """Bless the manifest before the report is written: (the BlessReport or the error, the keys
+    the JSON report gets -- with ``--json`` nothing but the report reaches stdout)."""
+    from ..render.json_out import error_dict
+    from ..suite.bless import bless as bless_run
+
+    try:
+        blessed = bless_run(run)
+    except MmdslError as err:
+        return err, {"bless": {"error": error_dict(err)}} if as_json else None
+    return blessed, {"bless": blessed.as_dict(manifest)} if as_json else None

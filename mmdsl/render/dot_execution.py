@@ -11,8 +11,7 @@ during crossing minimisation and crashes on labelled flat edges between them.
 
 from __future__ import annotations
 
-from html import escape
-
+from .dot_text import dot_id, dot_string, html_text as escape
 from .execution_view import EdgeView, ExecutionView, NodeView
 from .styles import Style, dot_number
 
@@ -23,7 +22,7 @@ def execution_dot(view: ExecutionView, style: Style) -> str:
     """The DOT source of one execution diagram (deterministic, byte for byte)."""
     import graphviz
 
-    g = graphviz.Digraph(name=view.test)
+    g = graphviz.Digraph(name=dot_string(view.test))
     g.attr("graph", newrank="true", rankdir="TB", forcelabels="true", splines="true", nodesep="0.7", ranksep="0.6",
            fontname=style.font, fontsize="14", labelloc="t", labeljust="c", pad="0.25",
            outputorder="edgesfirst", bgcolor="white", label=_title(view))
@@ -37,29 +36,30 @@ def execution_dot(view: ExecutionView, style: Style) -> str:
                    group=f"column_{col}", fontsize="13", **{"class": "thread", "id": f"thread-{col}"})
             place[f"thread_{col}"] = (-2, col)
             for node in nodes:
-                c.node(node.name, group=f"column_{col}", **_node_attrs(node, style))
+                c.node(dot_id(node.name), group=f"column_{col}", **_node_attrs(node, style))
                 place[node.name] = (node.row, col)
     for k, node in enumerate(view.init):
-        g.node(node.name, **_node_attrs(node, style))
+        g.node(dot_id(node.name), **_node_attrs(node, style))
         place[node.name] = (-1, k - len(view.init))
     edges = [_edge(edge, place, style) for edge in view.edges]
     _rows(g, view, {(tail, head) for tail, head, _ in edges})
     for tail, head, attrs in edges:
-        g.edge(tail, head, **attrs)
+        g.edge(dot_id(tail), dot_id(head), **attrs)
     if view.legend:
         g.node("legend", label=_legend_table(view, style), shape="plaintext", style="solid",
                margin="0", **{"class": "legend"})
         for _, nodes in view.columns:
             if nodes:
-                g.edge(nodes[-1].name, "legend", style="invis", weight="0")
+                g.edge(dot_id(nodes[-1].name), "legend", style="invis", weight="0")
     return g.source
 
 
 # ----- nodes and rows -------------------------------------------------------------------
 def _node_attrs(node: NodeView, style: Style) -> dict[str, str]:
-    attrs = {"label": node.label, "class": " ".join(node.classes), "id": f"ev-{node.name}"}
+    attrs = {"label": dot_string(node.label), "class": dot_string(" ".join(node.classes)),
+             "id": dot_string(f"ev-{node.name}")}
     if node.tooltip:
-        attrs["tooltip"] = node.tooltip
+        attrs["tooltip"] = dot_string(node.tooltip)
     if "init" in node.classes:
         attrs["fontcolor"] = "gray30"
     if "inserted" in node.classes:  # a dashed box on screen, a double box on paper
@@ -87,15 +87,15 @@ def _rows(g, view: ExecutionView, drawn: set[tuple[str, str]]) -> None:
         with g.subgraph() as s:
             s.attr(rank="same")
             for a, b in zip(view.init, view.init[1:]):
-                s.edge(a.name, b.name, style="invis")
+                s.edge(dot_id(a.name), dot_id(b.name), style="invis")
             if len(view.init) == 1:
-                s.node(view.init[0].name)
-        g.edge(heads[0], view.init[0].name, style="invis", weight="0")
+                s.node(dot_id(view.init[0].name))
+        g.edge(heads[0], dot_id(view.init[0].name), style="invis", weight="0")
     for col, (_, nodes) in enumerate(view.columns):
         if nodes:
-            g.edge(heads[col], nodes[0].name, style="invis", weight=PO_WEIGHT)
+            g.edge(heads[col], dot_id(nodes[0].name), style="invis", weight=PO_WEIGHT)
             if view.init:
-                g.edge(view.init[0].name, nodes[0].name, style="invis", weight="0")
+                g.edge(dot_id(view.init[0].name), dot_id(nodes[0].name), style="invis", weight="0")
     depth = max((len(nodes) for _, nodes in view.columns), default=0)
     for row in range(depth):
         members = [nodes[row].name for _, nodes in view.columns if row < len(nodes)]
@@ -104,10 +104,10 @@ def _rows(g, view: ExecutionView, drawn: set[tuple[str, str]]) -> None:
                 s.attr(rank="same")
                 for a, b in zip(members, members[1:]):
                     if (a, b) in drawn:
-                        s.node(a)
-                        s.node(b)
+                        s.node(dot_id(a))
+                        s.node(dot_id(b))
                     else:
-                        s.edge(a, b, style="invis")
+                        s.edge(dot_id(a), dot_id(b), style="invis")
 
 
 # ----- edges ----------------------------------------------------------------------------
@@ -120,9 +120,9 @@ def _edge(edge: EdgeView, place: dict, style: Style) -> tuple[str, str, dict[str
     consecutive = same_column and dst[0] == src[0] + 1 and edge.rel in ("po", "ppo", "fence", "inserted")
     # a label on a flat edge (both ends on one row) is an extra rank of label nodes to dot
     # 2.43, which corrupts its memory now and then; an external label is placed afterwards
-    attrs["xlabel" if src[0] == dst[0] else "label"] = edge.label
-    attrs["class"] = " ".join(edge.classes)
-    attrs["id"] = f"{edge.rel.replace(':', '-')}-{edge.src}-{edge.dst}"
+    attrs["xlabel" if src[0] == dst[0] else "label"] = dot_string(edge.label)
+    attrs["class"] = dot_string(" ".join(edge.classes))
+    attrs["id"] = dot_string(f"{edge.rel.replace(':', '-')}-{edge.src}-{edge.dst}")
     if edge.highlight:
         attrs["fontname"] = _bold(style.font)
     if consecutive:

@@ -10,8 +10,7 @@ id, so the text is the same byte for byte on every run.
 
 from __future__ import annotations
 
-from html import escape
-
+from .dot_text import dot_string, html_text as escape
 from .styles import SHOW_COLOURS, Style, dot_number
 
 # thread colours on screen (paper: black, the thread is the edge's label)
@@ -27,7 +26,7 @@ def state_graph_dot(graph, *, test: str, model: str, style: Style, detail: bool 
 
     nodes = sorted(graph.nodes, key=lambda n: n.id)
     edges = sorted(enumerate(graph.edges), key=lambda ie: (ie[1].src, ie[1].dst, ie[1].thread, ie[1].label))
-    g = graphviz.Digraph(name=f"{test}-states")
+    g = graphviz.Digraph(name=dot_string(f"{test}-states"))
     g.attr("graph", rankdir="TB", newrank="true", splines="true", nodesep="0.3", ranksep="0.45",
            fontname=style.font, fontsize="14", labelloc="t", labeljust="c", pad="0.25", bgcolor="white",
            outputorder="edgesfirst", label=_title(graph, test, model, len(removed), note))
@@ -54,12 +53,12 @@ def _state_attrs(n, style: Style, detail: bool, spelled: bool) -> dict[str, str]
     colours = style.state_colors
     classes = ["state"] + [c for c in ("initial", "final", "violating") if getattr(n, c)]
     if detail:
-        label = n.detail.replace("\n", "\\l") + "\\l"  # left-justified lines
+        label = dot_string(n.detail, newline="\\l", end="\\l")  # left-justified lines
     elif spelled:
-        label = n.short.replace(" | ", "\\n")  # memory, then one line per thread
+        label = dot_string(n.short.replace(" | ", "\n"))  # memory, then one line per thread
     else:
         label = str(n.id)
-    attrs = {"label": label, "tooltip": (n.detail or n.short).replace("\n", "\\n"), "id": f"state-{n.id}",
+    attrs = {"label": label, "tooltip": dot_string(n.detail or n.short), "id": f"state-{n.id}",
              "class": " ".join(classes)}
     if n.initial:
         attrs.update(penwidth="2", fillcolor=colours["initial"])
@@ -78,14 +77,14 @@ def _thread_name(tid: int, names) -> str:
 def _step_attrs(e, style: Style, removed: bool, names, detail: bool) -> dict[str, str]:
     screen = style.name == "screen"
     colour = THREAD_COLOURS[e.thread % len(THREAD_COLOURS)] if screen else "black"
-    attrs = {"tooltip": e.label, "class": " ".join(
+    attrs = {"tooltip": dot_string(e.label), "class": " ".join(
         ["step", "out-of-order" if e.out_of_order else "in-order", f"thread-{e.thread}"]
         + (["removed"] if removed else [])),
         "color": colour, "style": "dashed" if e.out_of_order else "solid", "penwidth": "1"}
     if detail:
-        attrs["label"] = e.label
+        attrs["label"] = dot_string(e.label)
     elif not screen:
-        attrs["xlabel"] = _thread_name(e.thread, names)
+        attrs["xlabel"] = dot_string(_thread_name(e.thread, names))
     if removed:
         attrs.update(color=style.state_colors["removed"], penwidth=dot_number(style.cycle_width))
     return attrs

@@ -10,7 +10,7 @@ from ..core.outcome import TestResult
 from ..core.program import Program
 from ..lang.ir import Model
 from .dot_execution import execution_dot
-from .execution_choice import Chosen, choose_executions, cut_message, file_stem, none_message
+from .execution_choice import Chosen, choose_executions, cut_message, none_message
 from .execution_view import Insertion, execution_view
 from .graphviz_out import Written, check_format, write_diagrams
 from .styles import Style, style_named
@@ -61,6 +61,7 @@ def draw_test(program: Program, model: Model, outdir: str | Path, options: DrawO
         return report
     diagrams = chosen_dots(program, model, choice.chosen, style, init=options.init, insertions=insertions)
     report.written = write_diagrams(diagrams, outdir, options.fmt)
+    report.messages += report.written.failure_lines()
     if choice.cut:
         report.messages.append(cut_message(choice, options.max_count))
     return report
@@ -131,7 +132,3 @@ def result_diagram(program: Program, model: Model, result: TestResult, style: St
         return None
     return chosen_dots(program, model, [chosen], style)[0][1]
 
-
-def run_diagram_stem(label: str) -> str:
-    """``lisa/SB`` -> ``lisa/SB`` with each part made file-safe."""
-    return "/".join(file_stem(part) for part in label.split("/"))

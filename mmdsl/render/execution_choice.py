@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 
 from ..core.errors import MmdslError
 from ..core.events import Execution
+from ..core.outfiles import safe_stem
 from ..core.outcome import TestResult, Violation
 from ..core.program import Program
 from ..lang.ir import Model
@@ -34,11 +35,6 @@ class Choice:
         return self.total > len(self.chosen)
 
 
-def file_stem(test: str) -> str:
-    """A test name made safe for a file name (herd names keep ``+``; path separators go)."""
-    return "".join(c if c.isalnum() or c in "+-_.=" else "_" for c in test) or "test"
-
-
 def choose_executions(program: Program, model: Model, show: str = "witness", max_count: int = 10) -> Choice:
     """The executions ``--show`` asks for, in the checker's (deterministic) order, at most ``max_count``.
 
@@ -56,7 +52,7 @@ def choose_executions(program: Program, model: Model, show: str = "witness", max
     result = check(program, model, collect="all" if show in ("forbidden", "all") else "allowed")
     store = result.stats["collected"]
     prop = program.condition.prop
-    stem = file_stem(program.name)
+    stem = safe_stem(program.name)
     allowed: list[tuple[Execution, str]] = []
     if show in ("witness", "allowed", "all"):
         for x in store.allowed:

@@ -141,6 +141,7 @@ def fences_cell(sel: Selection) -> str:
 
 def suite_table(items):
     """A rich Table: test, fences, cost, status, rounds, time (items have .label, .selection, .error)."""
+    from rich.markup import escape
     from rich.table import Table
 
     table = Table(show_lines=False)
@@ -149,9 +150,9 @@ def suite_table(items):
         table.add_column(col, justify=just)
     for it in items:
         if it.error is not None:
-            table.add_row(it.label, "[bold yellow]error[/]", "", "", "", "")
+            table.add_row(escape(it.label), "[bold yellow]error[/]", "", "", "", "")  # a folder named [ is no markup
             continue
         s = it.selection
         cost = str(s.cost) if s.status in (OPTIMAL, FEASIBLE) else "-"
-        table.add_row(it.label, fences_cell(s), cost, s.status, str(s.rounds), f"{s.time:.2f}")
+        table.add_row(escape(it.label), escape(fences_cell(s)), cost, s.status, str(s.rounds), f"{s.time:.2f}")
     return table

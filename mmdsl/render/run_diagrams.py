@@ -6,7 +6,8 @@ import sys
 from pathlib import Path
 
 from ..core.errors import MmdslError
-from .drawing import result_diagram, run_diagram_stem
+from ..core.outfiles import safe_stem, safe_subpath
+from .drawing import result_diagram
 from .graphviz_out import INSTALL_HINT, check_format, write_diagrams
 from .matrix import test_labels
 from .styles import SCREEN
@@ -52,7 +53,7 @@ class RunDiagrams:
         if source is None:
             self.skipped.append(f"{label} under {item.model}")
             return
-        self.diagrams.append((f"{run_diagram_stem(model.name)}/{run_diagram_stem(label)}", source))
+        self.diagrams.append((f"{safe_stem(model.name)}/{safe_subpath(label)}", source))
 
     def finish(self) -> None:
         """Render, then one line on stderr: how many diagrams went where (and the hint if `dot` is missing)."""
@@ -63,5 +64,7 @@ class RunDiagrams:
                   file=sys.stderr)
         for line in self.failed:
             print(f"no diagram for {line}", file=sys.stderr)
+        for line in written.failure_lines():
+            print(line, file=sys.stderr)
         if written.missing_dot:
             print(INSTALL_HINT, file=sys.stderr)

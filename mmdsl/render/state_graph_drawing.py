@@ -7,7 +7,7 @@ from pathlib import Path
 from ..core.program import Program
 from ..lang.ir import Model
 from .dot_state_graph import state_graph_dot
-from .execution_choice import file_stem
+from ..core.outfiles import safe_stem
 from .graphviz_out import write_diagrams
 from .styles import Style
 
@@ -21,7 +21,8 @@ def draw_state_graph(program: Program, model: Model, outdir: str | Path, options
                                          detail=options.detail, fences=options.fences)
     report.messages.extend(message)
     if source is not None:
-        report.written = write_diagrams([(f"{file_stem(program.name)}-states", source)], outdir, options.fmt)
+        report.written = write_diagrams([(f"{safe_stem(program.name)}-states", source)], outdir, options.fmt)
+        report.messages += report.written.failure_lines()
     return report
 
 

@@ -21,8 +21,11 @@ def run_on_dask(chunks: list[list[WorkItem]], spec: RunSpec, scheduler: str,
     except ImportError:
         raise UnsupportedError("--executor dask needs the 'distributed' package",
                                hint="pip install 'mmdsl[dask]'") from None
+    check_address(scheduler)
     try:
         client = Client(scheduler, timeout=connect_timeout)
+    except ValueError as err:  # an address distributed cannot read
+        raise _bad_address(scheduler, err) from None
     except (OSError, TimeoutError) as err:
         raise MmdslError(f"cannot reach the Dask scheduler at '{scheduler}': {err}",
                          hint="start one with 'dask scheduler' and workers with 'dask worker ADDRESS'") from None
@@ -40,3 +43,23 @@ def run_on_dask(chunks: list[list[WorkItem]], spec: RunSpec, scheduler: str,
             for cell in cells:
                 on_cell(cell)
     return threads
+
+
+def check_address(scheduler: str) -> None:
+    """Refuse a scheduler address ``distributed`` cannot read (an unknown scheme such as
+    ``garbage://x``, no port), before connecting, with what an address looks like."""
+    from distributed.comm import get_address_host_port, parse_address
+    from distributed.comm.registry import get_backend
+
+    try:
+        scheme, _ = parse_address(scheduler)
+        get_backend(scheme)
+        if scheme != "inproc":
+            get_address_host_port(scheduler)
+    except (ValueError, TypeError) as err:
+        raise _bad_address(scheduler, err) from None
+
+
+def _bad_address(scheduler: str, err: Exception) -> MmdslError:
+    return MmdslError(f"'{scheduler}' is not a Dask scheduler address: {err}",
+                      expected="an address such as tcp://127.0.0.1:8786")

@@ -99,4 +99,5 @@ def write_executions(diff: ModelDiff, suite: Suite, out: Path, fmt: str = "svg")
             continue
         allowing = load_model(models[d.allowed_by].source)
         forbidding = load_model(models[d.forbidden_by].source)
-        d.files = write_difference(program, allowing, forbidding, out / d.test, fmt)
+        d.files, failures = write_difference(program, allowing, forbidding, out, d.test, fmt)
+        diff.undrawn += [(d.test, why) for why in failures]

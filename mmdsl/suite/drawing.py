@@ -45,8 +45,10 @@ class DrawnFiles:
 
 def write_cell_diagrams(run: SuiteRun, outdir: str | Path, fmt: str = "svg") -> DrawnFiles:
     """``OUTDIR/MODEL/TEST.FMT`` (and ``.dot``) for every cell with a diagram; each cell's
-    ``files["diagram"]`` names the file the HTML report links to."""
-    from ..render.drawing import run_diagram_stem
+    ``files["diagram"]`` names the file the HTML report links to. Model columns and test
+    keys are made safe file names (``core.outfiles``); a diagram `dot` fails on is listed
+    in ``failed`` and noted in its cell's message, and the other cells still get theirs."""
+    from ..core.outfiles import safe_stem, safe_subpath
     from ..render.graphviz_out import write_diagrams
 
     out = Path(outdir)
@@ -63,40 +65,45 @@ def write_cell_diagrams(run: SuiteRun, outdir: str | Path, fmt: str = "svg") -> 
                 else:
                     drawn.nothing.append(f"{test} under {col}")
                 continue
-            diagrams.append((f"{run_diagram_stem(col)}/{run_diagram_stem(test)}", cell.dot))
+            diagrams.append((f"{safe_stem(col)}/{safe_subpath(test)}", cell.dot))
             owners.append(cell)
             cell.dot = None  # written once; the run keeps only the file name
     written = write_diagrams(diagrams, out, fmt)
-    by_stem = {p.with_suffix("").as_posix(): p for p in written.files}
-    for (stem, _), cell in zip(diagrams, owners):
-        path = by_stem.get((out / stem).as_posix())
+    for cell, (path, why) in zip(owners, written.outputs()):
         if path is not None:
             cell.files["diagram"] = str(path)
+        else:
+            cell.message = f"no diagram: graphviz `dot` failed: {why}"
+            drawn.failed.append(f"{cell.test} under {cell.model}: graphviz `dot` failed: {why}")
     drawn.files, drawn.missing_dot = written.files, written.missing_dot
     return drawn
 
 
-def write_difference(program, allowing, forbidding, stem: Path, fmt: str = "svg") -> list[str]:
+def write_difference(program, allowing, forbidding, out: Path, test: str,
+                     fmt: str = "svg") -> tuple[list[str], list[str]]:
     """For one test two models disagree on: under the allowing model the witness, under the
     other a forbidden execution with the cycle that forbids it; as diagrams
-    (``STEM.MODEL.witness.FMT``, ``STEM.MODEL.forbidden.FMT``, with their ``.dot``) and as
-    herd-shaped text with the explanation (``.txt``). The files written."""
+    (``OUT/TEST.MODEL.witness.FMT``, ``OUT/TEST.MODEL.forbidden.FMT``, with their ``.dot``) and
+    as herd-shaped text with the explanation (``.txt``), every name made file-safe. The files
+    written, and a line for each diagram `dot` could not render."""
     from ..axiomatic import check
+    from ..core.outfiles import inside, safe_stem, safe_subpath
     from ..render.graphviz_out import write_diagrams
     from ..render.herd_text import herd_block, why_text
 
     texts, diagrams = [], []
     for model, kind in ((allowing, "witness"), (forbidding, "forbidden")):
         result = check(program, model, why=True)
-        name = f"{stem.name}.{model.name}.{kind}"
-        path = stem.parent / f"{name}.txt"
-        with writing(f"the explanations into {stem.parent}"):
-            stem.parent.mkdir(parents=True, exist_ok=True)
-            path.write_text(f"Model {model.name}\n" + herd_block(result, show_time=False) + why_text(result))
+        name = f"{safe_subpath(test)}.{safe_stem(model.name)}.{kind}"
+        path = inside(out, f"{name}.txt")
+        with writing(f"the explanations into {out}"):
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(f"Model {model.name}\n" + herd_block(result, show_time=False) + why_text(result),
+                            errors="replace")
         texts.append(str(path))
         dot = cell_diagram(program, model, result)
         if dot is not None:
             diagrams.append((name, dot))
-    written = write_diagrams(diagrams, stem.parent, fmt)
+    written = write_diagrams(diagrams, out, fmt)
     shown = [str(p) for p in written.files]
-    return shown + texts
+    return shown + texts, written.failure_lines()

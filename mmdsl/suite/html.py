@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 from html import escape
 from pathlib import Path
+from urllib.parse import quote
 
 from .console import MISMATCH_MARK, cell_text, summary_lines, time_line
 from .run import SuiteRun
@@ -112,11 +113,13 @@ def _cell_html(run: SuiteRun, test: str, col: str, base: Path | None) -> str:
            if cell.verdict else cell.message]
     if exp is not None:
         tip.append(f"expected {exp.describe()}")
+    if cell.verdict and cell.message:  # e.g. why the cell has no diagram
+        tip.append(cell.message)
     classes = [cell.verdict or "", outcome]
     text = escape(cell_text(run, test, col))
     diagram = cell.files.get("diagram")
     if diagram:  # the verdict links to the cell's diagram (--draw)
-        href = Path(os.path.relpath(diagram, base) if base else diagram).as_posix()
+        href = quote(Path(os.path.relpath(diagram, base) if base else diagram).as_posix(), safe="/+=")
         text = f'<a href="{escape(href)}">{text}</a>'
     return (f'<td data-model="{escape(col)}" data-outcome="{escape(outcome)}" '
             f'data-verdict="{escape(cell.verdict or "")}" class="{" ".join(c for c in classes if c)}" '

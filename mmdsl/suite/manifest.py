@@ -152,8 +152,14 @@ def _key_pattern(pattern: str) -> str:
 
 
 def compose_manifest(path: Path) -> tuple[str, object]:
-    """The text of a manifest and its YAML node tree with exact character offsets."""
-    text = Path(path).read_text()
+    """The text of a manifest as it is on disk (line endings kept: ``\r\n`` stays) and its
+    YAML node tree with exact character offsets into that text."""
+    try:
+        with open(path, encoding="utf-8", newline="") as f:
+            text = f.read()
+    except (OSError, UnicodeDecodeError) as err:
+        raise ManifestError(f"cannot read manifest: {getattr(err, 'strerror', None) or err}",
+                            SourcePos(str(path), 1, 1)) from None
     return text, _Reader(Path(path), text).compose(exact_offsets=True)
 
 
@@ -303,8 +309,14 @@ class _Reader:
             return out  # `expect:` with nothing under it
         keys = set(suite.keys)
         columns = [m.column for m in suite.models]
+        named: dict[str, object] = {}  # test key -> the key node that named it first
         for k, v in self.mapping(node, "'expect'"):
             test = k.value[: -len(LITMUS_SUFFIX)] if k.value.endswith(LITMUS_SUFFIX) else k.value
+            if test in named:  # `SB` and `SB.litmus` are one test
+                first = named[test]
+                self.fail(k, f"'{k.value}' and '{first.value}' (line {self.pos(first).line}) name the same test "
+                             f"'{test}' in 'expect'", hint="keep one of them")
+            named[test] = k
             if test not in keys:
                 self.fail(k, f"expectation for '{k.value}', which is not in the suite",
                           hint="keys are test paths relative to the manifest's folder, without .litmus; "

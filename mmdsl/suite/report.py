@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 from pathlib import Path
 
 from ..core.errors import writing
@@ -12,6 +13,8 @@ from .console import MISMATCH_MARK, cell_text, summary_lines, time_line
 from .run import SuiteRun
 
 FORMATS = ("md", "html", "json", "csv")
+_MD_SPECIAL = re.compile(r"[\\`*_\[\]|~]")  # inline syntax (emphasis, code, links, tables)
+_MD_BLOCK = re.compile(r"^(\s*)([#>+=-]|\d+(?=[.)]))")  # what makes a line a heading, quote or list
 CSV_FIELDS = ["test", "model", "status", "verdict", "observation", "expected", "outcome", "reason",
               "positive", "negative", "states", "time", "message"]
 
@@ -56,8 +59,9 @@ def run_dict(run: SuiteRun) -> dict:
     }
 
 
-def json_report(run: SuiteRun) -> str:
-    return json.dumps(run_dict(run), indent=2) + "\n"
+def json_report(run: SuiteRun, extra: dict | None = None) -> str:
+    """The JSON report; ``extra`` adds keys (``bless``: what ``--bless`` did or why it could not)."""
+    return json.dumps({**run_dict(run), **(extra or {})}, indent=2) + "\n"
 
 
 def csv_report(run: SuiteRun) -> str:
@@ -70,23 +74,35 @@ def csv_report(run: SuiteRun) -> str:
 
 
 def md_report(run: SuiteRun) -> str:
+    """The Markdown report; every name in it is text: no HTML, link or emphasis gets through."""
     suite = run.suite
-    lines = [f"# Suite {suite.name}", ""]
+    lines = [f"# Suite {md_text(suite.name)}", ""]
     if suite.description:
-        lines += [suite.description, ""]
-    lines += [f"{len(run.tests)} tests x {len(run.columns)} models, engine {run.engine}; "
+        lines += [md_text(line, line_start=True) for line in suite.description.splitlines()] + [""]
+    lines += [f"{len(run.tests)} tests x {len(run.columns)} models, engine {md_text(run.engine)}; "
               f"{MISMATCH_MARK} marks a verdict that differs from its expectation.", ""]
-    lines.append("| test | " + " | ".join(run.columns) + " |")
+    lines.append("| test | " + " | ".join(md_text(c) for c in run.columns) + " |")
     lines.append("|---|" + "---|" * len(run.columns))
     for test in run.tests:
-        cells = [_md_escape(cell_text(run, test, col)) for col in run.columns]
-        lines.append(f"| {_md_escape(test)} | " + " | ".join(cells) + " |")
-    lines += ["", "```", *summary_lines(run, limit=None), f"{time_line(run)}, started {run.started}", "```", ""]
+        cells = [md_text(cell_text(run, test, col)) for col in run.columns]
+        lines.append(f"| {md_text(test)} | " + " | ".join(cells) + " |")
+    summary = [*summary_lines(run, limit=None), f"{time_line(run)}, started {run.started}"]
+    fence = "`" * max(3, 1 + max((len(m) for line in summary for m in re.findall(r"`+", line)), default=0))
+    lines += ["", fence, *summary, fence, ""]  # a code block: nothing in it is read as Markdown or HTML
     return "\n".join(lines)
 
 
-def _md_escape(text: str) -> str:
-    return text.replace("|", "\\|")
+def md_text(text: str, line_start: bool = False) -> str:
+    """``text`` as literal Markdown text on one line: ``& < >`` as entities (no raw HTML), a
+    backslash before each character of inline syntax (``| * _ [ ] ~``, backquote, backslash) and, at the start
+    of a line, before what would make it a heading, a quote or a list."""
+    text = " ".join(str(text).replace("\r", " ").split("\n"))
+    text = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    text = _MD_SPECIAL.sub(r"\\\g<0>", text)
+    if line_start:
+        text = _MD_BLOCK.sub(lambda m: f"{m.group(1)}\\{m.group(2)}" if not m.group(2)[0].isdigit()
+                             else f"{m.group(1)}{m.group(2)}\\", text)
+    return text
 
 
 def report_format(fmt: str | None, output=None, as_json: bool = False) -> str | None:
@@ -106,10 +122,11 @@ def report_format(fmt: str | None, output=None, as_json: bool = False) -> str | 
     return fmt
 
 
-def render_report(run: SuiteRun, fmt: str, out_path=None) -> str:
-    """The report in ``fmt``; ``out_path`` (where it will be written) anchors the HTML's links."""
+def render_report(run: SuiteRun, fmt: str, out_path=None, extra: dict | None = None) -> str:
+    """The report in ``fmt``; ``out_path`` (where it will be written) anchors the HTML's links;
+    ``extra`` adds keys to the JSON report."""
     if fmt == "json":
-        return json_report(run)
+        return json_report(run, extra)
     if fmt == "csv":
         return csv_report(run)
     if fmt == "md":

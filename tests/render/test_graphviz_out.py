@@ -56,10 +56,15 @@ def test_a_failed_batch_is_redone_file_by_file(tmp_path, monkeypatch):
 
 
 @needs_dot
-def test_a_file_dot_rejects_is_an_error_naming_it(tmp_path):
-    with pytest.raises(MmdslError, match=r"graphviz `dot` failed on .*Bad\.dot"):
-        write_diagrams([("Good", "digraph Good { a }"), ("Bad", "digraph Bad { a -> }")], tmp_path, "svg")
-    assert not list(tmp_path.glob("*.svg"))
+def test_a_file_dot_rejects_is_named_and_the_others_are_still_rendered(tmp_path):
+    """One diagram's failure never stops the others (nor the report that links them)."""
+    written = write_diagrams([("Good", "digraph Good { a }"), ("Bad", "digraph Bad { a -> }")], tmp_path, "svg")
+    assert [p.name for p in written.files] == ["Good.svg"]
+    assert [(p.name, "syntax error" in why) for p, why in written.failed] == [("Bad.dot", True)]
+    assert [(p.name if p else None, why is not None) for p, why in written.outputs()] == [("Good.svg", False),
+                                                                                         (None, True)]
+    assert written.failure_lines()[0].startswith(f"no diagram rendered from {tmp_path / 'Bad.dot'}: graphviz")
+    assert sorted(p.name for p in tmp_path.glob("*.svg")) == ["Good.svg"]
 
 
 def test_an_unwritable_folder_is_an_error_not_a_traceback(tmp_path):

@@ -77,3 +77,16 @@ def test_unreachable_scheduler_is_a_clear_error():
     with pytest.raises(MmdslError, match=r"cannot reach the Dask scheduler at 'tcp://127\.0\.0\.1:9'"):
         run_on_dask([[]], RunSpec(tuple(model_columns(suite, ["sc"]))), "tcp://127.0.0.1:9", print,
                     connect_timeout=1)
+
+
+@pytest.mark.parametrize("address", ["garbage://x", "nonsense", "tcp://host:notaport"])
+def test_a_scheduler_address_dask_cannot_read_is_a_clear_error(tmp_path, address):
+    """`--scheduler garbage://x` was a ValueError traceback from distributed."""
+    from mmdsl.core.errors import MmdslError
+
+    suite = load_suite(make_suite(tmp_path, None, tests=("SB",)))
+    with pytest.raises(MmdslError, match=f"'{address}' is not a Dask scheduler address"):
+        run_suite(suite, model_columns(suite, ["sc"]), executor="dask", scheduler=address)
+    proc = mmdsl("suite", str(tmp_path), "-m", "sc", "--executor", "dask", "--scheduler", address)
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr
+    assert proc.stderr.startswith(f"error: '{address}' is not a Dask scheduler address")

@@ -65,6 +65,9 @@ BAD = {
     "unknown engine": ("name: x\nengine: herd\nmodels: [sc]\ntests: '*.litmus'\n", 2, 9, "unknown engine 'herd'"),
     "duplicate key": ("name: x\nmodels: [sc]\ntests: '*.litmus'\nexpect:\n  SB: {sc: F}\n  SB: {sc: A}\n", 6, 3,
                       "'SB' appears twice"),
+    "same test twice, with and without .litmus": (
+        "name: x\nmodels: [sc]\ntests: '*.litmus'\nexpect:\n  SB: {sc: F}\n  MP: {sc: F}\n  SB.litmus: {sc: A}\n", 7, 3,
+        "'SB.litmus' and 'SB' (line 5) name the same test 'SB'"),
     "missing tests": ("name: x\nmodels: [sc]\n", 1, 1, "the manifest has no 'tests'"),
     "not YAML": ("name: x\nmodels: [sc\ntests: '*.litmus'\n", 3, 6, "not valid YAML"),
     "not a mapping": ("- name: x\n", 1, 1, "the manifest must be a mapping"),
