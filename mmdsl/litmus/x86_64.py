@@ -13,7 +13,7 @@ from .layout import Layout
 from .x86_64_regs import PARTS, X86_64Registers, condition_register
 from .x86common import X86Syntax, cell_grammar, number
 
-_PROC_REG = re.compile(r"(?<![A-Za-z0-9_])[0-9]+\s*:\s*(%?[A-Za-z_][A-Za-z0-9_]*)")
+_PROC_REG = re.compile(r"(?<![A-Za-z0-9_])([0-9]+)\s*:\s*(%?[A-Za-z_][A-Za-z0-9_]*)")
 
 
 @lru_cache(maxsize=1)
@@ -57,10 +57,10 @@ def _refuse_parts(layout: Layout) -> None:
     """herd reads only whole registers (``0:rax``) in the init and the condition: refuse ``0:eax``."""
     for region in (layout.init, layout.final):
         for m in _PROC_REG.finditer(region.text):
-            complaint = condition_register(m.group(1))[1]
+            complaint = condition_register(m.group(2))[1]
             if complaint:
-                raise LitmusError(complaint, layout.pos(region.offset + m.start(1)),
-                                  expected=f"the whole register, {PARTS[m.group(1).lstrip('%').lower()][0]}")
+                full = PARTS[m.group(2).lstrip("%").lower()][0]
+                raise LitmusError(complaint, layout.pos(region.offset + m.start(2)), expected=f"{m.group(1)}:{full}")
 
 
 DIALECT = X86_64Dialect()

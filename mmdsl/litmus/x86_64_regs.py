@@ -46,6 +46,9 @@ def truncate(e: Expr, width: int | None) -> Expr:
         return e
     if isinstance(e, Const) and isinstance(e.value, int):
         return Const(e.value & ones(width))
+    if (isinstance(e, BinOp) and e.op == "and" and isinstance(e.right, Const)
+            and isinstance(e.right.value, int) and 0 <= e.right.value <= ones(width)):
+        return e  # already as narrow
     return BinOp("and", e, Const(ones(width)))
 
 
@@ -141,6 +144,6 @@ def condition_register(name: str) -> tuple[str, str | None]:
         full, _, width = PARTS[low]
         if width == 64:
             return full, None
-        return bare, (f"'{bare}' is the {width}-bit part of register {full}: as in herd, an init or a "
-                      f"condition names the whole register ('{full}')")
+        return bare, (f"'{bare}' is the {width}-bit part of register {full}; as in herd, an init or a "
+                      f"condition names whole registers only")
     return bare, None
