@@ -27,7 +27,7 @@ def cell_grammar(operand_: pp.ParserElement) -> pp.ParserElement:
 
 
 class X86Syntax(TableDialect):
-    """Base of the Intel (X86) and AT&T (X86_64) dialects: they differ in grammar only."""
+    """Base of the Intel (X86) and AT&T (X86_64) dialects: they differ in grammar and registers."""
 
     att = False  # AT&T: source operand first, lower-case fences
     registers: X86_64Registers = PlainRegisters()
