@@ -36,7 +36,7 @@ class Reg:
 
 @dataclass(frozen=True)
 class BinOp:
-    op: str  # add sub mul div mod xor and or eq ne lt le gt ge land lor
+    op: str  # add sub mul div mod xor and or shl shr eq ne lt le gt ge land lor
     left: "Expr"
     right: "Expr"
 
@@ -63,8 +63,12 @@ Expr = Union[Const, Reg, BinOp, UnOp]
 
 _OP_TEXT = {
     "add": "+", "sub": "-", "mul": "*", "div": "/", "mod": "%", "xor": "^", "and": "&", "or": "|",
+    "shl": "<<", "shr": ">>",
     "eq": "==", "ne": "!=", "lt": "<", "le": "<=", "gt": ">", "ge": ">=", "land": "&&", "lor": "||",
 }
+
+
+MAX_SHIFT = 127
 
 
 def apply_op(op: str, a: Value, b: Value) -> Value:
@@ -101,6 +105,12 @@ def apply_op(op: str, a: Value, b: Value) -> Value:
         return a & b
     if op == "or":
         return a | b
+    if op in ("shl", "shr"):
+        # a shift by a count the dialect has bounded (x86 masks it to 5 or 6 bits);
+        # ">>" is arithmetic (floor), as Python's
+        if not 0 <= b <= MAX_SHIFT:
+            raise UnsupportedError(f"shift by {b} (counts from 0 to {MAX_SHIFT} are supported)")
+        return a << b if op == "shl" else a >> b
     if op == "eq":
         return int(a == b)
     if op == "ne":

@@ -13,6 +13,7 @@ from .finals import fatal_message, parse_final, parse_init
 from .layout import Layout
 
 _PROC = re.compile(r"P([0-9]+)")
+END_OF_THREAD = "%end"  # a jump target past the thread's last instruction (x86's ret)
 
 
 @dataclass
@@ -166,6 +167,9 @@ def lower_table_test(layout: Layout, dialect: TableDialect) -> Program:
             if code.labels and not code.instrs:
                 instrs.append(Nop(pos=pos, text=cell.text.strip()))
         for idx, lab, cell in jumps:
+            if lab == END_OF_THREAD:
+                instrs[idx] = replace(instrs[idx], target=len(instrs))
+                continue
             if lab not in labels:
                 raise LitmusError(f"branch to unknown label '{lab}' in {name}", instrs[idx].pos,
                                   expected=f"one of {sorted(labels)}" if labels else "a label defined in this thread")
