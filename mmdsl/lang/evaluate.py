@@ -237,7 +237,7 @@ def _positive_in_dynamic(e: Expr, polarity: dict[str, bool], positive: bool = Tr
         return _positive_in_dynamic(e.args[0], polarity, not positive)
     if e.op == "diff":
         return (_positive_in_dynamic(e.args[0], polarity, positive)
-                and _positive_in_dynamic(e.args[1], polarity, not positive))
+                and all(_positive_in_dynamic(a, polarity, not positive) for a in e.args[1:]))
     return all(_positive_in_dynamic(a, polarity, positive) for a in e.args)
 
 
@@ -260,7 +260,7 @@ _OPS = {
     "union": lambda n, full, vals: union_all(n, vals),
     "seq": _seq_all,
     "inter": _inter_all,
-    "diff": lambda n, full, vals: vals[0] - vals[1],
+    "diff": lambda n, full, vals: vals[0] - union_all(n, vals[1:]) if len(vals) > 2 else vals[0] - vals[1],
     "compl": lambda n, full, vals: vals[0].complement(),
     "inv": lambda n, full, vals: vals[0].inverse(),
     "plus": lambda n, full, vals: vals[0].plus(),
@@ -288,6 +288,6 @@ def _set_inter(n, full, vals):
 _SET_OPS = {
     "union": _set_union,
     "inter": _set_inter,
-    "diff": lambda n, full, vals: vals[0] & ~vals[1],
+    "diff": lambda n, full, vals: vals[0] & ~_set_union(n, full, vals[1:]),
     "compl": lambda n, full, vals: full & ~vals[0],
 }
