@@ -94,7 +94,10 @@ def partition_errors(model: Model) -> list[ModelError]:
     bdd = Bdd()
     to_bdd = _Compiler(bdd, model)
     errors = []
-    for axis, classes in (("rows", table.rows), ("columns", table.cols)):
+    axes = [("rows", table.rows)]
+    if set(table.cols) != set(table.rows):  # the same classes fail the same way: said once
+        axes.append(("columns", table.cols))
+    for axis, classes in axes:
         try:
             diagrams = [to_bdd.name(n) for n in classes]
             one = two = FALSE

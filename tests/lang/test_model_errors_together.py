@@ -72,7 +72,7 @@ def test_errors_of_a_broken_definition_do_not_cascade(tmp_path):
 
 def test_rows_and_columns_are_both_checked(tmp_path):
     path = tmp_path / "m.mm"
-    path.write_text("model m\nclass A = R | W\nreorder {\n      A  W\n  A   -  -\n  W   Y  -\n}\n"
+    path.write_text("model m\nclass A = R | W\nreorder {\n      R  M\n  A   -  -\n  W   Y  -\n}\n"
                     "axiom z : acyclic qq\n")
     with pytest.raises(ModelErrors) as info:
         lower_model_file(path)
