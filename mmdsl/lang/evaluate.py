@@ -20,7 +20,7 @@ class Dynamic:
         self.rf = rf
         self.co = co
         self.internal = internal
-        self.cache: dict[str, Rel] = {}
+        self.cache: dict = {}  # relation name -> value; (token, slot) -> a let's value (Prepared)
 
     def get(self, name: str) -> Rel:
         c = self.cache.get(name)
@@ -52,6 +52,12 @@ class Prepared:
         self.rels = rels
         self.full = (1 << n) - 1
         self.env: dict[str, tuple] = {}
+        # dynamic let values, computed once per candidate and kept in its cache under
+        # (self.token, slot); a slot's value needs those of the slots it names first
+        self.token = object()
+        self.slot_of: dict[str, int] = {}  # a name bound now to a slot
+        self.slot_fns: list[Callable] = []
+        self.slot_deps: list[list[int]] = []
         # an axiom sees the lets written before it (herd's scoping), so a later `let` that
         # rebinds a name it uses does not change it: compile it with the names of its scope
         self.scopes: dict[int, tuple[dict, dict]] = {}
@@ -72,10 +78,52 @@ class Prepared:
                 self.scopes[k] = (dict(self.env), dict(self.polarity))
             if not group.recursive:
                 for b in group.bindings:
-                    self.env[b.name] = self._compile(b.expr)
+                    self._bind(b.name, b.expr)
                     self.polarity[b.name] = _positive_in_dynamic(b.expr, self.polarity)
             else:
+                for b in group.bindings:
+                    self.slot_of.pop(b.name, None)
                 self._bind_rec(group)
+
+    def _bind(self, name: str, expr: Expr) -> None:
+        """Bind a let: a static value, or a slot of the candidate's cache (see _slot_value).
+
+        A chain of lets, each built on the one before, is then evaluated one let at a
+        time in order, not by nested calls: a thousand of them do not exhaust the stack.
+        """
+        kind, value = self._compile(expr)
+        if kind == "c":
+            self.slot_of.pop(name, None)
+            self.env[name] = (kind, value)
+            return
+        slot = len(self.slot_fns)
+        self.slot_fns.append(value)
+        self.slot_deps.append(sorted({self.slot_of[n] for n in expr.names() if n in self.slot_of}))
+        self.slot_of[name] = slot
+        key = (self.token, slot)
+
+        def get(d: Dynamic, key=key, slot=slot):
+            v = d.cache.get(key)
+            return v if v is not None else self._slot_value(d, slot)
+
+        self.env[name] = ("f", get)
+
+    def _slot_value(self, d: Dynamic, slot: int):
+        """The value of a dynamic let on candidate ``d``: first those it names, then itself."""
+        cache, token = d.cache, self.token
+        stack = [slot]
+        while stack:
+            s = stack[-1]
+            if (token, s) in cache:
+                stack.pop()
+                continue
+            missing = [t for t in self.slot_deps[s] if (token, t) not in cache]
+            if missing:
+                stack.extend(missing)
+                continue
+            cache[(token, s)] = self.slot_fns[s](d)
+            stack.pop()
+        return cache[(token, slot)]
 
     def scope_of(self, ax: Axiom) -> tuple[dict, dict]:
         """The names (compiled values and polarities) visible where ``ax`` is written."""

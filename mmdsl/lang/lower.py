@@ -25,8 +25,9 @@ from .ir import (
 from .checks import check_file, is_broken
 from .metamodel import location, parse_model_text
 
-# How deeply an expression may nest, counting the definitions of the let-bound names and
-# classes it uses: engines evaluate expressions recursively (a few frames a level).
+# How deeply an expression may nest, counting the definitions of the classes and set lets
+# it names: engines walk expressions recursively (a few frames a level). Relation lets do
+# not count: the evaluator computes each once per candidate, in order (evaluate.Prepared).
 MAX_EXPR_DEPTH = 150
 POISON = "?"  # the type of an expression with an error (already reported): checks pass it by
 
@@ -320,7 +321,9 @@ class _Lowerer:
                              f"of the names it uses; at most {MAX_EXPR_DEPTH})", expr.pos or location(node),
                              hint="name parts of it with `let`, or flatten the nesting")
         if defines is not None:
-            self.depths[defines] = depth
+            # a relation let is evaluated once per candidate, in order, and then read
+            # (evaluate.Prepared): only sets and classes nest into what names them
+            self.depths[defines] = depth if expr.type == SET else 1
         return expr
 
     def _depth(self, expr: Expr) -> int:
