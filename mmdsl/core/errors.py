@@ -80,6 +80,9 @@ class ModelErrors(ModelError):
     def __str__(self) -> str:
         return "\n".join(str(e) for e in self.errors) + f"\n{len(self.errors)} errors"
 
+    def __reduce__(self):  # to cross to a worker process and back whole
+        return (type(self), (self.errors,))
+
 
 def _place(err: MmdslError) -> tuple:
     p = err.pos

@@ -85,6 +85,7 @@ class _Lowerer:
         self.table_broken = False  # a table with errors: no partition check, no "no table" error
         self.classes_broken = False
         self.depths: dict[str, int] = {}  # how deep a name's definition nests (see _checked)
+        self.unread: list[str] = []  # includes that could not be read: their names are unknown
 
     def report(self, err: ModelError) -> None:
         self.errors.append(err)
@@ -125,6 +126,13 @@ class _Lowerer:
                          hint=f"looked in {base.parent} and the bundled models")
 
     def _include(self, st, model: Model, path: Path, pos: SourcePos) -> None:
+        try:
+            self._include_file(st, model, path, pos)
+        except ModelError:
+            self.unread.append(st.path)
+            raise
+
+    def _include_file(self, st, model: Model, path: Path, pos: SourcePos) -> None:
         target = self._resolve_include(st.path, path, pos)
         if target in self.loading:
             chain = self.loading[self.loading.index(target):]
@@ -304,7 +312,8 @@ class _Lowerer:
         try:
             return self.scope.lookup(name, pos)
         except ModelError as err:
-            self.report(err)
+            if not self.unread:  # else the name may well come from the unread file
+                self.report(err)
             return POISON
 
     def _checked(self, node, defines: str | None = None) -> Expr:

@@ -146,3 +146,28 @@ def test_load_model_sees_a_change_in_an_included_file(tmp_path):
     second = load_model(tmp_path / "top.mm")
     assert second is not first
     assert str(second.lets[0].bindings[0].expr) == "rf | co"
+
+
+@pytest.mark.parametrize("base", [None, "model base\nlet com = rf | co |\n"])
+def test_names_an_unreadable_include_would_define_are_not_reported(tmp_path, base):
+    # a missing include, or one with a syntax error, is one error: not one per name it defines
+    if base is not None:
+        (tmp_path / "base.mm").write_text(base)
+    (tmp_path / "top.mm").write_text('model top\ninclude "base.mm"\nlet hb = po | com\naxiom sc : acyclic hb\n'
+                                     "axiom x : acyclic R\n")
+    with pytest.raises(ModelErrors) as info:
+        lower_model_file(tmp_path / "top.mm")
+    first, second = info.value.errors
+    assert ("not found" in first.message) if base is None else ("syntax error" in first.message)
+    assert "'acyclic' needs a relation" in second.message
+
+
+def test_errors_reported_together_cross_to_a_worker_process_whole(tmp_path):
+    import pickle
+
+    path = tmp_path / "many.mm"
+    path.write_text(MANY)
+    with pytest.raises(ModelErrors) as info:
+        lower_model_file(path)
+    back = pickle.loads(pickle.dumps(info.value))
+    assert str(back) == str(info.value) and back.pos == info.value.pos
