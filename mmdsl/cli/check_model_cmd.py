@@ -12,7 +12,7 @@ def check_model(
     model: str = typer.Argument(..., help="A model file (.mm) or a bundled model name."),
     as_json: bool = typer.Option(False, "--json", help="Machine-readable output."),
 ) -> None:
-    """Validate a model file; print what it defines, or the first error with file:line:col."""
+    """Validate a model file; print what it defines, or every error with file:line:col."""
     from ..lang import load_model
 
     m = load_model(model)

@@ -19,7 +19,7 @@ def fail(err: MmdslError, as_json: bool = False) -> None:
     if as_json:
         from ..render.json_out import dumps, error_dict
 
-        print(dumps({"errors": [error_dict(err)]}))
+        print(dumps({"errors": [error_dict(e) for e in getattr(err, "errors", None) or [err]]}))
     else:
         print(str(err), file=sys.stderr)
     raise typer.Exit(EXIT_ERROR)

@@ -64,6 +64,42 @@ class ModelError(MmdslError):
     kind = "model error"
 
 
+class ModelErrors(ModelError):
+    """Every error found in one model, reported together, sorted by file, line and column.
+
+    ``str`` shows each on its own line(s); ``message`` and ``pos`` are those of the first.
+    """
+
+    def __init__(self, errors: list[MmdslError]):
+        self.errors = sorted(errors, key=_place)
+        first = self.errors[0]
+        more = len(self.errors) - 1
+        super().__init__(f"{first.message} (and {more} more error{'s' if more > 1 else ''})",
+                         first.pos, first.expected, first.hint)
+
+    def __str__(self) -> str:
+        return "\n".join(str(e) for e in self.errors) + f"\n{len(self.errors)} errors"
+
+    def __reduce__(self):  # to cross to a worker process and back whole
+        return (type(self), (self.errors,))
+
+
+def _place(err: MmdslError) -> tuple:
+    p = err.pos
+    return (p.file or "", p.line, p.col) if p else ("", 0, 0)
+
+
+def raise_all(errors: list[MmdslError]) -> None:
+    """Raise the errors found (one as itself, several as one ModelErrors); nothing when none.
+
+    The same message at the same place is reported once."""
+    unique = list({(e.pos, str(e)): e for e in errors}.values())
+    if len(unique) == 1:
+        raise unique[0]
+    if unique:
+        raise ModelErrors(unique)
+
+
 class LitmusError(MmdslError):
     """A malformed litmus test."""
 

@@ -63,32 +63,42 @@ def _let_bodies(model: Model) -> dict[str, Expr]:
     return out
 
 
-def _mentions(expr: Expr, names: set[str], lets: dict[str, Expr], seen: frozenset = frozenset()) -> str | None:
-    """The first fence-sensitive name or operator ``expr`` uses, following let bindings."""
-    if expr.op in ("compl", "universe"):
-        return "~" if expr.op == "compl" else "_"
-    if expr.op == "name":
-        if expr.name in names:
-            return expr.name
-        if expr.name in lets and expr.name not in seen:
-            return _mentions(lets[expr.name], names, lets, seen | {expr.name})
-        return None
-    for a in expr.args:
-        hit = _mentions(a, names, lets, seen)
-        if hit:
-            return hit
+def _mentions(expr: Expr, names: set[str], lets: dict[str, Expr]) -> str | None:
+    """The first fence-sensitive name or operator ``expr`` uses, following let bindings
+    (depth first, left to right; iterative, so a long chain of lets is no deeper)."""
+    stack = [expr]
+    seen: set[str] = set()
+    while stack:
+        e = stack.pop()
+        if e.op in ("compl", "universe"):
+            return "~" if e.op == "compl" else "_"
+        if e.op == "name":
+            if e.name in names:
+                return e.name
+            if e.name in lets and e.name not in seen:
+                seen.add(e.name)
+                stack.append(lets[e.name])
+            continue
+        stack.extend(reversed(e.args))
     return None
 
 
-def _members(expr: Expr, lets: dict[str, Expr], seen: frozenset = frozenset()) -> list[Expr]:
-    """Top-level union members, unfolding let-bound unions."""
-    if expr.op == "union":
-        return [m for a in expr.args for m in _members(a, lets, seen)]
-    if expr.op == "name" and expr.name in lets and expr.name not in seen and expr.name != "fence":
-        body = lets[expr.name]
-        if body.op in ("union", "name"):
-            return _members(body, lets, seen | {expr.name})
-    return [expr]
+def _members(expr: Expr, lets: dict[str, Expr]) -> list[Expr]:
+    """Top-level union members, unfolding let-bound unions (iteratively, in order)."""
+    out: list[Expr] = []
+    stack: list[tuple[Expr, frozenset]] = [(expr, frozenset())]
+    while stack:
+        e, seen = stack.pop()
+        if e.op == "union":
+            stack.extend((a, seen) for a in reversed(e.args))
+            continue
+        if e.op == "name" and e.name in lets and e.name not in seen and e.name != "fence":
+            body = lets[e.name]
+            if body.op in ("union", "name"):
+                stack.append((body, seen | {e.name}))
+                continue
+        out.append(e)
+    return out
 
 
 def fence_axioms(model: Model) -> list[Axiom]:

@@ -1,97 +1,112 @@
-"""Semantic checks on the parsed model, registered as named textX object processors."""
+"""Semantic checks on one parsed model file: every problem found is returned, none stops the others."""
 
 from __future__ import annotations
 
-from textx import TextXSemanticError, get_location
+from ..core.errors import ModelError
+from .metamodel import location
 
 RESERVED_CLASS_NAMES = {"Y", "d", "i", "di"}
-
-
-def _error(obj, message: str) -> TextXSemanticError:
-    loc = get_location(obj)
-    return TextXSemanticError(message, line=loc["line"], col=loc["col"], filename=loc["filename"])
-
-
-def check_reorder_shape(table) -> None:
-    """Every row has one cell per column; no class appears twice as a row or a column."""
-    table = table.body
-    ncols = len(table.cols)
-    seen: set[str] = set()
-    for col in table.cols:
-        if col.name in seen:
-            raise _error(col, f"column '{col.name}' appears twice in the reorder table")
-        seen.add(col.name)
-    seen = set()
-    for row in table.rows:
-        if row.name in seen:
-            raise _error(row, f"row '{row.name}' appears twice in the reorder table")
-        seen.add(row.name)
-        if len(row.cells) != ncols:
-            raise _error(
-                row,
-                f"row '{row.name}' has {len(row.cells)} cells but the table has {ncols} columns "
-                f"({', '.join(c.name for c in table.cols)})",
-            )
-
-
 CELL_VALUES = ("-", "Y", "d", "i", "di")
-
-
-def check_cell(cell) -> None:
-    """A table cell is one of -, Y, d, i, di."""
-    if cell.value not in CELL_VALUES:
-        raise _error(cell, f"'{cell.value}' is not a table cell; cells are - (keep order), Y (may reorder), "
-                           "d (only different locations), i (only independent), di (both)")
-
-
-def check_class_name(decl) -> None:
-    """Class names must not look like table cells."""
-    if decl.name in RESERVED_CLASS_NAMES:
-        raise _error(decl, f"'{decl.name}' cannot name a class: it is a table cell value")
-
-
 MAX_COST = 10 ** 9
 
 
-def check_fence(decl) -> None:
+def _error(obj, message: str) -> ModelError:
+    return ModelError(message, location(obj))
+
+
+def mark_broken(obj) -> None:
+    """Lowering skips a statement a check found broken (its errors are already reported)."""
+    obj.mm_broken = True
+
+
+def is_broken(obj) -> bool:
+    return getattr(obj, "mm_broken", False)
+
+
+def check_reorder(table) -> list[ModelError]:
+    """Every row has one cell per column; no class appears twice as a row or a column; cells are valid."""
+    errors: list[ModelError] = []
+    body = table.body
+    ncols = len(body.cols)
+    seen: set[str] = set()
+    for col in body.cols:
+        if col.name in seen:
+            errors.append(_error(col, f"column '{col.name}' appears twice in the reorder table"))
+        seen.add(col.name)
+    seen = set()
+    for row in body.rows:
+        if row.name in seen:
+            errors.append(_error(row, f"row '{row.name}' appears twice in the reorder table"))
+        seen.add(row.name)
+        if len(row.cells) != ncols:
+            errors.append(_error(
+                row,
+                f"row '{row.name}' has {len(row.cells)} cells but the table has {ncols} columns "
+                f"({', '.join(c.name for c in body.cols)})",
+            ))
+        for cell in row.cells:
+            if cell.value not in CELL_VALUES:
+                errors.append(_error(cell, f"'{cell.value}' is not a table cell; cells are - (keep order), "
+                                           "Y (may reorder), d (only different locations), i (only independent), "
+                                           "di (both)"))
+    if errors:
+        mark_broken(table)
+    return errors
+
+
+def check_class_name(decl) -> list[ModelError]:
+    """Class names must not look like table cells."""
+    if decl.name in RESERVED_CLASS_NAMES:
+        return [_error(decl, f"'{decl.name}' cannot name a class: it is a table cell value")]
+    return []
+
+
+def check_fence(decl) -> list[ModelError]:
     """A fence costs at least 1 (and less than a billion) and does not repeat a spelling."""
-    digits = decl.cost.lstrip("+-").lstrip("0")
-    if len(digits) > len(str(MAX_COST)) or int(decl.cost) >= MAX_COST:
-        raise _error(decl, f"fence '{decl.name}' has cost {decl.cost[:12]}{'...' if len(decl.cost) > 12 else ''}; "
-                           f"costs are positive integers below {MAX_COST:,}")
-    decl.cost = int(decl.cost)
-    if decl.cost < 1:
-        raise _error(decl, f"fence '{decl.name}' has cost {decl.cost}; costs are positive integers")
+    errors: list[ModelError] = []
+    cost = decl.cost
+    if isinstance(cost, str):
+        digits = cost.lstrip("+-").lstrip("0")
+        if len(digits) > len(str(MAX_COST)) or int(cost) >= MAX_COST:
+            errors.append(_error(decl, f"fence '{decl.name}' has cost {cost[:12]}{'...' if len(cost) > 12 else ''}; "
+                                       f"costs are positive integers below {MAX_COST:,}"))
+        elif int(cost) < 1:
+            errors.append(_error(decl, f"fence '{decl.name}' has cost {int(cost)}; costs are positive integers"))
+        else:
+            decl.cost = int(cost)
     names = [decl.name, *decl.aliases]
     if len(set(n.lower() for n in names)) != len(names):
-        raise _error(decl, f"fence '{decl.name}' lists the same name twice")
+        errors.append(_error(decl, f"fence '{decl.name}' lists the same name twice"))
+    if errors:
+        mark_broken(decl)
+    return errors
 
 
-def check_axiom_names(model) -> None:
-    """Axiom names are unique within one file."""
-    seen: dict[str, object] = {}
-    for st in model.statements:
+def check_file(raw) -> list[ModelError]:
+    """Every check of one file's statements: shapes, names, costs, duplicates (one error each)."""
+    errors: list[ModelError] = []
+    axioms: dict[str, object] = {}
+    firsts: dict[str, object] = {}
+    for st in raw.statements:
         kind = type(st).__name__
+        if kind == "Reorder":
+            errors += check_reorder(st)
+        elif kind == "ClassDecl":
+            errors += check_class_name(st)
+        elif kind == "FenceDecl":
+            errors += check_fence(st)
+        if kind in ("Reorder", "Forwarding"):
+            if kind in firsts:
+                what = "reorder table" if kind == "Reorder" else "forwarding statement"
+                errors.append(_error(st, f"a model has at most one {what}"))
+                mark_broken(st)
+            else:
+                firsts[kind] = st
         if kind in ("AxiomDecl", "CatTest") and st.name:
-            if st.name in seen:
-                prev = get_location(seen[st.name])
-                raise _error(st, f"axiom '{st.name}' is already defined at line {prev['line']}")
-            seen[st.name] = st
-
-
-def check_single_table(model) -> None:
-    """At most one reorder table and one forwarding statement per file."""
-    for kind, what in (("Reorder", "reorder table"), ("Forwarding", "forwarding statement")):
-        items = [s for s in model.statements if type(s).__name__ == kind]
-        if len(items) > 1:
-            raise _error(items[1], f"a model has at most one {what}")
-
-
-OBJECT_PROCESSORS = {
-    "Reorder": check_reorder_shape,
-    "ClassDecl": check_class_name,
-    "Cell": check_cell,
-    "FenceDecl": check_fence,
-}
-
-MODEL_PROCESSORS = [check_axiom_names, check_single_table]
+            if st.name in axioms:
+                prev = location(axioms[st.name])
+                errors.append(_error(st, f"axiom '{st.name}' is already defined at line {prev.line}"))
+                mark_broken(st)
+            else:
+                axioms[st.name] = st
+    return errors

@@ -20,7 +20,7 @@ class Dynamic:
         self.rf = rf
         self.co = co
         self.internal = internal
-        self.cache: dict[str, Rel] = {}
+        self.cache: dict = {}  # relation name -> value; (token, slot) -> a let's value (Prepared)
 
     def get(self, name: str) -> Rel:
         c = self.cache.get(name)
@@ -52,6 +52,12 @@ class Prepared:
         self.rels = rels
         self.full = (1 << n) - 1
         self.env: dict[str, tuple] = {}
+        # dynamic let values, computed once per candidate and kept in its cache under
+        # (self.token, slot); a slot's value needs those of the slots it names first
+        self.token = object()
+        self.slot_of: dict[str, int] = {}  # a name bound now to a slot
+        self.slot_fns: list[Callable] = []
+        self.slot_deps: list[list[int]] = []
         # an axiom sees the lets written before it (herd's scoping), so a later `let` that
         # rebinds a name it uses does not change it: compile it with the names of its scope
         self.scopes: dict[int, tuple[dict, dict]] = {}
@@ -72,10 +78,52 @@ class Prepared:
                 self.scopes[k] = (dict(self.env), dict(self.polarity))
             if not group.recursive:
                 for b in group.bindings:
-                    self.env[b.name] = self._compile(b.expr)
+                    self._bind(b.name, b.expr)
                     self.polarity[b.name] = _positive_in_dynamic(b.expr, self.polarity)
             else:
+                for b in group.bindings:
+                    self.slot_of.pop(b.name, None)
                 self._bind_rec(group)
+
+    def _bind(self, name: str, expr: Expr) -> None:
+        """Bind a let: a static value, or a slot of the candidate's cache (see _slot_value).
+
+        A chain of lets, each built on the one before, is then evaluated one let at a
+        time in order, not by nested calls: a thousand of them do not exhaust the stack.
+        """
+        kind, value = self._compile(expr)
+        if kind == "c":
+            self.slot_of.pop(name, None)
+            self.env[name] = (kind, value)
+            return
+        slot = len(self.slot_fns)
+        self.slot_fns.append(value)
+        self.slot_deps.append(sorted({self.slot_of[n] for n in expr.names() if n in self.slot_of}))
+        self.slot_of[name] = slot
+        key = (self.token, slot)
+
+        def get(d: Dynamic, key=key, slot=slot):
+            v = d.cache.get(key)
+            return v if v is not None else self._slot_value(d, slot)
+
+        self.env[name] = ("f", get)
+
+    def _slot_value(self, d: Dynamic, slot: int):
+        """The value of a dynamic let on candidate ``d``: first those it names, then itself."""
+        cache, token = d.cache, self.token
+        stack = [slot]
+        while stack:
+            s = stack[-1]
+            if (token, s) in cache:
+                stack.pop()
+                continue
+            missing = [t for t in self.slot_deps[s] if (token, t) not in cache]
+            if missing:
+                stack.extend(missing)
+                continue
+            cache[(token, s)] = self.slot_fns[s](d)
+            stack.pop()
+        return cache[(token, slot)]
 
     def scope_of(self, ax: Axiom) -> tuple[dict, dict]:
         """The names (compiled values and polarities) visible where ``ax`` is written."""
@@ -237,7 +285,7 @@ def _positive_in_dynamic(e: Expr, polarity: dict[str, bool], positive: bool = Tr
         return _positive_in_dynamic(e.args[0], polarity, not positive)
     if e.op == "diff":
         return (_positive_in_dynamic(e.args[0], polarity, positive)
-                and _positive_in_dynamic(e.args[1], polarity, not positive))
+                and all(_positive_in_dynamic(a, polarity, not positive) for a in e.args[1:]))
     return all(_positive_in_dynamic(a, polarity, positive) for a in e.args)
 
 
@@ -260,7 +308,7 @@ _OPS = {
     "union": lambda n, full, vals: union_all(n, vals),
     "seq": _seq_all,
     "inter": _inter_all,
-    "diff": lambda n, full, vals: vals[0] - vals[1],
+    "diff": lambda n, full, vals: vals[0] - union_all(n, vals[1:]) if len(vals) > 2 else vals[0] - vals[1],
     "compl": lambda n, full, vals: vals[0].complement(),
     "inv": lambda n, full, vals: vals[0].inverse(),
     "plus": lambda n, full, vals: vals[0].plus(),
@@ -288,6 +336,6 @@ def _set_inter(n, full, vals):
 _SET_OPS = {
     "union": _set_union,
     "inter": _set_inter,
-    "diff": lambda n, full, vals: vals[0] & ~vals[1],
+    "diff": lambda n, full, vals: vals[0] & ~_set_union(n, full, vals[1:]),
     "compl": lambda n, full, vals: full & ~vals[0],
 }

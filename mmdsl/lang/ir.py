@@ -70,7 +70,8 @@ class Expr:
     """A typed expression node. ``op`` is one of:
 
     name, empty, universe, union, seq, diff, inter, product, compl, inv, plus, star,
-    opt, id.  ``name`` is set for op == "name"; ``args`` hold sub-expressions.
+    opt, id.  ``name`` is set for op == "name"; ``args`` hold sub-expressions. ``diff``
+    may have more than two: ``a \\ b \\ c`` (left associative) is one node, a less b and c.
     """
 
     op: str

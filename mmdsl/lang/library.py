@@ -9,7 +9,9 @@ from ..core.resources import bundled_dir
 from .ir import Model
 from .lower import lower_model_file
 
-_CACHE: dict[tuple[str, float], Model] = {}
+# a loaded model, by the resolved path of its file, with the modification times of that
+# file and of every file it includes: a change to any of them loads the model again
+_CACHE: dict[str, tuple[tuple, Model]] = {}
 
 
 def models_dir() -> Path:
@@ -38,15 +40,29 @@ def model_path(name: str) -> Path:
 
 
 def load_model(name: str | Path) -> Model:
-    """Load a model by bundled name (``tso``) or by path, parsing each file only once."""
+    """Load a model by bundled name (``tso``) or by path, parsing each file only once
+    (until it, or a file it includes, changes)."""
     path = _display(model_path(str(name)))
-    resolved = path.resolve()
-    key = (str(resolved), resolved.stat().st_mtime)
-    model = _CACHE.get(key)
-    if model is None:
-        model = lower_model_file(path, [models_dir()])
-        _CACHE[key] = model
+    key = str(path.resolve())
+    hit = _CACHE.get(key)
+    if hit is not None and hit[0] == _stamps([key, *hit[1].includes]):
+        return hit[1]
+    stamps_before = _stamps([key])
+    model = lower_model_file(path, [models_dir()])
+    _CACHE[key] = (stamps_before + _stamps(model.includes), model)
     return model
+
+
+def _stamps(paths: list[str]) -> tuple:
+    """The modification time (and size) of each file; None for one that is gone."""
+    out = []
+    for p in paths:
+        try:
+            st = Path(p).stat()
+            out.append((p, st.st_mtime_ns, st.st_size))
+        except OSError:
+            out.append((p, None, None))
+    return tuple(out)
 
 
 def _display(path: Path) -> Path:

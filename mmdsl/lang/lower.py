@@ -5,7 +5,7 @@ from __future__ import annotations
 import difflib
 from pathlib import Path
 
-from ..core.errors import ModelError, SourcePos, too_deep
+from ..core.errors import ModelError, SourcePos, raise_all
 from .ir import (
     BASE_SETS,
     DYNAMIC_RELATIONS,
@@ -22,7 +22,14 @@ from .ir import (
     Model,
     Table,
 )
+from .checks import check_file, is_broken
 from .metamodel import location, parse_model_text
+
+# How deeply an expression may nest, counting the definitions of the classes and set lets
+# it names: engines walk expressions recursively (a few frames a level). Relation lets do
+# not count: the evaluator computes each once per candidate, in order (evaluate.Prepared).
+MAX_EXPR_DEPTH = 150
+POISON = "?"  # the type of an expression with an error (already reported): checks pass it by
 
 _BINARY = {"Union": "union", "Seq": "seq", "Diff": "diff", "Inter": "inter"}
 _POSTFIX = {"*": "star", "+": "plus", "?": "opt", "^-1": "inv"}
@@ -68,13 +75,24 @@ class _Scope:
 
 
 class _Lowerer:
+    """Lowers one model (its file and every file it includes), collecting every error found."""
+
     def __init__(self, search_dirs: list[Path]):
         self.search_dirs = search_dirs
-        self.loading: list[Path] = []
+        self.loading: list[Path] = []  # the chain of files being lowered (for include cycles)
+        self.done: set[Path] = set()  # every file reached so far: a second include is skipped
+        self.errors: list[ModelError] = []
+        self.table_broken = False  # a table with errors: no partition check, no "no table" error
+        self.classes_broken = False
+        self.depths: dict[str, int] = {}  # how deep a name's definition nests (see _checked)
+        self.unread: list[str] = []  # includes that could not be read: their names are unknown
+
+    def report(self, err: ModelError) -> None:
+        self.errors.append(err)
 
     # ----- files and includes -------------------------------------------------
     def load(self, path: Path) -> Model:
-        raw = self._parse(path)
+        raw = self._parse(path)  # a syntax error stops the parse: it is the only error
         model = Model(
             name=raw.name,
             title=(raw.title or "").strip(),
@@ -82,8 +100,10 @@ class _Lowerer:
             path=str(path),
         )
         self.scope = _Scope(model)
+        self.done.add(path.resolve())
         self._lower_file(raw, model, path)
         self._finish(model, raw)
+        raise_all(self.errors)
         return model
 
     def _parse(self, path: Path):
@@ -93,10 +113,7 @@ class _Lowerer:
             raise ModelError("the model file is not UTF-8 text", SourcePos(str(path), 1, 1)) from None
         except OSError as err:
             raise ModelError(f"cannot read model file: {err.strerror}", SourcePos(str(path), 1, 1)) from None
-        try:
-            return parse_model_text(text, str(path))
-        except RecursionError:  # textX follows nesting on the stack
-            raise too_deep(ModelError, text, str(path)) from None
+        return parse_model_text(text, str(path))
 
     def _resolve_include(self, name: str, base: Path, pos: SourcePos) -> Path:
         candidates = [base.parent / name, *(d / name for d in self.search_dirs)]
@@ -108,58 +125,110 @@ class _Lowerer:
         raise ModelError(f"included model '{name}' not found", pos,
                          hint=f"looked in {base.parent} and the bundled models")
 
+    def _include(self, st, model: Model, path: Path, pos: SourcePos) -> None:
+        try:
+            self._include_file(st, model, path, pos)
+        except ModelError:
+            self.unread.append(st.path)
+            raise
+
+    def _include_file(self, st, model: Model, path: Path, pos: SourcePos) -> None:
+        target = self._resolve_include(st.path, path, pos)
+        if target in self.loading:
+            chain = self.loading[self.loading.index(target):]
+            names = " -> ".join(p.name for p in [*chain, target])
+            raise ModelError(f"include cycle: {names}", pos, hint="a file may not include itself, directly or not")
+        if target in self.done:  # reached before (a diamond): its definitions are already in
+            return
+        self.done.add(target)
+        model.includes.append(str(target))
+        self._lower_file(self._parse(target), model, target)
+
     def _lower_file(self, raw, model: Model, path: Path) -> None:
         self.loading.append(path.resolve())
+        for err in check_file(raw):
+            self.report(err)
         for st in raw.statements:
-            kind = type(st).__name__
-            pos = location(st)
-            if kind == "Include":
-                target = self._resolve_include(st.path, path, pos)
-                if target in self.loading:
-                    raise ModelError(f"include cycle: '{st.path}' includes itself", pos)
-                model.includes.append(str(target))
-                self._lower_file(self._parse(target), model, target)
-            elif kind == "Annotation":
-                for n in st.names:
-                    model.annotations[n] = st.doc or ""
-                    self.scope.declare(n, SET)
-            elif kind == "ClassDecl":
-                expr = self._expr(st.expr)
-                if expr.type != SET:
-                    raise ModelError(f"class '{st.name}' must be a set of events, not a relation", pos)
-                model.classes[st.name] = expr
-                model.class_docs[st.name] = st.doc or ""
-                self.scope.declare(st.name, SET)
-            elif kind == "Reorder":
-                if model.table is not None:  # e.g. one from an included file
-                    raise ModelError(f"a second reorder table (the first is at {model.table.pos}); "
-                                     "a model has one table", pos,
-                                     hint="keep the table in one file and include the other parts")
-                model.table = self._table(st, pos)
-            elif kind == "Forwarding":
-                model.forwarding = st.mode == "own-writes"
-            elif kind == "FenceDecl":
-                self._fence(st, model, pos)
-            elif kind in ("Let", "LetRec"):
-                model.lets.append(self._let(st, kind == "LetRec"))
-            elif kind in ("AxiomDecl", "CatTest"):
-                self._axiom(st, model, pos)
-            elif kind == "Show":
-                for n in st.names:
-                    self.scope.lookup(n, pos)
-                    if n not in model.shows:
-                        model.shows.append(n)
+            if is_broken(st):
+                self._poison(st)
+                continue
+            try:
+                self._statement(st, model, path)
+            except _Reported:
+                self._poison(st)
+            except ModelError as err:
+                self.report(err)
+                self._poison(st)
         self.loading.pop()
+
+    def _poison(self, st) -> None:
+        """Names a broken statement defines are known but untyped: no error cascades from them."""
+        kind = type(st).__name__
+        if kind == "ClassDecl":
+            self.classes_broken = True
+            self.scope.declare(st.name, POISON)
+        elif kind == "FenceDecl":
+            for n in (st.name, *st.aliases):
+                self.scope.declare(n, POISON)
+        elif kind in ("Let", "LetRec"):
+            self.classes_broken = True  # a class may be a let-bound set
+            for b in st.bindings:
+                self.scope.declare(b.name, POISON)
+        elif kind == "Reorder":
+            self.table_broken = True
+
+    def _statement(self, st, model: Model, path: Path) -> None:
+        kind = type(st).__name__
+        pos = location(st)
+        if kind == "Include":
+            self._include(st, model, path, pos)
+        elif kind == "Annotation":
+            for n in st.names:
+                model.annotations[n] = st.doc or ""
+                self.scope.declare(n, SET)
+        elif kind == "ClassDecl":
+            expr = self._checked(st.expr, st.name)
+            if expr.type == REL:
+                raise ModelError(f"class '{st.name}' must be a set of events, not a relation", pos)
+            if expr.type == POISON:
+                raise _Reported()
+            model.classes[st.name] = expr
+            model.class_docs[st.name] = st.doc or ""
+            self.scope.declare(st.name, SET)
+        elif kind == "Reorder":
+            if model.table is not None:  # e.g. one from an included file
+                raise ModelError(f"a second reorder table (the first is at {model.table.pos}); "
+                                 "a model has one table", pos,
+                                 hint="keep the table in one file and include the other parts")
+            model.table = self._table(st, pos)
+        elif kind == "Forwarding":
+            model.forwarding = st.mode == "own-writes"
+        elif kind == "FenceDecl":
+            self._fence(st, model, pos)
+        elif kind in ("Let", "LetRec"):
+            model.lets.append(self._let(st, kind == "LetRec"))
+        elif kind in ("AxiomDecl", "CatTest"):
+            self._axiom(st, model, pos)
+        elif kind == "Show":
+            for n in st.names:
+                self._lookup(n, pos)
+                if n not in model.shows:
+                    model.shows.append(n)
 
     # ----- statements -----------------------------------------------------------
     def _table(self, st, pos: SourcePos) -> Table:
         st = st.body
         rows = [r.name for r in st.rows]
         cols = [c.name for c in st.cols]
+        broken = False
         for obj, name in [*((c, c.name) for c in st.cols), *((r, r.name) for r in st.rows)]:
             p = location(obj)
-            if self.scope.lookup(name, p) != SET:
-                raise ModelError(f"table class '{name}' is a relation; rows and columns are sets of events", p)
+            typ = self._lookup(name, p)
+            if typ == REL:
+                self.report(ModelError(f"table class '{name}' is a relation; rows and columns are sets of events", p))
+            broken = broken or typ != SET
+        if broken:
+            raise _Reported()
         cells = {}
         for r in st.rows:
             for c, cell in zip(cols, r.cells):
@@ -167,140 +236,256 @@ class _Lowerer:
         return Table(rows, cols, cells, pos)
 
     def _fence(self, st, model: Model, pos: SourcePos) -> None:
+        for n in (st.name, *st.aliases):
+            self.scope.declare(n, SET)
         for other in model.fences.values():
             clash = {s.lower() for s in other.spellings} & {st.name.lower(), *(a.lower() for a in st.aliases)}
             if clash:
                 raise ModelError(f"fence name '{sorted(clash)[0]}' is already used by fence '{other.name}'", pos)
         orders = []
+        broken = False
         for o in st.orders:
-            left, right = self._expr(o.left), self._expr(o.right)
+            left, right = self._checked(o.left), self._checked(o.right)
             for side in (left, right):
-                if side.type != SET:
-                    raise ModelError("a fence orders pairs of event sets: write SET * SET", side.pos or pos)
+                if side.type == REL:
+                    self.report(ModelError("a fence orders pairs of event sets: write SET * SET", side.pos or pos))
+                broken = broken or side.type != SET
             orders.append((left, right))
+        if broken:
+            raise _Reported()
         model.fences[st.name] = FenceDecl(st.name, list(st.aliases), orders, st.cost, st.doc or "", pos)
-        for n in (st.name, *st.aliases):
-            self.scope.declare(n, SET)
 
     def _let(self, st, recursive: bool) -> LetGroup:
         bindings = []
         if recursive:
             for b in st.bindings:
                 self.scope.declare(b.name, REL)
+                self.depths[b.name] = 1  # a fixpoint reads the previous approximation: no nesting
             rec_names = {b.name for b in st.bindings}
+            broken = False
             for b in st.bindings:
-                expr = self._expr(b.expr)
-                if expr.type != REL:
-                    raise ModelError(f"'let rec {b.name}' must define a relation", location(b))
-                _check_monotone(expr, rec_names, positive=True)
+                try:
+                    expr = self._checked(b.expr)
+                    if expr.type == SET:
+                        raise ModelError(f"'let rec {b.name}' must define a relation", location(b))
+                    if expr.type == POISON:
+                        raise _Reported()
+                    _check_monotone(expr, rec_names, positive=True)
+                except _Reported:
+                    broken = True
+                    continue
+                except ModelError as err:
+                    self.report(err)
+                    broken = True
+                    continue
                 bindings.append(Binding(b.name, expr, location(b)))
+            if broken:
+                raise _Reported()
         else:
             for b in st.bindings:
-                expr = self._expr(b.expr)
+                expr = self._checked(b.expr, b.name)
                 bindings.append(Binding(b.name, expr, location(b)))
             for b in bindings:
                 self.scope.declare(b.name, b.expr.type)
+            if any(b.expr.type == POISON for b in bindings):
+                self.classes_broken = True
+                raise _Reported()
         return LetGroup(bindings, recursive)
 
     def _axiom(self, st, model: Model, pos: SourcePos) -> None:
-        expr = self._expr(st.expr)
+        expr = self._checked(st.expr)
         test = st.test
-        if test in ("acyclic", "irreflexive") and expr.type != REL:
+        if test in ("acyclic", "irreflexive") and expr.type == SET:
             raise ModelError(f"'{test}' needs a relation, and this expression is a set", expr.pos or pos)
         name = st.name or f"{test}@{pos.line}"
         if not st.name and len(self.loading) > 1:  # an unnamed test of an included file
             name = f"{test}@{self.loading[-1].name}:{pos.line}"
         if any(a.name == name for a in model.axioms):
             raise ModelError(f"axiom '{name}' is already defined (names must be unique, includes too)", pos)
+        if expr.type == POISON:
+            raise _Reported()
         model.axioms.append(Axiom(name, test, expr, bool(st.negated), st.doc or "", False, pos,
                                   scope=len(model.lets)))
 
     # ----- expressions ---------------------------------------------------------------
+    def _lookup(self, name: str, pos: SourcePos) -> str:
+        try:
+            return self.scope.lookup(name, pos)
+        except ModelError as err:
+            if not self.unread:  # else the name may well come from the unread file
+                self.report(err)
+            return POISON
+
+    def _checked(self, node, defines: str | None = None) -> Expr:
+        """Lower a whole expression and check how deeply it nests, its definitions included.
+
+        Every engine walks expressions recursively; a bounded depth keeps them on the stack.
+        """
+        expr = self._expr(node)
+        if expr.type == POISON:  # its errors are reported; it goes no further
+            return expr
+        depth = self._depth(expr)
+        if depth > MAX_EXPR_DEPTH:
+            raise ModelError(f"expression nested too deeply ({depth} levels, counting the definitions "
+                             f"of the names it uses; at most {MAX_EXPR_DEPTH})", expr.pos or location(node),
+                             hint="name parts of it with `let`, or flatten the nesting")
+        if defines is not None:
+            # a relation let is evaluated once per candidate, in order, and then read
+            # (evaluate.Prepared): only sets and classes nest into what names them
+            self.depths[defines] = depth if expr.type == SET else 1
+        return expr
+
+    def _depth(self, expr: Expr) -> int:
+        best = 0
+        stack = [(expr, 1)]
+        while stack:
+            e, d = stack.pop()
+            if e.op == "name":
+                d += self.depths.get(e.name, 0)
+            best = max(best, d)
+            stack.extend((a, d + 1) for a in e.args)
+        return best
+
     def _expr(self, node) -> Expr:
+        """Lower an expression node; errors are reported and give an expression of type POISON.
+
+        Parentheses and one-operand levels are stepped over in a loop and chains of one
+        operator are flattened, so that only real nesting recurses.
+        """
+        node = _unwrap(node)
         kind = type(node).__name__
         pos = location(node)
         if kind in _BINARY:
             items = [self._expr(o) for o in node.ops]
-            if len(items) == 1:
-                return items[0]
             op = _BINARY[kind]
             if op == "seq":
                 for it in items:
                     self._need(it, REL, ";", pos)
-                return Expr("seq", tuple(items), REL, pos=pos)
-            typ = items[0].type
-            for it in items[1:]:
-                if it.type != typ:
-                    raise ModelError(
+                return Expr("seq", tuple(items), _type_of(items, REL), pos=pos)
+            typ = next((it.type for it in items if it.type != POISON), POISON)
+            for it in items:
+                if it.type not in (typ, POISON):
+                    self.report(ModelError(
                         f"'{_SYMBOL[op]}' mixes a {_TYPE_WORD[typ]} and a {_TYPE_WORD[it.type]} "
                         f"({items[0]} and {it})", pos,
-                    )
-            if op == "diff":  # left associative
-                acc = items[0]
-                for it in items[1:]:
-                    acc = Expr("diff", (acc, it), typ, pos=pos)
-                return acc
+                    ))
+                    typ = POISON
+                    break
+            if any(it.type == POISON for it in items):  # an error inside: no cascade from here on
+                typ = POISON
+            # a \ b \ c (left associative) stays one node: a less each of b, c (ir.Expr)
             return Expr(op, tuple(items), typ, pos=pos)
         if kind == "Product":
             left = self._expr(node.left)
-            if node.right is None:
-                return left
             right = self._expr(node.right)
-            self._need(left, SET, "*", pos)
-            self._need(right, SET, "*", pos)
-            return Expr("product", (left, right), REL, pos=pos)
+            ok = self._need(left, SET, "*", pos) & self._need(right, SET, "*", pos)
+            typ = REL if ok and POISON not in (left.type, right.type) else POISON
+            return Expr("product", (left, right), typ, pos=pos)
         if kind == "Compl":
-            arg = self._expr(node.arg)
-            return Expr("compl", (arg,), arg.type, pos=pos)
+            negations = 0
+            while type(node).__name__ == "Compl":  # ~~x is x
+                negations += 1
+                node = _unwrap(node.arg)
+            arg = self._expr(node)
+            return Expr("compl", (arg,), arg.type, pos=pos) if negations % 2 else arg
         if kind == "Postfix":
             e = self._expr(node.base)
-            for op in node.ops:
-                self._need(e, REL, op.op, pos)
-                e = Expr(_POSTFIX[op.op], (e,), REL, pos=pos)
+            ops = [o.op for o in node.ops]
+            for op in ops:
+                if not self._need(e, REL, op, pos):
+                    return Expr(e.op, e.args, POISON, e.name, e.pos)
+            if len(ops) > 2:
+                ops = _normal_postfix(ops)
+            for op in ops:
+                e = Expr(_POSTFIX[op], (e,), e.type, pos=pos)
             return e
-        if kind == "Paren":
-            return self._expr(node.expr)
         if kind == "Bracket":
             inner = self._expr(node.expr)
-            self._need(inner, SET, "[...]", pos)
-            return Expr("id", (inner,), REL, pos=pos)
+            ok = self._need(inner, SET, "[...]", pos)
+            return Expr("id", (inner,), REL if ok and inner.type != POISON else POISON, pos=pos)
         if kind == "EmptyRel":
             return Expr("empty", (), REL, pos=pos)
         if kind == "Universe":
             return Expr("universe", (), SET, pos=pos)
         if kind == "Name":
-            return Expr("name", (), self.scope.lookup(node.name, pos), name=node.name, pos=pos)
+            return Expr("name", (), self._lookup(node.name, pos), name=node.name, pos=pos)
         raise ModelError(f"unsupported expression '{kind}'", pos)
 
-    @staticmethod
-    def _need(e: Expr, typ: str, op: str, pos: SourcePos) -> None:
-        if e.type != typ:
-            raise ModelError(f"'{op}' needs a {_TYPE_WORD[typ]}, and '{e}' is a {_TYPE_WORD[e.type]}", e.pos or pos)
+    def _need(self, e: Expr, typ: str, op: str, pos: SourcePos) -> bool:
+        if e.type in (typ, POISON):
+            return True
+        self.report(ModelError(f"'{op}' needs a {_TYPE_WORD[typ]}, and '{e}' is a {_TYPE_WORD[e.type]}",
+                               e.pos or pos))
+        return False
 
     # ----- whole-model checks ----------------------------------------------------------
     def _finish(self, model: Model, raw) -> None:
         from .defaults import default_axioms
-        from .partition import check_partition
+        from .partition import partition_errors
 
         pos = location(raw)
-        if model.table is None and self.scope.ppo_use is not None:
-            raise ModelError(
+        if model.table is None and self.scope.ppo_use is not None and not self.table_broken:
+            self.report(ModelError(
                 "'ppo' comes from the reorder table, and this model has no table", self.scope.ppo_use,
                 hint="add a `reorder { ... }` table, or define ppo with `let ppo = ...`",
-            )
-        if model.table is not None:
-            check_partition(model)
+            ))
+        if model.table is not None and not self.classes_broken:
+            for err in partition_errors(model):
+                self.report(err)
         if not model.axioms:
-            if model.table is None:
-                raise ModelError(
+            if model.table is None and not self.table_broken and not self.errors:
+                self.report(ModelError(
                     f"model '{model.name}' has neither a reorder table nor axioms", pos,
                     hint="write a `reorder { ... }` table, or `axiom NAME : acyclic ...`",
-                )
-            model.axioms.extend(default_axioms(model))
+                ))
+            elif model.table is not None:
+                model.axioms.extend(default_axioms(model))
+
+
+class _Reported(ModelError):
+    """A statement whose errors are already reported: it is skipped, nothing more is said."""
+
+    def __init__(self):
+        super().__init__("(reported)")
+
+
+def _unwrap(node):
+    """Step over parentheses and levels of the grammar that hold a single operand."""
+    while True:
+        kind = type(node).__name__
+        if kind in _BINARY and len(node.ops) == 1:
+            node = node.ops[0]
+        elif kind == "Product" and node.right is None:
+            node = node.left
+        elif kind == "Postfix" and not node.ops:
+            node = node.base
+        elif kind == "Paren":
+            node = node.expr
+        else:
+            return node
+
+
+def _normal_postfix(ops: list[str]) -> list[str]:
+    """A chain of postfix operators as at most a closure then an inverse: ^-1 twice cancels,
+    and closures absorb each other (r?? = r?, r++ = r+, any other pair = r*)."""
+    closure = None
+    inverse = False
+    for op in ops:
+        if op == "^-1":
+            inverse = not inverse
+        elif closure is None or closure == op:
+            closure = op
+        else:
+            closure = "*"
+    return [*([closure] if closure else []), *(["^-1"] if inverse else [])]
+
+
+def _type_of(items: list[Expr], typ: str) -> str:
+    return POISON if any(it.type != typ for it in items) else typ
 
 
 _SYMBOL = {"union": "|", "inter": "&", "diff": "\\"}
-_TYPE_WORD = {SET: "set", REL: "relation"}
+_TYPE_WORD = {SET: "set", REL: "relation", POISON: "expression with an error"}
 
 
 def _check_monotone(e: Expr, names: set[str], positive: bool) -> None:
@@ -317,7 +502,8 @@ def _check_monotone(e: Expr, names: set[str], positive: bool) -> None:
         return
     if e.op == "diff":
         _check_monotone(e.args[0], names, positive)
-        _check_monotone(e.args[1], names, not positive)
+        for a in e.args[1:]:
+            _check_monotone(a, names, not positive)
         return
     for a in e.args:
         _check_monotone(a, names, positive)

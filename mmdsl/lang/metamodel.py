@@ -3,25 +3,63 @@
 from __future__ import annotations
 
 import re
+import sys
+from contextlib import contextmanager
 from functools import lru_cache
 from pathlib import Path
 
-from ..core.errors import ModelError, SourcePos
+from ..core.errors import ModelError, SourcePos, too_deep
 
 GRAMMAR = Path(__file__).with_name("grammar") / "mm.tx"
 
+# How deeply brackets (and chains of the prefix ~) may nest in a model file. The parser
+# follows nesting on the Python stack (about 35 frames a level): it runs with a stack
+# limit raised to what the file needs, and a file nested deeper than this is refused
+# before parsing, with the place of its deepest bracket.
+MAX_NESTING = 200
+_FRAMES_PER_LEVEL = 60
+
+
 @lru_cache(maxsize=1)
 def metamodel():
-    """The metamodel, built once, with our semantic checks registered."""
+    """The metamodel, built once (semantic checks run after parsing, see checks.py)."""
     from textx import metamodel_from_file
 
-    from .checks import MODEL_PROCESSORS, OBJECT_PROCESSORS
+    return metamodel_from_file(str(GRAMMAR), autokwd=False, use_regexp_group=False)
 
-    mm = metamodel_from_file(str(GRAMMAR), autokwd=False, use_regexp_group=False)
-    mm.register_obj_processors(OBJECT_PROCESSORS)
-    for proc in MODEL_PROCESSORS:
-        mm.register_model_processor(lambda model, _mm, p=proc: p(model))
-    return mm
+
+_NOT_CODE = re.compile(r'"""[\s\S]*?"""|"[^"\n]*"|#[^\n]*|\(\*[\s\S]*?\*\)')
+
+
+def nesting(text: str) -> int:
+    """How deeply the expressions of ``text`` nest: brackets plus the longest run of ``~``
+    (comments and strings left out)."""
+    code = _NOT_CODE.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)), text)
+    depth = best = run = 0
+    for c in code:
+        if c in "([":
+            depth += 1
+            run = 0
+        elif c in ")]":
+            depth = max(0, depth - 1)
+            run = 0
+        elif c == "~":
+            run += 1
+        elif not c.isspace():
+            run = 0
+        best = max(best, depth + run)
+    return best
+
+
+@contextmanager
+def stack_for(levels: int):
+    """Let the recursive parser follow ``levels`` of nesting (the limit is put back after)."""
+    old = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(old, 1000 + _FRAMES_PER_LEVEL * levels))
+    try:
+        yield
+    finally:
+        sys.setrecursionlimit(old)
 
 
 _REGEX_WORDS = [
@@ -62,8 +100,14 @@ def parse_model_text(text: str, filename: str | None):
     """Parse model source text into the raw textX model, or raise ModelError."""
     from textx.exceptions import TextXSemanticError, TextXSyntaxError
 
+    depth = nesting(text)
+    if depth > MAX_NESTING:
+        raise too_deep(ModelError, text, filename)
     try:
-        return metamodel().model_from_str(text, file_name=filename)
+        with stack_for(depth):
+            return metamodel().model_from_str(text, file_name=filename)
+    except RecursionError:  # not expected below MAX_NESTING; still an error, not a crash
+        raise too_deep(ModelError, text, filename) from None
     except TextXSyntaxError as err:
         pos = SourcePos(filename, err.line or 1, err.col or 1)
         found = _found_at(text, err.line, err.col)
