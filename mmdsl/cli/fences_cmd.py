@@ -7,7 +7,7 @@ from typing import List, Optional
 
 import typer
 
-from .common import EXIT_ERROR, EXIT_MISMATCH, user_errors
+from .common import EXIT_ERROR, EXIT_MISMATCH, user_errors, warn
 
 
 @user_errors
@@ -57,11 +57,15 @@ def _single(path, model_name: str, options, as_json: bool, output: str | None) -
     from ..litmus import load_litmus
     from ..render.fences_text import recheck_text, selection_dict, selection_text
 
+    from ..lang.fence_use import fence_warnings
+
     model = load_model(model_name)
     program = load_litmus(path)
     sel = select_fences(program, model, options)
     solved = sel.status in (OPTIMAL, FEASIBLE)
+    warnings = fence_warnings(program, model)
     if not as_json:
+        warn(warnings)
         print(selection_text(sel), end="")
     written = None
     if output and solved:
@@ -70,6 +74,7 @@ def _single(path, model_name: str, options, as_json: bool, output: str | None) -
         from ..render.json_out import dumps
 
         d = selection_dict(sel)
+        d["warnings"] = warnings
         if written is not None:
             d["output"] = {"file": output, "verdict": written.verdict, "ok": written.ok,
                            "positive": written.positive, "negative": written.negative,
