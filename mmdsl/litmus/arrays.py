@@ -17,7 +17,9 @@ as ``x[i]``.
 from __future__ import annotations
 
 from ..core.condition import And, Atom, Not, Prop
-from ..core.errors import LitmusError, SourcePos
+from ..core.errors import LitmusError, SourcePos, UnsupportedError
+
+MAX_CELLS = 256  # herd's tests use a handful (16 at most); each cell is a location of every execution
 
 
 def cell_name(array: str, index: int) -> str:
@@ -41,6 +43,9 @@ def array_cells(name: str, size: int | None, values: list | None, pos: SourcePos
         raise LitmusError(f"array '{name}' is initialised with no value", pos, expected="'{1,2}'")
     if size is not None and size < 1:
         raise LitmusError(f"array '{name}' has {size} cells", pos, expected="a size of 1 or more")
+    cells = size if size is not None else len(values)
+    if cells > MAX_CELLS:
+        raise UnsupportedError(f"array '{name}' has {cells} cells; at most {MAX_CELLS} are supported", pos)
     values = values if values is not None else [0] * size
     return {cell_name(name, i): v for i, v in enumerate(values)}
 

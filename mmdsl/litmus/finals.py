@@ -9,7 +9,7 @@ import pyparsing as pp
 
 from ..core.condition import And, Atom, Condition, Implies, Not, Or, Prop, Truth, key_text
 from ..core.errors import LitmusError, UnsupportedError
-from .arrays import array_cells, cell_key, check_scalar_use, observed_cells, whole_array_atom
+from .arrays import MAX_CELLS, array_cells, cell_key, check_scalar_use, observed_cells, whole_array_atom
 from .layout import Layout, Region
 
 
@@ -69,7 +69,7 @@ def _grammars():
     ident = pp.Regex(r"[A-Za-z_][A-Za-z0-9_.]*")
     number = pp.Regex(r"-?(0x[0-9a-fA-F]+|[0-9]+)").set_parse_action(bounded_int, _number).set_name("a number")
     reg = pp.Regex(r"%?[A-Za-z_][A-Za-z0-9_]*")
-    proc_reg = pp.Group(pp.Regex(r"[0-9]+")("proc") + pp.Suppress(":") + reg("reg"))("procreg")
+    proc_reg = pp.Group(pp.Regex(r"[0-9]{1,9}(?![0-9])")("proc") + pp.Suppress(":") + reg("reg"))("procreg")
     ctype = pp.Regex(r"(?:" + "|".join(_TYPES) + r")(?![A-Za-z0-9_])(?:\s+volatile\b)?(?:\s*\*)*")
     mem = pp.Group(pp.Optional(pp.Suppress("*")) + (pp.Suppress("[") + ident + pp.Suppress("]") | ident))("mem")
     addr_value = pp.Group(pp.Optional(pp.Suppress("&")) + ident)("addr")
@@ -81,12 +81,12 @@ def _grammars():
     target = proc_reg | mem
     init_item = pp.Group(
         at + pp.ZeroOrMore(pp.Regex(r"(const|volatile)\b")) + pp.Optional(ctype)("type") + target("target")
-        + pp.Optional(pp.Group(pp.Suppress("[") + pp.Optional(pp.Regex(r"[0-9]+")("size")) + pp.Suppress("]"))("sized"))
+        + pp.Optional(pp.Group(pp.Suppress("[") + pp.Optional(pp.Regex(r"[0-9]{1,9}(?![0-9])")("size")) + pp.Suppress("]"))("sized"))
         + pp.Optional(pp.Suppress("=") + (array | value)("value"))
     )
     init = pp.Optional(pp.DelimitedList(init_item, ";", allow_trailing_delim=True)) + pp.StringEnd()
     # ---- propositions ------------------------------------------------------------
-    cell = pp.Group(ident + pp.Suppress("[") + pp.Regex(r"[0-9]+") + pp.Suppress("]"))("cell")
+    cell = pp.Group(ident + pp.Suppress("[") + pp.Regex(r"[0-9]{1,9}(?![0-9])") + pp.Suppress("]"))("cell")
     key = proc_reg | pp.Group(pp.Suppress("[") + ident + pp.Suppress("]"))("mem") | cell | pp.Group(ident)("mem")
     atom = pp.Group(at + key("key") + (pp.Literal("!=") | pp.Literal("==") | pp.Literal("="))("op")
                     + (array | value)("value"))("atom")
@@ -251,6 +251,9 @@ def _parse_init(layout: Layout, norm: RegNorm):
                                   expected=f"values between braces, '{key[1]}[2] = {{1,2}}'")
             cells = array_cells(key[1], size, values, pos)
             arrays[key[1]] = len(cells)
+            if sum(arrays.values()) > MAX_CELLS:
+                raise UnsupportedError(f"the arrays of this test have {sum(arrays.values())} cells; "
+                                       f"at most {MAX_CELLS} are supported", pos)
             mem.update(cells)
             continue
         value = 0

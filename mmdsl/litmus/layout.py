@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from ..core.errors import LitmusError, SourcePos, line_col
+from ..core.errors import LitmusError, SourcePos, line_col, too_deep
 from .extras import find_sections, read_sections
 
 _HEADER = re.compile(r"[ \t]*([A-Za-z][A-Za-z0-9_]*)[ \t]+([^\s\"]+)[ \t]*(\"[^\"\n]*\")?[ \t]*(?=\n|$)")
@@ -176,7 +176,10 @@ def _cut_sections(layout: Layout) -> None:
     start = find_sections(body.text)
     if start is None:
         return
-    names, at, message = read_sections(body.text[start:])
+    try:
+        names, at, message = read_sections(body.text[start:])
+    except RecursionError:  # a scope tree nested beyond what the recursive grammar follows
+        raise too_deep(LitmusError, layout.source, layout.path) from None
     if at is not None:
         raise LitmusError(message, layout.pos(body.offset + start + at),
                           expected="'scopes: (NAME (NAME P0) ...)', 'levels: ...' or 'regions: x:NAME, ...'")
