@@ -30,11 +30,10 @@ def draw(
     """Draw executions of TEST under a model: one column per thread, the forbidding cycle highlighted."""
     from ..core.resources import resolve_bundled
     from ..lang import load_model
+    from ..lang.fence_use import fence_warnings
     from ..litmus import load_litmus
     from ..render.drawing import DrawOptions, draw_test
     from ..render.graphviz_out import INSTALL_HINT
-
-    from ..lang.fence_use import fence_warnings
 
     program = load_litmus(resolve_bundled(test, "litmus"))
     loaded = load_model(model)

@@ -54,10 +54,9 @@ def _single(path, model_name: str, options, as_json: bool, output: str | None) -
     from ..fences.solver import FEASIBLE, OPTIMAL
     from ..fences.writer import write_fenced
     from ..lang import load_model
+    from ..lang.fence_use import fence_warnings
     from ..litmus import load_litmus
     from ..render.fences_text import recheck_text, selection_dict, selection_text
-
-    from ..lang.fence_use import fence_warnings
 
     model = load_model(model_name)
     program = load_litmus(path)

@@ -39,18 +39,19 @@ class UndeclaredFence:
 
 
 def model_names(model: Model) -> set[str]:
-    """Every name the model's classes, lets, axioms and fence declarations refer to."""
+    """Every name the model's classes, lets, axioms and fence declarations refer to.
+
+    Walked with an explicit stack: a long valid expression must not exhaust Python's.
+    """
+    todo = [*model.classes.values(), *(b.expr for g in model.lets for b in g.bindings),
+            *(ax.expr for ax in model.axioms), *(e for f in model.fences.values() for pair in f.orders for e in pair)]
     names: set[str] = set()
-    for e in model.classes.values():
-        names |= e.names()
-    for group in model.lets:
-        for b in group.bindings:
-            names |= b.expr.names()
-    for ax in model.axioms:
-        names |= ax.expr.names()
-    for f in model.fences.values():
-        for a, b in f.orders:
-            names |= a.names() | b.names()
+    while todo:
+        e = todo.pop()
+        if e.op == "name":
+            names.add(e.name)
+        else:
+            todo.extend(e.args)
     return names
 
 
