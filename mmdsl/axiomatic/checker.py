@@ -11,6 +11,7 @@ from ..core.condition import FinalState
 from ..core.events import Execution
 from ..core.outcome import TestResult, Violation
 from ..core.program import Program
+from ..lang.fence_use import fence_warnings
 from ..lang.ir import Model
 from .candidates import Enumerator, Leaf
 from .explain import explain
@@ -126,6 +127,7 @@ def check(program: Program, model: Model, *, why: bool = False, collect: str = "
         time=time.perf_counter() - start, path=program.path, candidates=ncands,
     )
     result.witness = witness[0] if witness else None
+    result.warnings = fence_warnings(program, model)
     result.why = explanations
     result.stats["collected"] = store
     return result

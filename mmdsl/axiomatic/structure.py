@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from ..core.errors import UnsupportedError
 from ..core.events import Event, EventShape, Execution, event_label
 from ..core.program import Program
 from ..lang.evaluate import Prepared
@@ -136,22 +135,8 @@ class Structure:
     def prepare(self, model: Model) -> Prepared:
         """Specialise the model's axioms to these events (ppo, fences, classes computed once)."""
         rels = dict(self.rels)
-        rels["fence"] = self._fences(model, rels["po"])  # an unknown kind is reported at its instruction
+        rels["fence"] = fence_relation(model, self.shapes, rels["po"])  # undeclared kinds order nothing
         return prepare_relations(model, self.shapes, rels, self.accesses)
-
-    def _fences(self, model: Model, po: Rel) -> Rel:
-        """The fence relation; an unknown fence kind is reported at its instruction."""
-        try:
-            return fence_relation(model, self.shapes, po)
-        except UnsupportedError as err:
-            if err.pos is None:
-                for e in self.events:
-                    if e.kind == "F" and model.fence_for(e.fence) is None:
-                        ins = self.program.threads[e.tid].instrs[e.instr]
-                        err.pos = ins.pos
-                        err.message = f"{err.message} (used by '{ins.text}')"
-                        break
-            raise
 
 
 def prepare_relations(model: Model, shapes: list[EventShape], static: dict[str, Rel],

@@ -25,6 +25,12 @@ def fail(err: MmdslError, as_json: bool = False) -> None:
     raise typer.Exit(EXIT_ERROR)
 
 
+def warn(warnings) -> None:
+    """Print warnings (already located, one line each) on stderr."""
+    for line in warnings:
+        print(line, file=sys.stderr)
+
+
 def user_errors(fn):
     """Turn MmdslError raised by a command into a clean message and exit code 2."""
 

@@ -6,7 +6,7 @@ import sys
 
 import typer
 
-from .common import EXIT_ERROR, user_errors
+from .common import EXIT_ERROR, user_errors, warn
 
 
 @user_errors
@@ -30,14 +30,17 @@ def draw(
     """Draw executions of TEST under a model: one column per thread, the forbidding cycle highlighted."""
     from ..core.resources import resolve_bundled
     from ..lang import load_model
+    from ..lang.fence_use import fence_warnings
     from ..litmus import load_litmus
     from ..render.drawing import DrawOptions, draw_test
     from ..render.graphviz_out import INSTALL_HINT
 
     program = load_litmus(resolve_bundled(test, "litmus"))
+    loaded = load_model(model)
+    warn(fence_warnings(program, loaded))
     options = DrawOptions(show=show, max_count=max_count, fmt=fmt, style=style, init=init, fences=fences,
                           state_graph=state_graph, max_states=max_states, detail=detail)
-    report = draw_test(program, load_model(model), outdir, options)
+    report = draw_test(program, loaded, outdir, options)
     for path in report.written.files:
         print(f"wrote {path}")
     for line in report.messages:

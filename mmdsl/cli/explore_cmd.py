@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import typer
 
-from .common import user_errors
+from .common import user_errors, warn
 
 
 @user_errors
@@ -40,6 +40,7 @@ def explore(
         out.update(exploration_extras(result))
         print(dumps(out))
         return
+    warn(result.warnings)
     text = herd_block(result) + outcome_line(result) + "\n"
     if trace:
         text += trace_block(result)

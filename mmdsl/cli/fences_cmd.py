@@ -7,7 +7,7 @@ from typing import List, Optional
 
 import typer
 
-from .common import EXIT_ERROR, EXIT_MISMATCH, user_errors
+from .common import EXIT_ERROR, EXIT_MISMATCH, user_errors, warn
 
 
 @user_errors
@@ -54,6 +54,7 @@ def _single(path, model_name: str, options, as_json: bool, output: str | None) -
     from ..fences.solver import FEASIBLE, OPTIMAL
     from ..fences.writer import write_fenced
     from ..lang import load_model
+    from ..lang.fence_use import fence_warnings
     from ..litmus import load_litmus
     from ..render.fences_text import recheck_text, selection_dict, selection_text
 
@@ -61,7 +62,9 @@ def _single(path, model_name: str, options, as_json: bool, output: str | None) -
     program = load_litmus(path)
     sel = select_fences(program, model, options)
     solved = sel.status in (OPTIMAL, FEASIBLE)
+    warnings = fence_warnings(program, model)
     if not as_json:
+        warn(warnings)
         print(selection_text(sel), end="")
     written = None
     if output and solved:
@@ -70,6 +73,7 @@ def _single(path, model_name: str, options, as_json: bool, output: str | None) -
         from ..render.json_out import dumps
 
         d = selection_dict(sel)
+        d["warnings"] = warnings
         if written is not None:
             d["output"] = {"file": output, "verdict": written.verdict, "ok": written.ok,
                            "positive": written.positive, "negative": written.negative,

@@ -7,7 +7,7 @@ from typing import List, Optional
 
 import typer
 
-from .common import EXIT_ERROR, EXIT_MISMATCH, user_errors
+from .common import EXIT_ERROR, EXIT_MISMATCH, user_errors, warn
 
 
 @user_errors
@@ -58,6 +58,7 @@ def run(
         if item.error is not None:
             print(str(item.error), file=sys.stderr)
             continue
+        warn(item.result.warnings)
         text = ""
         if not quiet:
             if len(model) > 1:

@@ -37,6 +37,7 @@ class TestResult:
     stats: dict = field(default_factory=dict)
     why: list = field(default_factory=list)  # explanations (forbidden witnesses)
     witness: object | None = None  # one allowed execution matching the condition
+    warnings: list[str] = field(default_factory=list)  # e.g. a fence the model does not declare
 
     @property
     def ok(self) -> bool:

@@ -138,7 +138,6 @@ class ThreadRules:
             if not self.is_fence[f]:
                 continue
             kind = shapes[f].fence
-            self._check_fence(thread, f, kind)
             for d in access:
                 if any(rules.fence_orders(kind, shapes[d], shapes[k]) for k in access):
                     self.fence_a[f] |= 1 << d
@@ -154,15 +153,6 @@ class ThreadRules:
         self.atomic = {k: self._indistinguishable(ids, thread.instrs[k])
                        for k, ids in self.halves.items() if len(ids) == 2}
         self.speculation = self._speculation(access)
-
-    def _check_fence(self, thread: Thread, f: int, kind: str) -> None:
-        try:
-            self.rules.fences.decl(kind)
-        except UnsupportedError as err:
-            ins = thread.instrs[self.instr_of[f]]
-            err.pos = ins.pos
-            err.message = f"{err.message} (used by '{ins.text}')"
-            raise
 
     def _indistinguishable(self, ids: tuple[int, int], ins: Rmw) -> bool:
         """May this read-modify-write be performed in one step (its two halves never told apart)?

@@ -10,6 +10,7 @@ from ..axiomatic.checker import observed_keys
 from ..core.errors import UnsupportedError
 from ..core.outcome import TestResult
 from ..core.program import Program
+from ..lang.fence_use import fence_warnings
 from ..lang.ir import Model
 from .enabling import model_rules
 from .graph import StateGraph, build_graph
@@ -116,6 +117,7 @@ class StateSpace:
                      states=dict(found.finals), positive=positive, negative=len(found.finals) - positive,
                      path=program.path, time=found.time)
         result.stats.update(_stats(found, self.por, self.order))
+        result.warnings = fence_warnings(program, self.model)
         return result
 
     def trace_overtakings(self, target: int) -> list[Overtaking]:

@@ -239,9 +239,25 @@ class Model:
         return state
 
     def fence_for(self, kind: str) -> FenceDecl | None:
-        """The model fence a test's fence instruction of ``kind`` denotes."""
+        """The model fence one spelling names (``--kinds``, ``--cost``), or None."""
         k = kind.lower()
         for f in self.fences.values():
             if k in {s.lower() for s in f.spellings}:
                 return f
         return None
+
+    def fences_for(self, kind: str) -> list[FenceDecl]:
+        """The model fences a test's fence event of ``kind`` belongs to (maybe none).
+
+        As in herd, a fence event is in the set named by each of its tags: ``f[dmb,all,sy]``
+        (kind ``dmb,all,sy``) is in every declared fence that spells one of ``dmb``,
+        ``all`` or ``sy``, and orders what each of them orders. A kind no declaration
+        spells orders nothing (see ``lang/fence_use.py`` for the warning).
+        """
+        tags = set(fence_tags(kind))
+        return [f for f in self.fences.values() if tags & {s.lower() for s in f.spellings}]
+
+
+def fence_tags(kind: str | None) -> list[str]:
+    """The tags of a fence kind, lower-cased: ``dmb,all,sy`` -> ``['dmb', 'all', 'sy']``."""
+    return [t.strip().lower() for t in (kind or "").split(",") if t.strip()]

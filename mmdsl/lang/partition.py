@@ -7,7 +7,7 @@ from typing import Callable
 from ..core.errors import ModelError
 from ..core.events import EventShape
 from .bdd import FALSE, TRUE, Bdd, TooLarge
-from .ir import SET, Expr, Model
+from .ir import SET, Expr, Model, fence_tags
 
 Predicate = Callable[[EventShape], bool]
 
@@ -57,7 +57,7 @@ def _name_predicate(name: str, model: Model, seen: frozenset, expr: Expr) -> Pre
     for f in model.fences.values():
         if name in f.spellings:
             spellings = {s.lower() for s in f.spellings}
-            return lambda s, sp=spellings: s.kind == "F" and (s.fence or "").lower() in sp
+            return lambda s, sp=spellings: s.kind == "F" and any(t in sp for t in fence_tags(s.fence))
     # an annotation (known or declared)
     return lambda s: name in s.annots
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from ..core.errors import UnsupportedError
 from ..core.events import EventShape
 from ..relations import Rel
 from .ir import SET, Cell, Expr, FenceDecl, Model
@@ -59,27 +58,32 @@ class CompiledTable:
 
 
 class CompiledFences:
-    """For each fence kind a test can use: the (earlier, later) set predicates it orders."""
+    """For each fence kind a test can use: the (earlier, later) set predicates it orders.
+
+    A kind the model does not declare (herd: a fence event of the set named after its
+    tag) orders nothing; ``lang/fence_use.py`` says so once per test.
+    """
 
     def __init__(self, model: Model):
         self.model = model
         self.orders: dict[str, list] = {}
         for f in model.fences.values():
             self.orders[f.name] = [(set_predicate(a, model), set_predicate(b, model)) for a, b in f.orders]
+        self._by_kind: dict[str, list] = {}
 
-    def decl(self, kind: str) -> FenceDecl:
-        f = self.model.fence_for(kind)
-        if f is None:
-            known = ", ".join(sorted(s for d in self.model.fences.values() for s in d.spellings)) or "none"
-            raise UnsupportedError(
-                f"model '{self.model.name}' has no fence '{kind}'",
-                hint=f"fences of this model: {known}",
-            )
-        return f
+    def decls(self, kind: str) -> list[FenceDecl]:
+        """The declarations a fence event of ``kind`` belongs to (none for an undeclared kind)."""
+        return self.model.fences_for(kind)
+
+    def kind_orders(self, kind: str) -> list:
+        """Every (earlier, later) predicate pair a fence of ``kind`` orders."""
+        out = self._by_kind.get(kind)
+        if out is None:
+            out = self._by_kind[kind] = [p for f in self.decls(kind) for p in self.orders[f.name]]
+        return out
 
     def orders_pair(self, kind: str, earlier: EventShape, later: EventShape) -> bool:
-        f = self.decl(kind)
-        return any(a(earlier) and b(later) for a, b in self.orders[f.name])
+        return any(a(earlier) and b(later) for a, b in self.kind_orders(kind))
 
 
 def table_relations(model: Model, shapes: list[EventShape], po: Rel, loc: Rel, dep: Rel,
@@ -121,10 +125,9 @@ def fence_relation(model: Model, shapes: list[EventShape], po: Rel) -> Rel:
             continue
         if po_inv is None:
             po_inv = po.inverse()
-        decl = fences.decl(shape.fence)
         before = po_inv.rows[f]
         after = po.rows[f]
-        for a_pred, b_pred in fences.orders[decl.name]:
+        for a_pred, b_pred in fences.kind_orders(shape.fence):
             later = 0
             m = after
             while m:

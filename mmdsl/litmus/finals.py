@@ -7,13 +7,16 @@ from typing import Callable
 
 import pyparsing as pp
 
-from ..core.condition import And, Atom, Condition, Implies, Not, Or, Prop, Truth
-from ..core.errors import LitmusError
+from ..core.condition import And, Atom, Condition, Implies, Not, Or, Prop, Truth, key_text
+from ..core.errors import LitmusError, UnsupportedError
+from .arrays import MAX_CELLS, array_cells, cell_key, check_scalar_use, observed_cells, whole_array_atom
 from .layout import Layout, Region
 
 
 
 RegNorm = Callable[[str], str]
+
+NO_CONDITION = Condition("forall", Truth(True))
 
 _TYPES = (
     "atomic_int atomic_uint atomic_long atomic_bool atomic_intptr_t "
@@ -66,24 +69,27 @@ def _grammars():
     ident = pp.Regex(r"[A-Za-z_][A-Za-z0-9_.]*")
     number = pp.Regex(r"-?(0x[0-9a-fA-F]+|[0-9]+)").set_parse_action(bounded_int, _number).set_name("a number")
     reg = pp.Regex(r"%?[A-Za-z_][A-Za-z0-9_]*")
-    proc_reg = pp.Group(pp.Regex(r"[0-9]+")("proc") + pp.Suppress(":") + reg("reg"))("procreg")
+    proc_reg = pp.Group(pp.Regex(r"[0-9]{1,9}(?![0-9])")("proc") + pp.Suppress(":") + reg("reg"))("procreg")
     ctype = pp.Regex(r"(?:" + "|".join(_TYPES) + r")(?![A-Za-z0-9_])(?:\s+volatile\b)?(?:\s*\*)*")
     mem = pp.Group(pp.Optional(pp.Suppress("*")) + (pp.Suppress("[") + ident + pp.Suppress("]") | ident))("mem")
     addr_value = pp.Group(pp.Optional(pp.Suppress("&")) + ident)("addr")
     value = number("num") | addr_value
+    # herd's array values: {1,-1}
+    array = pp.Group(pp.Suppress("{") + pp.Optional(pp.DelimitedList(value, ",")) + pp.Suppress("}"))("array")
+    at = pp.Empty().set_parse_action(lambda s, loc, t: [loc])("at")  # where an item starts
     # ---- init: items separated by ';' -----------------------------------------
     target = proc_reg | mem
     init_item = pp.Group(
-        pp.ZeroOrMore(pp.Regex(r"(const|volatile)\b")) + pp.Optional(ctype)("type") + target("target")
-        + pp.Optional(pp.Regex(r"\[[0-9]*\]"))
-        + pp.Optional(pp.Suppress("=") + value("value"))
+        at + pp.ZeroOrMore(pp.Regex(r"(const|volatile)\b")) + pp.Optional(ctype)("type") + target("target")
+        + pp.Optional(pp.Group(pp.Suppress("[") + pp.Optional(pp.Regex(r"[0-9]{1,9}(?![0-9])")("size")) + pp.Suppress("]"))("sized"))
+        + pp.Optional(pp.Suppress("=") + (array | value)("value"))
     )
     init = pp.Optional(pp.DelimitedList(init_item, ";", allow_trailing_delim=True)) + pp.StringEnd()
     # ---- propositions ------------------------------------------------------------
-    key = proc_reg | pp.Group(pp.Suppress("[") + ident + pp.Suppress("]"))("mem") | pp.Group(ident)("mem")
-    atom = pp.Group(key("key") + (pp.Literal("!=") | pp.Literal("==") | pp.Literal("="))("op") + value("value"))(
-        "atom"
-    )
+    cell = pp.Group(ident + pp.Suppress("[") + pp.Regex(r"[0-9]{1,9}(?![0-9])") + pp.Suppress("]"))("cell")
+    key = proc_reg | pp.Group(pp.Suppress("[") + ident + pp.Suppress("]"))("mem") | cell | pp.Group(ident)("mem")
+    atom = pp.Group(at + key("key") + (pp.Literal("!=") | pp.Literal("==") | pp.Literal("="))("op")
+                    + (array | value)("value"))("atom")
     prop = pp.Forward()
     neg = pp.Literal("~") | pp.Keyword("not")
     primary = (
@@ -100,7 +106,7 @@ def _grammars():
     quant = (
         pp.Regex(r"~\s*exists").set_parse_action(lambda: "~exists") | pp.Keyword("exists") | pp.Keyword("forall")
     )
-    loc_item = proc_reg | pp.Group(ident)("mem")
+    loc_item = pp.Group(at + (proc_reg | cell | pp.Group(ident)("mem"))("key"))
     locations = pp.Group(
         pp.Suppress(pp.Keyword("locations")) + pp.Suppress("[")
         + pp.Optional(pp.DelimitedList(loc_item, ";", allow_trailing_delim=True)) + pp.Suppress("]")
@@ -108,7 +114,7 @@ def _grammars():
     filt = pp.Group(pp.Suppress(pp.Keyword("filter")) + prop)("filter")
     final = (
         pp.ZeroOrMore(locations | filt)
-        + pp.Group(quant("quant") + prop)("cond")
+        + pp.Optional(pp.Group(quant("quant") - prop)("cond"))  # past the quantifier: no backtracking
         + pp.ZeroOrMore(locations)
         + pp.StringEnd()
     )
@@ -130,30 +136,69 @@ def _value(node):
     return node
 
 
-def _prop(node, norm: RegNorm) -> Prop:
-    name = node.get_name()
-    if name == "implies":
-        left = _prop(node[0], norm)
-        return Implies(left, _prop(node[1], norm)) if len(node) > 1 else left
-    if name in ("or", "and"):
-        items = tuple(_prop(c, norm) for c in node)
-        if len(items) == 1:
-            return items[0]
-        return Or(items) if name == "or" else And(items)
-    if name == "not":
-        return Not(_prop(node[0], norm))
-    if name == "paren":
-        return _prop(node[0], norm)
-    if name == "true":
-        return Truth(True)
-    if name == "false":
-        return Truth(False)
-    if name == "atom":
-        key = _key(node["key"], norm)
+def _array_value(node) -> list | None:
+    """The values of an array literal ``{1,-1}`` (None when ``node`` is a single value)."""
+    inner = node[0] if len(node) == 1 and isinstance(node[0], pp.ParseResults) else node
+    if isinstance(inner, pp.ParseResults) and inner.get_name() == "array":
+        return [_value(v) for v in inner]
+    return None
+
+
+class _Final:
+    """Reads the final section's propositions and locations, knowing the init block's arrays."""
+
+    def __init__(self, layout: Layout, region: Region, norm: RegNorm, arrays: dict[str, int]):
+        self.layout, self.region, self.norm, self.arrays = layout, region, norm, arrays
+
+    def pos(self, at: int):
+        return self.layout.pos(self.region.offset + at)
+
+    def key(self, node, at: int):
+        inner = node[0]
+        if inner.get_name() == "cell":
+            return cell_key(inner[0], int(inner[1]), self.arrays, self.pos(at))
+        return _key(inner, self.norm)
+
+    def observed(self, item) -> list:
+        key = self.key(item["key"], item["at"])
+        return observed_cells(key[1], self.arrays) if key[0] == "mem" else [key]
+
+    def prop(self, node) -> Prop:
+        name = node.get_name()
+        if name == "implies":
+            left = self.prop(node[0])
+            return Implies(left, self.prop(node[1])) if len(node) > 1 else left
+        if name in ("or", "and"):
+            items = tuple(self.prop(c) for c in node)
+            if len(items) == 1:
+                return items[0]
+            return Or(items) if name == "or" else And(items)
+        if name == "not":
+            return Not(self.prop(node[0]))
+        if name == "paren":
+            return self.prop(node[0])
+        if name == "true":
+            return Truth(True)
+        if name == "false":
+            return Truth(False)
+        if name == "atom":
+            return self.atom(node)
+        raise ValueError(name)
+
+    def atom(self, node) -> Prop:
+        at = node["at"]
+        key = self.key(node["key"], at)
+        negated = node["op"] == "!="
+        values = _array_value(node["value"])
+        if values is not None:
+            if key[0] != "mem":
+                raise LitmusError(f"register {key_text(key)} is compared with an array value", self.pos(at),
+                                  expected="a number or a location")
+            return whole_array_atom(key[1], values, negated, self.arrays, self.pos(at))
+        if node["key"][0].get_name() != "cell":
+            check_scalar_use(key, self.arrays, self.pos(at))
         v = node["value"]
-        value = v if isinstance(v, int) else _value(v)
-        return Atom(key, value, negated=node["op"] == "!=")
-    raise ValueError(name)
+        return Atom(key, v if isinstance(v, int) else _value(v), negated=negated)
 
 
 def _fail(layout: Layout, region: Region, err: pp.ParseBaseException, what: str, expected: str) -> LitmusError:
@@ -169,12 +214,17 @@ _FINAL_CACHE: dict = {}
 
 
 def parse_init(layout: Layout, norm: RegNorm):
-    """(memory init {loc: value}, register init {(tid, reg): value})."""
+    """(memory init {loc: value}, register init {(tid, reg): value}); an array is one location per cell."""
+    hit = _init(layout, norm)
+    return dict(hit[0]), dict(hit[1])
+
+
+def _init(layout: Layout, norm: RegNorm):
     key = (layout.init.text, norm)
     hit = _INIT_CACHE.get(key)
     if hit is None:
         hit = _INIT_CACHE[key] = _parse_init(layout, norm)
-    return dict(hit[0]), dict(hit[1])
+    return hit
 
 
 def _parse_init(layout: Layout, norm: RegNorm):
@@ -186,23 +236,40 @@ def _parse_init(layout: Layout, norm: RegNorm):
         raise _fail(layout, region, err, "init block", "items like 'x=1;', '0:r1=x;' or 'uint64_t x;'") from None
     mem: dict = {}
     regs: dict = {}
+    arrays: dict[str, int] = {}
     for it in items:
-        target = it["target"]
+        key = _key(it["target"], norm)
+        values = _array_value(it["value"]) if "value" in it else None
+        if "sized" in it or values is not None:
+            pos = layout.pos(region.offset + it["at"])
+            if key[0] == "reg":
+                raise UnsupportedError(f"register {key_text(key)} is initialised with an array; "
+                                       "array registers are not supported", pos)
+            size = int(it["sized"]["size"]) if "sized" in it and "size" in it["sized"] else None
+            if "value" in it and values is None:
+                raise LitmusError(f"array '{key[1]}' is initialised with a single value", pos,
+                                  expected=f"values between braces, '{key[1]}[2] = {{1,2}}'")
+            cells = array_cells(key[1], size, values, pos)
+            arrays[key[1]] = len(cells)
+            if sum(arrays.values()) > MAX_CELLS:
+                raise UnsupportedError(f"the arrays of this test have {sum(arrays.values())} cells; "
+                                       f"at most {MAX_CELLS} are supported", pos)
+            mem.update(cells)
+            continue
         value = 0
         if "value" in it:
             v = it["value"]
             value = v if isinstance(v, int) else _value(v)
-        key = _key(target, norm)
         if key[0] == "reg":
             regs[(key[1], key[2])] = value
         else:
             mem[key[1]] = value
-    return mem, regs
+    return mem, regs, arrays
 
 
 def parse_final(layout: Layout, norm: RegNorm):
     """(condition, extra observed keys, filter proposition or None)."""
-    key = (layout.final.text, norm)
+    key = (layout.final.text, layout.init.text, norm)  # the init block says which locations are arrays
     hit = _FINAL_CACHE.get(key)
     if hit is None:
         hit = _FINAL_CACHE[key] = _parse_final(layout, norm)
@@ -220,15 +287,17 @@ def _parse_final(layout: Layout, norm: RegNorm):
             layout, region, err, "final condition",
             "'exists', '~exists' or 'forall' then a proposition such as (0:r0=1 /\\ x=2)",
         ) from None
-    cond = None
+    reader = _Final(layout, region, norm, _init(layout, norm)[2])
+    cond = NO_CONDITION  # herd: a test without a condition means 'forall (true)'
     observed = []
     filt = None
     for part in parsed:
         name = part.get_name()
         if name == "cond":
-            cond = Condition(part["quant"], _prop(part[1], norm))
+            cond = Condition(part["quant"], reader.prop(part[1]))
         elif name == "locations":
-            observed.extend(_key(k, norm) for k in part)
+            for item in part:
+                observed.extend(reader.observed(item))
         elif name == "filter":
-            filt = _prop(part[0], norm)
+            filt = reader.prop(part[0])
     return cond, observed, filt

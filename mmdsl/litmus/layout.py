@@ -5,7 +5,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from ..core.errors import LitmusError, SourcePos, line_col
+from ..core.errors import LitmusError, SourcePos, line_col, too_deep
+from .extras import find_sections, read_sections
 
 _HEADER = re.compile(r"[ \t]*([A-Za-z][A-Za-z0-9_]*)[ \t]+([^\s\"]+)[ \t]*(\"[^\"\n]*\")?[ \t]*(?=\n|$)")
 _INFO = re.compile(r"[ \t]*([A-Za-z][A-Za-z0-9_.\-]*)[ \t]*=[ \t]*(.*)")
@@ -32,6 +33,8 @@ class Layout:
     init: Region | None = None
     body: Region | None = None
     final: Region | None = None
+    # herd's scopes:/levels:/regions: sections after the code: checked, then ignored (extras.py)
+    sections: list[str] = field(default_factory=list)
 
     def pos(self, offset: int) -> SourcePos:
         line, col = line_col(self.source, offset)
@@ -149,10 +152,9 @@ def split_layout(text: str, path: str | None) -> Layout:
     fm = _find_final(source, pos)
     end = fm if fm is not None else n
     layout.body = Region(source[pos:end], pos)
-    if fm is None:
-        raise LitmusError("no final condition", layout.pos(n),
-                          expected="'exists (...)', '~exists (...)' or 'forall (...)'")
-    layout.final = Region(source[fm:], fm)
+    _cut_sections(layout)
+    # no final section: herd reads an empty one, whose condition is 'forall (true)'
+    layout.final = Region(source[fm:], fm) if fm is not None else Region("", n)
     return layout
 
 
@@ -166,3 +168,20 @@ def _find_final(source: str, pos: int) -> int | None:
         if depth <= 0:
             return m.start(1) if m.start(1) >= m.start() else m.start()
     return None
+
+
+def _cut_sections(layout: Layout) -> None:
+    """Take herd's scopes:/levels:/regions: sections off the end of the body, checking their syntax."""
+    body = layout.body
+    start = find_sections(body.text)
+    if start is None:
+        return
+    try:
+        names, at, message = read_sections(body.text[start:])
+    except RecursionError:  # a scope tree nested beyond what the recursive grammar follows
+        raise too_deep(LitmusError, layout.source, layout.path) from None
+    if at is not None:
+        raise LitmusError(message, layout.pos(body.offset + start + at),
+                          expected="'scopes: (NAME (NAME P0) ...)', 'levels: ...' or 'regions: x:NAME, ...'")
+    layout.sections = names
+    layout.body = Region(body.text[:start], body.offset)

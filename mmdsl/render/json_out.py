@@ -29,6 +29,7 @@ def result_dict(result: TestResult, why: bool = False) -> dict:
         "verdict": result.verdict,
         "candidates": result.candidates,
         "time": round(result.time, 4),
+        "warnings": list(result.warnings),
     }
     if result.stats:
         d["stats"] = {k: v for k, v in result.stats.items() if isinstance(v, (int, float, str, bool, list, dict))}
