@@ -8,6 +8,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from ..core.errors import MmdslError, SourcePos
+from ..core.files import read_input
 from ..core.resources import resolve_bundled
 from .expectations import Expectation, parse_word, read_expected_file
 
@@ -108,12 +109,7 @@ def folder_suite(folder: Path) -> Suite:
 def load_manifest(path: str | Path) -> Suite:
     """Read and validate a manifest; every problem is a ManifestError with file:line:col."""
     path = Path(path)
-    try:
-        text = path.read_text()
-    except (OSError, UnicodeDecodeError) as err:
-        raise ManifestError(f"cannot read manifest: {getattr(err, 'strerror', None) or err}",
-                            SourcePos(str(path), 1, 1)) from None
-    return _Reader(path, text).suite()
+    return _Reader(path, read_input(path, "manifest", ManifestError)).suite()
 
 
 def select_tests(suite: Suite, patterns: list[str]) -> Suite:
