@@ -6,7 +6,7 @@ import sys
 
 import typer
 
-from .common import EXIT_ERROR, user_errors
+from .common import EXIT_ERROR, timeout_option, user_errors
 
 
 @user_errors
@@ -26,6 +26,7 @@ def draw(
     detail: bool = typer.Option(False, "--detail", help="State graphs: full state text in every node."),
     fences: bool = typer.Option(False, "--fences",
                                 help="Draw the cheapest fences forbidding the outcome (mmdsl fences) in place."),
+    timeout: float = timeout_option(),
 ) -> None:
     """Draw executions of TEST under a model: one column per thread, the forbidding cycle highlighted."""
     from ..core.resources import resolve_bundled
@@ -34,10 +35,13 @@ def draw(
     from ..render.drawing import DrawOptions, draw_test
     from ..render.graphviz_out import INSTALL_HINT
 
-    program = load_litmus(resolve_bundled(test, "litmus"))
+    from ..core.limits import within
+
     options = DrawOptions(show=show, max_count=max_count, fmt=fmt, style=style, init=init, fences=fences,
                           state_graph=state_graph, max_states=max_states, detail=detail)
-    report = draw_test(program, load_model(model), outdir, options)
+    with within(timeout, f"drawing {test} under {model}", hard=True):  # graphviz included
+        program = load_litmus(resolve_bundled(test, "litmus"))
+        report = draw_test(program, load_model(model), outdir, options)
     for path in report.written.files:
         print(f"wrote {path}")
     for line in report.messages:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import typer
 
-from .common import user_errors
+from .common import timeout_option, user_errors
 
 
 @user_errors
@@ -22,6 +22,7 @@ def explore(
                                    help="Most states to visit (an error beyond)."),
     trace: bool = typer.Option(True, "--trace/--no-trace",
                                help="Print the trace to the first final state reaching the outcome."),
+    timeout: float = timeout_option(),
 ) -> None:
     """Explore every state of TEST under MODEL: herd's block, the outcome, a trace, the stats."""
     from ..explorer import explore as run_explorer
@@ -30,9 +31,12 @@ def explore(
     from ..litmus import load_litmus
     from ..render.herd_text import herd_block
 
-    program = load_litmus(test)
-    result = run_explorer(program, load_model(model), por=not no_por, order="bfs" if bfs else "dfs",
-                          max_pending=max_pending, max_states=max_states, compare_sc=stats or as_json)
+    from ..core.limits import within
+
+    with within(timeout, f"exploring {test} under {model}", hard=True):
+        program = load_litmus(test)
+        result = run_explorer(program, load_model(model), por=not no_por, order="bfs" if bfs else "dfs",
+                              max_pending=max_pending, max_states=max_states, compare_sc=stats or as_json)
     if as_json:
         from ..render.json_out import dumps, result_dict
 

@@ -7,7 +7,7 @@ from typing import List, Optional
 
 import typer
 
-from .common import EXIT_ERROR, EXIT_MISMATCH, user_errors
+from .common import EXIT_ERROR, EXIT_MISMATCH, timeout_option, user_errors
 
 
 @user_errors
@@ -29,13 +29,18 @@ def fences(
     as_json: bool = typer.Option(False, "--json", help="Machine-readable output."),
     output: Optional[str] = typer.Option(None, "--output", "-o",
                                          help="Write the fenced test here (in its own dialect) and re-run it."),
+    timeout: float = timeout_option(),
 ) -> None:
     """Choose the cheapest fences (kinds and places) that forbid the unwanted outcomes."""
     from ..core.errors import UnsupportedError
+    from ..core.limits import check_timeout, within
     from ..core.resources import resolve_bundled
     from ..fences import FenceOptions
     from ..fences.places import parse_costs
 
+    timeout = check_timeout(timeout)
+    if timeout and time_limit is None:  # no single CP-SAT solve may outlast the whole run
+        time_limit = timeout
     options = FenceOptions(target=target, kinds=kinds.split(",") if kinds else None, costs=parse_costs(cost),
                            all_optimal=all_optimal, method=method, time_limit=time_limit,
                            max_states=max_states, max_pending=max_pending)
@@ -43,9 +48,11 @@ def fences(
     if path.is_dir():
         if output:
             raise UnsupportedError("-o writes one fenced test; give a test file, not a directory")
-        _suite(path, model, options, as_json)
+        with within(timeout, f"choosing fences for the tests in {path} under {model}", hard=True):
+            _suite(path, model, options, as_json)
         return
-    _single(path, model, options, as_json, output)
+    with within(timeout, f"choosing fences for {path} under {model}", hard=True):
+        _single(path, model, options, as_json, output)
 
 
 def _single(path, model_name: str, options, as_json: bool, output: str | None) -> None:

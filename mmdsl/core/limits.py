@@ -46,6 +46,14 @@ def check_timeout(seconds: float | None) -> float | None:
     return seconds
 
 
+def too_deep_to_run(what: str = "the input") -> MmdslError:
+    """The error for a RecursionError that escaped the parsers (which locate their own)."""
+    from .errors import UnsupportedError
+
+    return UnsupportedError(f"{what} is nested or chained too deeply to be handled (Python's recursion limit)",
+                            hint="split it into smaller parts")
+
+
 def timeout_text(seconds: float) -> str:
     return f"timed out after {seconds:g} s"
 
