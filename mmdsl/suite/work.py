@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Iterator
 
 from ..core.errors import MmdslError
-from ..core.limits import TestTimeout, time_limit, timeout_text
+from ..core.limits import TestTimeout, time_limit, timeout_text, too_deep_to_run
 from .expectations import result_comment
 from .manifest import ModelRef
 from .runner import EngineDisagreement, check_with
@@ -111,6 +111,8 @@ def run_item(item: WorkItem, spec: RunSpec,
         except MmdslError as err:
             status = LIMIT if err.kind == "limit" else ERROR  # the explorer's state or pending limit
             cell = Cell(item.key, m.column, status, engine=spec.engine, message=str(err))
+        except RecursionError:  # an input chained beyond what a recursive part can follow
+            cell = Cell(item.key, m.column, ERROR, engine=spec.engine, message=str(too_deep_to_run("the test")))
         except Exception as err:  # noqa: BLE001 -- reported as "crashed", the others still run
             cell = Cell(item.key, m.column, CRASH, engine=spec.engine, message=_crash_text(err))
         else:
