@@ -249,3 +249,25 @@ def test_a_recursion_error_left_anywhere_is_a_clean_error(monkeypatch):
     assert r.exit_code == 2, r.output
     assert r.exception is None or isinstance(r.exception, SystemExit)
     assert "nested or chained too deeply" in r.output
+
+
+def test_suite_timeout_bounds_a_model_that_is_slow_to_load(tmp_path):
+    """A model with 24 annotations made the table check try 2^24 event shapes: ``suite
+    --timeout 3`` must end soon after 3 s, with a timeout -- or with the verdicts, once
+    loading such a model is fast."""
+    names = [f"a{i}" for i in range(24)]
+    union = " | ".join(names)
+    model = tmp_path / "m24.mm"
+    model.write_text(f'model m24 "many annotations"\nannotation {", ".join(names)}\n'
+                     f"class Plain = M \\ ({union})\nclass Ann = M & ({union})\n"
+                     "reorder {\n         Plain Ann\n  Plain  -     -\n  Ann    -     -\n}\nforwarding none\n")
+    folder = tmp_path / "suite"
+    folder.mkdir()
+    (folder / "SB.litmus").write_text(SB.read_text())
+    start = time.monotonic()
+    r = mmdsl("suite", folder, "-m", model, "--timeout", "3", "--executor", "inline", bound=40)
+    clean(r)
+    assert time.monotonic() - start < 30
+    if r.returncode != 0:
+        assert r.returncode == 1, r.stderr
+        assert "loading model" in r.stderr and "timed out after 3 s" in r.stderr
