@@ -52,3 +52,25 @@ def user_errors(fn):
             fail(too_deep_to_run(), kwargs.get("as_json", False))
 
     return wrapper
+
+
+def within_timeout(what: str):
+    """Run a single-test command within its ``--timeout`` (the ``timeout`` argument), or stop
+    it with a TimeLimitError naming ``what`` -- formatted with the command's arguments, e.g.
+    ``"exploring {test} under {model}"``. Put it under ``@user_errors``, which prints the error.
+
+    A watchdog also ends the process when the command is stuck in native code (CP-SAT,
+    graphviz) well past the limit. ``run`` limits each test instead (``suite.runner.run_many``).
+    """
+
+    def decorate(fn):
+        @functools.wraps(fn)
+        def wrapper(*args, **kwargs):
+            from ..core.limits import within
+
+            with within(kwargs.get("timeout"), what.format(**kwargs), hard=True):
+                return fn(*args, **kwargs)
+
+        return wrapper
+
+    return decorate

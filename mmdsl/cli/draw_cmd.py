@@ -6,10 +6,11 @@ import sys
 
 import typer
 
-from .common import EXIT_ERROR, timeout_option, user_errors
+from .common import EXIT_ERROR, timeout_option, user_errors, within_timeout
 
 
 @user_errors
+@within_timeout("drawing {test} under {model}")  # graphviz included
 def draw(
     test: str = typer.Argument(..., help="A litmus test file."),
     model: str = typer.Option(..., "--model", "-m", help="Model name or .mm file."),
@@ -35,13 +36,10 @@ def draw(
     from ..render.drawing import DrawOptions, draw_test
     from ..render.graphviz_out import INSTALL_HINT
 
-    from ..core.limits import within
-
+    program = load_litmus(resolve_bundled(test, "litmus"))
     options = DrawOptions(show=show, max_count=max_count, fmt=fmt, style=style, init=init, fences=fences,
                           state_graph=state_graph, max_states=max_states, detail=detail)
-    with within(timeout, f"drawing {test} under {model}", hard=True):  # graphviz included
-        program = load_litmus(resolve_bundled(test, "litmus"))
-        report = draw_test(program, load_model(model), outdir, options)
+    report = draw_test(program, load_model(model), outdir, options)
     for path in report.written.files:
         print(f"wrote {path}")
     for line in report.messages:

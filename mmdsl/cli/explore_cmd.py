@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import typer
 
-from .common import timeout_option, user_errors
+from .common import timeout_option, user_errors, within_timeout
 
 
 @user_errors
+@within_timeout("exploring {test} under {model}")
 def explore(
     test: str = typer.Argument(..., help="A litmus file (loops allowed)."),
     model: str = typer.Option("sc", "--model", "-m", help="Model name or .mm file (a reordering-table model)."),
@@ -31,12 +32,9 @@ def explore(
     from ..litmus import load_litmus
     from ..render.herd_text import herd_block
 
-    from ..core.limits import within
-
-    with within(timeout, f"exploring {test} under {model}", hard=True):
-        program = load_litmus(test)
-        result = run_explorer(program, load_model(model), por=not no_por, order="bfs" if bfs else "dfs",
-                              max_pending=max_pending, max_states=max_states, compare_sc=stats or as_json)
+    program = load_litmus(test)
+    result = run_explorer(program, load_model(model), por=not no_por, order="bfs" if bfs else "dfs",
+                          max_pending=max_pending, max_states=max_states, compare_sc=stats or as_json)
     if as_json:
         from ..render.json_out import dumps, result_dict
 

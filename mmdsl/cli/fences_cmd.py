@@ -7,10 +7,11 @@ from typing import List, Optional
 
 import typer
 
-from .common import EXIT_ERROR, EXIT_MISMATCH, timeout_option, user_errors
+from .common import EXIT_ERROR, EXIT_MISMATCH, timeout_option, user_errors, within_timeout
 
 
 @user_errors
+@within_timeout("choosing fences for {test} under {model}")
 def fences(
     test: str = typer.Argument(..., help="A litmus test or program, or a directory of them."),
     model: str = typer.Option(..., "--model", "-m", help="Model name or .mm file."),
@@ -33,7 +34,7 @@ def fences(
 ) -> None:
     """Choose the cheapest fences (kinds and places) that forbid the unwanted outcomes."""
     from ..core.errors import UnsupportedError
-    from ..core.limits import check_timeout, within
+    from ..core.limits import check_timeout
     from ..core.resources import resolve_bundled
     from ..fences import FenceOptions
     from ..fences.places import parse_costs
@@ -48,11 +49,9 @@ def fences(
     if path.is_dir():
         if output:
             raise UnsupportedError("-o writes one fenced test; give a test file, not a directory")
-        with within(timeout, f"choosing fences for the tests in {path} under {model}", hard=True):
-            _suite(path, model, options, as_json)
+        _suite(path, model, options, as_json)
         return
-    with within(timeout, f"choosing fences for {path} under {model}", hard=True):
-        _single(path, model, options, as_json, output)
+    _single(path, model, options, as_json, output)
 
 
 def _single(path, model_name: str, options, as_json: bool, output: str | None) -> None:
