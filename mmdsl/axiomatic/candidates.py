@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from itertools import permutations
-from typing import Callable
+from typing import Callable, Iterator
 
 from ..core.errors import UnsupportedError
 from ..core.program import Value
@@ -34,11 +34,12 @@ class Leaf:
     dynamic: Dynamic
 
 
-def _orders(structure: Structure, loc: str) -> list[list[int]]:
+def _orders(structure: Structure, loc: str) -> Iterator[list[int]]:
+    """Every coherence order of ``loc``'s writes (init first), one at a time: there are n! of them."""
     writes = structure.writes_by_loc.get(loc, [])
     init = [w for w in writes if structure.events[w].init]
     rest = [w for w in writes if not structure.events[w].init]
-    return [init + list(p) for p in permutations(rest)]
+    return (init + list(p) for p in permutations(rest))
 
 
 def _co_rows(n: int, orders: dict[str, list[int]]) -> list[int]:
@@ -93,37 +94,66 @@ class Enumerator:
         self.want_forbidden = want_forbidden
         prune = self.prune and not want_forbidden
         self._prune_now = prune
-        self._co(0, {})
+        self._co({})
 
-    def _co(self, i: int, chosen: dict[str, list[int]]) -> None:
-        if i == len(self.locs):
-            co_rows = _co_rows(self.n, chosen)
-            if self._prune_now and self._fails([0] * self.n, co_rows):
-                return
-            self._rf(0, [0] * self.n, {}, chosen, co_rows)
+    # Both choices are depth-first searches over one level per location (coherence) and one
+    # per read (reads-from), written as loops over an explicit stack of choice iterators so
+    # that a test with thousands of locations or reads does not recurse that deep.
+    def _co(self, chosen: dict[str, list[int]]) -> None:
+        locs = self.locs
+        if not locs:
+            self._co_done(chosen)
             return
-        loc = self.locs[i]
-        for order in _orders(self.s, loc):
+        stack = [iter(_orders(self.s, locs[0]))]  # one iterator per location chosen so far
+        while stack:
+            depth = len(stack) - 1
+            loc = locs[depth]
+            order = next(stack[-1], None)
+            if order is None:  # every order of this location tried: back to the one before
+                stack.pop()
+                chosen.pop(loc, None)
+                continue
             chosen[loc] = order
-            if self._prune_now and len(order) > 2:
-                if self._fails([0] * self.n, _co_rows(self.n, chosen)):
-                    continue
-            self._co(i + 1, chosen)
-        chosen.pop(loc, None)
+            if self._prune_now and len(order) > 2 and self._fails([0] * self.n, _co_rows(self.n, chosen)):
+                continue
+            if depth + 1 < len(locs):
+                stack.append(iter(_orders(self.s, locs[depth + 1])))
+            else:
+                self._co_done(chosen)
+
+    def _co_done(self, chosen: dict[str, list[int]]) -> None:
+        co_rows = _co_rows(self.n, chosen)
+        if self._prune_now and self._fails([0] * self.n, co_rows):
+            return
+        self._rf(0, [0] * self.n, {}, chosen, co_rows)
 
     def _rf(self, i: int, rf_rows: list[int], src: dict[int, int], co: dict, co_rows: list[int]) -> None:
-        if i == len(self.choices):
+        choices = self.choices
+        if i == len(choices):
             self._leaf(rf_rows, src, co, co_rows)
             return
-        r, opts = self.choices[i]
-        bit = 1 << r
-        for w in opts:
+        at = [-1] * len(choices)  # per read from i on: the index of its current write in its options
+        depth = i
+        while depth >= i:
+            r, opts = choices[depth]
+            bit = 1 << r
+            if at[depth] >= 0:  # undo the current choice of this read
+                rf_rows[opts[at[depth]]] &= ~bit
+            at[depth] += 1
+            if at[depth] == len(opts):
+                at[depth] = -1
+                src.pop(r, None)
+                depth -= 1
+                continue
+            w = opts[at[depth]]
             rf_rows[w] |= bit
             src[r] = w
-            if not (self._prune_now and self._fails(rf_rows, co_rows)):
-                self._rf(i + 1, rf_rows, src, co, co_rows)
-            rf_rows[w] &= ~bit
-        src.pop(r, None)
+            if self._prune_now and self._fails(rf_rows, co_rows):
+                continue
+            if depth + 1 == len(choices):
+                self._leaf(rf_rows, src, co, co_rows)
+            else:
+                depth += 1
 
     def _leaf(self, rf_rows, src, co, co_rows) -> None:
         values = self._values(src)

@@ -80,8 +80,26 @@ class _PathWalker:
                 raise UnsupportedError(f"instruction {type(ins).__name__} is not supported by the axiomatic checker",
                                        ins.pos)
         regs = dict(self.thread.reg_init)
-        self._walk(0, regs, {}, [], {}, 0, 0)
+        # Paths fork at pinned reads; each fork is a pending walk on an explicit stack (a long
+        # thread would otherwise recurse once per access). The stack holds pending walks and
+        # finished traces in the order the depth-first walk produces them.
+        todo: list = [(0, regs, {}, [], {}, 0, 0)]
+        while todo:
+            job = todo.pop()
+            if isinstance(job, Trace):
+                self.traces.append(job)
+                continue
+            self._next = []
+            self._step(*job)
+            todo.extend(reversed(self._next))
         return self.traces
+
+    def _walk(self, pc, regs, taints, events, pins, nreads, ctrl) -> None:
+        """Continue a path from ``pc`` (after the current step, in order)."""
+        self._next.append((pc, regs, taints, events, pins, nreads, ctrl))
+
+    def _done(self, trace: Trace) -> None:
+        self._next.append(trace)
 
     # ---- forking on read values -------------------------------------------------
     def _choices(self, sym, pins):
@@ -105,9 +123,9 @@ class _PathWalker:
 
     def _stop(self, err: MmdslError, ins, events, pins, regs, nreads) -> None:
         """End this path at ``ins``, which computes something unsupported under ``pins``."""
-        self.traces.append(Trace(events, pins, regs, nreads, err.locate(ins.pos, ins.text)))
+        self._done(Trace(events, pins, regs, nreads, err.locate(ins.pos, ins.text)))
 
-    def _walk(self, pc, regs, taints, events, pins, nreads, ctrl):
+    def _step(self, pc, regs, taints, events, pins, nreads, ctrl):
         instrs = self.thread.instrs
         while pc < len(instrs):
             ins = instrs[pc]
@@ -153,7 +171,7 @@ class _PathWalker:
             except UnsupportedError as err:
                 self._stop(err, ins, events, pins, regs, nreads)
                 return
-        self.traces.append(Trace(events, pins, regs, nreads))
+        self._done(Trace(events, pins, regs, nreads))
 
     def _walk_access(self, pc, ins, addr, regs, taints, events, pins, nreads, ctrl):
         try:

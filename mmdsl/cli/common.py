@@ -12,17 +12,27 @@ from ..core.errors import MmdslError
 EXIT_OK = 0
 EXIT_MISMATCH = 1  # ran fine, but an expectation or an agreement check failed
 EXIT_ERROR = 2  # bad input: malformed test or model, unsupported construct
+EXIT_TIMEOUT = 1  # stopped by --timeout: the input may be fine, the run was cut short
+
+
+def timeout_option():
+    """The ``--timeout SECONDS`` option of run, explore, fences and draw (suite has its own default)."""
+    return typer.Option(0.0, "--timeout", min=0,
+                        help="Stop past SECONDS with a clear message and exit code 1 (0: no limit); "
+                             "run: per test and model, parsing included, the other tests go on.")
 
 
 def fail(err: MmdslError, as_json: bool = False) -> None:
-    """Report a user error (one paragraph, no traceback) and exit with code 2."""
+    """Report a user error (one paragraph, no traceback) and exit with code 2 (1 for a timeout)."""
+    from ..core.limits import TimeLimitError
+
     if as_json:
         from ..render.json_out import dumps, error_dict
 
         print(dumps({"errors": [error_dict(e) for e in getattr(err, "errors", None) or [err]]}))
     else:
         print(str(err), file=sys.stderr)
-    raise typer.Exit(EXIT_ERROR)
+    raise typer.Exit(EXIT_TIMEOUT if isinstance(err, TimeLimitError) else EXIT_ERROR)
 
 
 def warn(warnings) -> None:
@@ -32,7 +42,9 @@ def warn(warnings) -> None:
 
 
 def user_errors(fn):
-    """Turn MmdslError raised by a command into a clean message and exit code 2."""
+    """Turn MmdslError raised by a command into a clean message and exit code 2; so too a
+    RecursionError, the last resort for an input nested or chained beyond what a recursive
+    part of the tool can follow (the parsers locate such errors themselves)."""
 
     @functools.wraps(fn)
     def wrapper(*args, **kwargs):
@@ -40,5 +52,31 @@ def user_errors(fn):
             return fn(*args, **kwargs)
         except MmdslError as err:
             fail(err, kwargs.get("as_json", False))
+        except RecursionError:
+            from ..core.limits import too_deep_to_run
+
+            fail(too_deep_to_run(), kwargs.get("as_json", False))
 
     return wrapper
+
+
+def within_timeout(what: str):
+    """Run a single-test command within its ``--timeout`` (the ``timeout`` argument), or stop
+    it with a TimeLimitError naming ``what`` -- formatted with the command's arguments, e.g.
+    ``"exploring {test} under {model}"``. Put it under ``@user_errors``, which prints the error.
+
+    A watchdog also ends the process when the command is stuck in native code (CP-SAT,
+    graphviz) well past the limit. ``run`` limits each test instead (``suite.runner.run_many``).
+    """
+
+    def decorate(fn):
+        @functools.wraps(fn)
+        def wrapper(*args, **kwargs):
+            from ..core.limits import within
+
+            with within(kwargs.get("timeout"), what.format(**kwargs), hard=True):
+                return fn(*args, **kwargs)
+
+        return wrapper
+
+    return decorate

@@ -6,10 +6,11 @@ import sys
 
 import typer
 
-from .common import EXIT_ERROR, user_errors, warn
+from .common import EXIT_ERROR, timeout_option, user_errors, warn, within_timeout
 
 
 @user_errors
+@within_timeout("drawing {test} under {model}")  # graphviz included
 def draw(
     test: str = typer.Argument(..., help="A litmus test file."),
     model: str = typer.Option(..., "--model", "-m", help="Model name or .mm file."),
@@ -26,6 +27,7 @@ def draw(
     detail: bool = typer.Option(False, "--detail", help="State graphs: full state text in every node."),
     fences: bool = typer.Option(False, "--fences",
                                 help="Draw the cheapest fences forbidding the outcome (mmdsl fences) in place."),
+    timeout: float = timeout_option(),
 ) -> None:
     """Draw executions of TEST under a model: one column per thread, the forbidding cycle highlighted."""
     from ..core.resources import resolve_bundled

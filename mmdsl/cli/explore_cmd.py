@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import typer
 
-from .common import user_errors, warn
+from .common import timeout_option, user_errors, warn, within_timeout
 
 
 @user_errors
+@within_timeout("exploring {test} under {model}")
 def explore(
     test: str = typer.Argument(..., help="A litmus file (loops allowed)."),
     model: str = typer.Option("sc", "--model", "-m", help="Model name or .mm file (a reordering-table model)."),
@@ -22,6 +23,7 @@ def explore(
                                    help="Most states to visit (an error beyond)."),
     trace: bool = typer.Option(True, "--trace/--no-trace",
                                help="Print the trace to the first final state reaching the outcome."),
+    timeout: float = timeout_option(),
 ) -> None:
     """Explore every state of TEST under MODEL: herd's block, the outcome, a trace, the stats."""
     from ..explorer import explore as run_explorer

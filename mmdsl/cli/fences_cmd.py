@@ -7,10 +7,11 @@ from typing import List, Optional
 
 import typer
 
-from .common import EXIT_ERROR, EXIT_MISMATCH, user_errors, warn
+from .common import EXIT_ERROR, EXIT_MISMATCH, timeout_option, user_errors, warn, within_timeout
 
 
 @user_errors
+@within_timeout("choosing fences for {test} under {model}")
 def fences(
     test: str = typer.Argument(..., help="A litmus test or program, or a directory of them."),
     model: str = typer.Option(..., "--model", "-m", help="Model name or .mm file."),
@@ -29,13 +30,18 @@ def fences(
     as_json: bool = typer.Option(False, "--json", help="Machine-readable output."),
     output: Optional[str] = typer.Option(None, "--output", "-o",
                                          help="Write the fenced test here (in its own dialect) and re-run it."),
+    timeout: float = timeout_option(),
 ) -> None:
     """Choose the cheapest fences (kinds and places) that forbid the unwanted outcomes."""
     from ..core.errors import UnsupportedError
+    from ..core.limits import check_timeout
     from ..core.resources import resolve_bundled
     from ..fences import FenceOptions
     from ..fences.places import parse_costs
 
+    timeout = check_timeout(timeout)
+    if timeout and time_limit is None:  # no single CP-SAT solve may outlast the whole run
+        time_limit = timeout
     options = FenceOptions(target=target, kinds=kinds.split(",") if kinds else None, costs=parse_costs(cost),
                            all_optimal=all_optimal, method=method, time_limit=time_limit,
                            max_states=max_states, max_pending=max_pending)

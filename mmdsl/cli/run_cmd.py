@@ -7,7 +7,7 @@ from typing import List, Optional
 
 import typer
 
-from .common import EXIT_ERROR, EXIT_MISMATCH, user_errors, warn
+from .common import EXIT_ERROR, EXIT_MISMATCH, EXIT_TIMEOUT, timeout_option, user_errors, warn
 
 
 @user_errors
@@ -24,14 +24,17 @@ def run(
     engine: str = typer.Option("axiomatic", "--engine", "-e",
                                help="axiomatic (candidate executions), explorer (operational state space, "
                                     "loops allowed) or both (fails with exit code 1 when they disagree)."),
+    timeout: float = timeout_option(),
 ) -> None:
     """Run tests under models and print herd-shaped results."""
     from ..core.errors import MmdslError
+    from ..core.limits import TimeLimitError, check_timeout
     from ..render.herd_text import herd_block, why_text
     from ..suite.console import RunProgress
     from ..suite.runner import EngineDisagreement, check_engine, iter_test_files, run_many
 
     check_engine(engine)
+    timeout = check_timeout(timeout)
     if why and engine == "explorer":
         raise MmdslError("--why explains forbidden executions with the axiomatic checker",
                          hint="use --engine axiomatic or --engine both")
@@ -48,7 +51,8 @@ def run(
     items = []
     progress = RunProgress(enabled=not as_json, threshold=41)  # on a terminal, past 40 runs
     progress.start(len(files) * len(model))
-    for item in run_many(files, list(model), engine=engine, why=why or drawer is not None):
+    for item in run_many(files, list(model), engine=engine, why=why or drawer is not None,
+                         timeout=timeout):
         items.append(item)
         if drawer is not None:
             drawer.add(item)
@@ -73,6 +77,7 @@ def run(
         drawer.finish()
     errors = sum(1 for it in items if it.error is not None)
     disagreements = sum(1 for it in items if isinstance(it.error, EngineDisagreement))
+    timeouts = sum(1 for it in items if isinstance(it.error, TimeLimitError))
     if as_json:
         from ..render.json_out import dumps, error_dict, result_dict
 
@@ -83,10 +88,12 @@ def run(
         }))
     elif len(files) > 1 or len(model) > 1:
         _summary(items, len(files), model, errors, matrix)
-    if errors > disagreements:
+    if errors > disagreements + timeouts:
         raise typer.Exit(EXIT_ERROR)
     if disagreements:
         raise typer.Exit(EXIT_MISMATCH)
+    if timeouts:
+        raise typer.Exit(EXIT_TIMEOUT)
 
 
 def _summary(items, nfiles: int, models, errors: int, full: bool) -> None:

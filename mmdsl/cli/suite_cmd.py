@@ -22,7 +22,7 @@ def suite(
                                     help="Only the tests whose key matches this pattern (repeat); * stays in a "
                                          "folder, ** crosses folders: -t '*' -t 'lisa/S*'."),
     jobs: Optional[int] = typer.Option(None, "--jobs", "-j", min=1, help="Worker processes (default: all cores)."),
-    timeout: float = typer.Option(60.0, "--timeout", min=0, help="Seconds per test and model (0: no limit)."),
+    timeout: float = typer.Option(60.0, "--timeout", min=0, help="Seconds per test and model, parsing the test and loading the model included (0: no limit)."),
     engine: Optional[str] = typer.Option(None, "--engine",
                                          help="axiomatic, explorer or both (default: the manifest's)."),
     executor: str = typer.Option("local", "--executor", help="local (processes), inline (this process) or dask."),

@@ -31,6 +31,8 @@ def model_path(name: str) -> Path:
         alt = models_dir() / p.name
         if alt.is_file():
             return alt
+        if p.exists() and not p.is_dir():  # a FIFO, a device: reading it says what it is
+            return p
         raise ModelError(f"model file '{name}' not found")
     candidate = models_dir() / f"{name}.mm"
     if candidate.is_file():

@@ -6,6 +6,7 @@ import difflib
 from pathlib import Path
 
 from ..core.errors import ModelError, SourcePos, raise_all
+from ..core.files import read_input
 from .ir import (
     BASE_SETS,
     DYNAMIC_RELATIONS,
@@ -107,12 +108,8 @@ class _Lowerer:
         return model
 
     def _parse(self, path: Path):
-        try:
-            text = path.read_text(encoding="utf-8-sig")  # a byte-order mark is not part of the text
-        except UnicodeDecodeError:
-            raise ModelError("the model file is not UTF-8 text", SourcePos(str(path), 1, 1)) from None
-        except OSError as err:
-            raise ModelError(f"cannot read model file: {err.strerror}", SourcePos(str(path), 1, 1)) from None
+        # a byte-order mark is not part of the text; a FIFO, a device or a huge file is refused
+        text = read_input(path, "model file", ModelError, encoding="utf-8-sig")
         return parse_model_text(text, str(path))
 
     def _resolve_include(self, name: str, base: Path, pos: SourcePos) -> Path:

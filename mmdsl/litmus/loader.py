@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..core.errors import LitmusError, MmdslError, SourcePos, too_deep
+from ..core.files import read_input
 from ..core.program import Program
 from .layout import split_layout
 from .registry import dialect_for
@@ -35,10 +36,4 @@ def _header_pos(text: str) -> tuple[int, int]:
 def load_litmus(path: str | Path) -> Program:
     """Read and parse one litmus file."""
     p = Path(path)
-    try:
-        text = p.read_text()
-    except UnicodeDecodeError:
-        raise LitmusError("the file is not UTF-8 text", SourcePos(str(p), 1, 1)) from None
-    except OSError as err:
-        raise LitmusError(f"cannot read litmus file: {err.strerror}", SourcePos(str(p), 1, 1)) from None
-    return parse_litmus(text, str(p))
+    return parse_litmus(read_input(p, "litmus file", LitmusError), str(p))

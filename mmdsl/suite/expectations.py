@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..core.errors import MmdslError, SourcePos, line_col
+from ..core.files import read_input
 
 VERDICTS = ("Allowed", "Forbidden")
 OBSERVATIONS = ("Never", "Sometimes", "Always")
@@ -57,11 +58,7 @@ def read_expected_file(path: Path) -> Expectation:
     """The Observation word of a herd output file (``Observation NAME Never|Sometimes|Always p n``)."""
     from .manifest import ManifestError
 
-    try:
-        text = path.read_text()
-    except (OSError, UnicodeDecodeError) as err:
-        raise ManifestError(f"cannot read herd output: {getattr(err, 'strerror', None) or err}",
-                            SourcePos(str(path), 1, 1)) from None
+    text = read_input(path, "herd output", ManifestError)
     m = _OBSERVATION_LINE.search(text)
     if m is None:
         raise ManifestError("no 'Observation NAME Never|Sometimes|Always' line in this herd output",

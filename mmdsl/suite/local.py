@@ -19,6 +19,7 @@ from multiprocessing.connection import wait
 from typing import Callable
 
 from ..core.errors import MmdslError
+from ..core.limits import grace
 from .work import CRASH, TIMEOUT, Cell, RunSpec, WorkItem, run_item
 
 MAX_RESPAWNS = 50  # workers dying between tests this many times means something is broken
@@ -26,7 +27,7 @@ MAX_RESPAWNS = 50  # workers dying between tests this many times means something
 
 def hard_limit(timeout: float | None) -> float | None:
     """How long the parent waits on one cell before it kills the worker."""
-    return None if not timeout else timeout * 1.5 + 2.0
+    return None if not timeout else timeout + grace(timeout)
 
 
 def _worker_main(conn, spec: RunSpec) -> None:

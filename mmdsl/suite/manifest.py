@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import fnmatch
 import glob as globlib
+import os
 import re
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from ..core.errors import MmdslError, SourcePos
+from ..core.files import read_input
 from ..core.resources import resolve_bundled
 from .expectations import Expectation, parse_word, read_expected_file
 
@@ -108,12 +111,7 @@ def folder_suite(folder: Path) -> Suite:
 def load_manifest(path: str | Path) -> Suite:
     """Read and validate a manifest; every problem is a ManifestError with file:line:col."""
     path = Path(path)
-    try:
-        text = path.read_text()
-    except (OSError, UnicodeDecodeError) as err:
-        raise ManifestError(f"cannot read manifest: {getattr(err, 'strerror', None) or err}",
-                            SourcePos(str(path), 1, 1)) from None
-    return _Reader(path, text).suite()
+    return _Reader(path, read_input(path, "manifest", ManifestError)).suite()
 
 
 def select_tests(suite: Suite, patterns: list[str]) -> Suite:
@@ -282,6 +280,17 @@ class _Reader:
     def tests(self, node) -> list[TestEntry]:
         out: dict[str, TestEntry] = {}
         for pattern, item in self.scalars(node, "'tests'"):
+            if globlib.has_magic(pattern):
+                escape = _glob_escape(pattern)
+                if escape:
+                    self.fail(item, f"the glob '{pattern}' {escape}",
+                              expected="a glob relative to the manifest's folder, without '..'",
+                              hint="a glob matches only inside the suite's folder; name a test elsewhere "
+                                   "without wildcards ('../programs/rowo.litmus')")
+            else:
+                literal = Path(pattern) if Path(pattern).is_absolute() else self.root / pattern
+                if literal.exists() and not literal.is_file():
+                    self.fail(item, f"'{pattern}' is not a regular file", expected="a .litmus file")
             matches = _glob(self.root, pattern)
             if not matches:
                 if globlib.has_magic(pattern):
@@ -344,12 +353,70 @@ class _Reader:
 
 
 # ----- files ------------------------------------------------------------------
-def _glob(root: Path, pattern: str) -> list[Path]:
+def _glob_escape(pattern: str) -> str | None:
+    """Why the glob ``pattern`` would look outside the suite's folder, or None."""
     if Path(pattern).is_absolute():
-        raw = globlib.glob(pattern, recursive=True)
-    else:
-        raw = globlib.glob(str(root / pattern), recursive=True)
-    return sorted((Path(p) for p in raw if Path(p).is_file()), key=lambda q: str(q))
+        return "is absolute"
+    if ".." in re.split(r"[/\\]", pattern):
+        return "leaves the suite's folder ('..')"
+    return None
+
+
+def _glob(root: Path, pattern: str) -> list[Path]:
+    """The files a ``tests`` entry names: itself without wildcards, else the glob's matches.
+
+    A glob is matched one path component at a time, under ``root`` only (``_glob_escape``
+    refuses the rest); ``*``, ``?`` and ``[...]`` stay in one component and skip hidden
+    names as ``glob`` does; ``**`` is any number of folders, and never goes through a
+    symbolic link to a folder, so that a link loop cannot make it run forever.
+    """
+    if not globlib.has_magic(pattern):
+        p = Path(pattern) if Path(pattern).is_absolute() else root / pattern
+        return [p] if p.is_file() else []
+    parts = [part for part in re.split(r"[/\\]", pattern) if part not in ("", ".")]
+    states = [(root, 0)]
+    found: set[Path] = set()
+    while states:
+        folder, i = states.pop()
+        part = parts[i]
+        last = i + 1 == len(parts)
+        if part == "**":
+            for sub in _folders_under(folder):
+                if last:
+                    found.update(q for q in _entries(sub, "*") if q.is_file())
+                else:
+                    states.append((sub, i + 1))
+            continue
+        if globlib.has_magic(part):
+            children = _entries(folder, part)
+        else:
+            children = [folder / part]
+        for child in children:
+            if last:
+                if child.is_file():
+                    found.add(child)
+            elif child.is_dir():
+                states.append((child, i + 1))
+    return sorted(found, key=lambda q: str(q))
+
+
+def _entries(folder: Path, part: str) -> list[Path]:
+    """The entries of ``folder`` whose name matches the one-component wildcard ``part``."""
+    try:
+        names = os.listdir(folder)
+    except OSError:
+        return []
+    hidden_ok = part.startswith(".")
+    return [folder / n for n in names if (hidden_ok or not n.startswith(".")) and fnmatch.fnmatchcase(n, part)]
+
+
+def _folders_under(folder: Path) -> list[Path]:
+    """``folder`` and every folder below it that is not hidden, without following links."""
+    out = []
+    for dirpath, dirnames, _ in os.walk(folder, followlinks=False):
+        dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
+        out.append(Path(dirpath))
+    return out
 
 
 def _key(path: Path, root: Path) -> str:

@@ -9,9 +9,10 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Callable
 
-from ..core.errors import MmdslError
+from ..core.errors import LitmusError, MmdslError
+from ..core.files import read_input
+from ..core.limits import check_timeout, within
 from .expectations import Expectation
-from .limits import check_timeout
 from .manifest import ManifestError, ModelRef, Suite, resolve_model
 from .work import DISAGREE, ERROR, OK, Cell, RunSpec, WorkItem, make_chunks, run_item
 
@@ -126,12 +127,14 @@ def run_suite(suite: Suite, models: list[ModelRef], *, engine: str | None = None
         raise MmdslError(f"unknown executor '{executor}'", expected=", ".join(EXECUTORS))
     if executor == "dask" and not scheduler:
         raise MmdslError("--executor dask needs --scheduler ADDRESS (e.g. tcp://127.0.0.1:8786)")
-    for m in models:
-        load_model(m.source)  # a bad model is one clear error before any work starts
+    timeout = check_timeout(timeout)
+    for m in models:  # a bad model is one clear error before any work starts; a slow one too
+        with within(timeout, f"loading model '{m.source}'"):
+            load_model(m.source)
     engine = engine or suite.engine
     check_engine(engine)
     jobs = jobs or default_jobs()
-    spec = RunSpec(tuple(models), engine, check_timeout(timeout), draw)  # draw: lay out a diagram per cell
+    spec = RunSpec(tuple(models), engine, timeout, draw)  # draw: lay out a diagram per cell
     run = SuiteRun(suite, list(models), engine, jobs=jobs, executor=executor,
                    started=datetime.now(timezone.utc).isoformat(timespec="seconds"))
     if on_start is not None:
@@ -145,11 +148,10 @@ def run_suite(suite: Suite, models: list[ModelRef], *, engine: str | None = None
     items = []
     for t in suite.tests:
         try:
-            items.append(WorkItem(t.key, str(t.path), t.path.read_text()))
-        except (OSError, UnicodeDecodeError) as err:
+            items.append(WorkItem(t.key, str(t.path), read_input(t.path, "litmus file", LitmusError)))
+        except MmdslError as err:  # missing, not a regular file, too large, not UTF-8
             for m in models:
-                take(Cell(t.key, m.column, ERROR, engine=engine,
-                          message=f"{t.path}: cannot read the test: {getattr(err, 'strerror', None) or err}"))
+                take(Cell(t.key, m.column, ERROR, engine=engine, message=str(err)))
     start = time.perf_counter()
     if executor == "inline":
         run.jobs = 1

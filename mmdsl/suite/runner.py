@@ -94,25 +94,43 @@ def _explore(program, model) -> TestResult:
 
 
 def run_many(paths: list[Path], models: list[str], *, engine: str = "axiomatic",
-             why: bool = False) -> Iterator[RunItem]:
-    """Run every test under every model; a bad file yields an item with its error, the rest go on."""
+             why: bool = False, timeout: float | None = None) -> Iterator[RunItem]:
+    """Run every test under every model; a bad file yields an item with its error, the rest go on.
+
+    ``timeout`` limits each test under each model, as ``suite --timeout`` does: parsing the
+    test counts against its first model. A test that times out yields a TimeLimitError item
+    and the run goes on; a model that cannot be loaded within it stops the whole run.
+    """
+    from ..core.limits import TimeLimitError, check_timeout, too_deep_to_run, within
     from ..lang import load_model
     from ..litmus import load_litmus
 
-    for m in models:
-        load_model(m)  # a bad model is an error for the whole run, reported once
+    timeout = check_timeout(timeout)
+    for m in models:  # a bad model is an error for the whole run, reported once
+        with within(timeout, f"loading model '{m}'"):
+            load_model(m)
     for path in paths:
-        try:
-            prog = load_litmus(path)
-        except MmdslError as err:
-            for m in models:
-                yield RunItem(path, m, error=err)
-            continue
-        for m in models:
+        prog = None
+        for i, m in enumerate(models):
             try:
-                yield RunItem(path, m, result=run_test(path, m, engine=engine, why=why, program=prog))
+                with within(timeout, f"{path} under {m}"):
+                    if prog is None:
+                        prog = load_litmus(path)
+                    result = run_test(path, m, engine=engine, why=why, program=prog)
+            except TimeLimitError as err:
+                error = err
             except MmdslError as err:
-                yield RunItem(path, m, error=located(err, path))
+                error = located(err, path)
+            except RecursionError:
+                error = located(too_deep_to_run("the test"), path)
+            else:
+                yield RunItem(path, m, result=result)
+                continue
+            if prog is None:  # the test could not be read: the same error under every model
+                for rest in models[i:]:
+                    yield RunItem(path, rest, error=error)
+                break
+            yield RunItem(path, m, error=error)
 
 
 def located(err: MmdslError, path: Path) -> MmdslError:

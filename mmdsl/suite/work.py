@@ -8,8 +8,8 @@ from dataclasses import dataclass, field
 from typing import Callable, Iterator
 
 from ..core.errors import MmdslError
+from ..core.limits import TestTimeout, time_limit, timeout_text, too_deep_to_run
 from .expectations import result_comment
-from .limits import TestTimeout, time_limit
 from .manifest import ModelRef
 from .runner import EngineDisagreement, check_with
 
@@ -78,51 +78,78 @@ def make_chunks(items: list[WorkItem], jobs: int, most: int = 32) -> list[list[W
 
 def run_item(item: WorkItem, spec: RunSpec,
              on_start: Callable[[str, str], None] | None = None) -> Iterator[Cell]:
-    """Parse the test once, then run it under each model; never raises for one bad test."""
-    from ..lang import load_model
-    from ..litmus.loader import parse_litmus
+    """Parse the test once, then run it under each model; never raises for one bad test.
 
+    The time limit of a cell covers everything done for it: the first cell of a test also
+    pays for parsing the test, and each cell for loading its model (once per process, the
+    model is cached). ``on_start`` announces a cell before any of that work begins, so the
+    parent's hard limit covers it too.
+    """
     columns = [m for m in spec.models if item.columns is None or m.column in item.columns]
-    try:
-        with _FRONT_ENDS:
-            program = parse_litmus(item.text, item.path)
-    except MmdslError as err:
-        for m in columns:
-            yield Cell(item.key, m.column, ERROR, engine=spec.engine, message=str(err))
-        return
-    except Exception as err:  # noqa: BLE001 -- a front-end bug must not stop the suite
-        for m in columns:
-            yield Cell(item.key, m.column, CRASH, engine=spec.engine, message=_crash_text(err))
-        return
-    declared = result_comment(program)
+    program = None
+    declared = None
     for m in columns:
         if on_start is not None:
             on_start(item.key, m.column)
         start = time.perf_counter()
+        parsing = program is None
+        model = result = None
         try:
-            with _FRONT_ENDS:
-                model = load_model(m.source)
             with time_limit(spec.timeout):
+                if parsing:
+                    program = _parse(item)
+                    declared = result_comment(program)
+                    parsing = False
+                model = _load(m)
                 result = check_with(program, model, spec.engine, why=spec.draw)
         except TestTimeout:
+            what = " while parsing the test" if parsing else ""
             cell = Cell(item.key, m.column, TIMEOUT, engine=spec.engine,
-                        message=f"timed out after {spec.timeout:g} s")
+                        message=f"{timeout_text(spec.timeout)}{what}")
         except EngineDisagreement as err:
             cell = Cell(item.key, m.column, DISAGREE, engine=spec.engine, message=err.message)
         except MmdslError as err:
             status = LIMIT if err.kind == "limit" else ERROR  # the explorer's state or pending limit
             cell = Cell(item.key, m.column, status, engine=spec.engine, message=str(err))
+        except RecursionError:  # an input chained beyond what a recursive part can follow
+            cell = Cell(item.key, m.column, ERROR, engine=spec.engine, message=str(too_deep_to_run("the test")))
         except Exception as err:  # noqa: BLE001 -- reported as "crashed", the others still run
             cell = Cell(item.key, m.column, CRASH, engine=spec.engine, message=_crash_text(err))
         else:
             cell = Cell(item.key, m.column, OK, result.verdict, result.observation, result.positive,
                         result.negative, len(result.states), engine=spec.engine)
         cell.time = time.perf_counter() - start
+        if parsing:  # the test could not be parsed (in time): the same for every model
+            yield from _same_for_all(cell, columns, on_start)
+            return
         if spec.draw and cell.status == OK:  # within what is left of the cell's time limit
             left = None if spec.timeout is None else max(0.001, spec.timeout - cell.time)
             cell.dot, cell.message = _diagram(program, model, result, left)
         cell.declared = declared
         yield cell
+
+
+def _parse(item: WorkItem):
+    from ..litmus.loader import parse_litmus
+
+    with _FRONT_ENDS:
+        return parse_litmus(item.text, item.path)
+
+
+def _load(ref: ModelRef):
+    from ..lang import load_model
+
+    with _FRONT_ENDS:
+        return load_model(ref.source)
+
+
+def _same_for_all(cell: Cell, columns: list[ModelRef], on_start) -> Iterator[Cell]:
+    """``cell`` (a test that could not be parsed) for its own column, then a copy for each other."""
+    yield cell
+    for m in columns[1:]:
+        if on_start is not None:
+            on_start(cell.test, m.column)
+        yield Cell(cell.test, m.column, cell.status, engine=cell.engine, message=cell.message)
 
 
 def _diagram(program, model, result, seconds: float | None) -> tuple[str | None, str]:
