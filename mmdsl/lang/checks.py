@@ -67,6 +67,29 @@ def check_fence(decl) -> None:
         raise _error(decl, f"fence '{decl.name}' lists the same name twice")
 
 
+def check_dependency_entry(entry) -> None:
+    """A `dependencies` line names one of the dependency relations (addr, data, ctrl, addr;po)."""
+    from .ir import DEPENDENCY_RELATIONS
+
+    name = "".join(entry.relation.split())
+    if name not in DEPENDENCY_RELATIONS:
+        raise _error(entry, f"'{entry.relation}' is not a dependency relation; a `dependencies` block "
+                            f"names {', '.join(DEPENDENCY_RELATIONS)}")
+    entry.relation = name
+
+
+def check_dependencies(block) -> None:
+    """A dependency relation is listed at most once per block (join its pairs with |)."""
+    seen: dict[str, object] = {}
+    for entry in block.entries:
+        name = "".join(entry.relation.split())
+        if name in seen:
+            prev = get_location(seen[name])
+            raise _error(entry, f"dependency '{name}' is already listed at line {prev['line']}; "
+                                "join its pairs with |")
+        seen[name] = entry
+
+
 def check_axiom_names(model) -> None:
     """Axiom names are unique within one file."""
     seen: dict[str, object] = {}
@@ -80,8 +103,9 @@ def check_axiom_names(model) -> None:
 
 
 def check_single_table(model) -> None:
-    """At most one reorder table and one forwarding statement per file."""
-    for kind, what in (("Reorder", "reorder table"), ("Forwarding", "forwarding statement")):
+    """At most one reorder table, dependencies block and forwarding statement per file."""
+    for kind, what in (("Reorder", "reorder table"), ("Forwarding", "forwarding statement"),
+                       ("Dependencies", "dependencies block")):
         items = [s for s in model.statements if type(s).__name__ == kind]
         if len(items) > 1:
             raise _error(items[1], f"a model has at most one {what}")
@@ -92,6 +116,8 @@ OBJECT_PROCESSORS = {
     "ClassDecl": check_class_name,
     "Cell": check_cell,
     "FenceDecl": check_fence,
+    "DepEntry": check_dependency_entry,
+    "Dependencies": check_dependencies,
 }
 
 MODEL_PROCESSORS = [check_axiom_names, check_single_table]
