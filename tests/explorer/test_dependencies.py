@@ -46,9 +46,10 @@ def test_rmo_follows_sparc_v9_dependence_order(name, engine):
 @pytest.mark.parametrize("engine", _engines())
 @pytest.mark.parametrize("name", ["MP+mb+ctrl", "MP+mb+addr-po", "LB+addr-po"])
 def test_default_dependencies_keep_every_pair_as_before(name, engine, tmp_path):
-    """A model without a dependencies block keeps today's dep = addr | data | ctrl | addr;po."""
+    """rmo without its dependencies block keeps the default dep = addr | data | ctrl | addr;po."""
     model_file = tmp_path / "rmo-all-deps.mm"
-    text = (load_model("rmo").path and open(load_model("rmo").path).read())
+    with open(load_model("rmo").path, encoding="utf-8") as f:
+        text = f.read()
     start = text.index("dependencies {")
     end = text.index("}", start) + 1
     model_file.write_text(text[:start] + text[end:])
