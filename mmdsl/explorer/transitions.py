@@ -147,10 +147,11 @@ class Semantics:
         op = c[0]
         speculates = th.rules.speculates
         if op in (I_LOAD, I_RMW, I_STORE):
-            if is_deferred(evaluate(c[1] if op == I_STORE else c[2], regs)):
+            addr = evaluate(c[1] if op == I_STORE else c[2], regs)
+            if is_deferred(addr):
                 if not speculates[G_ADDR]:
                     return None
-                return [Transition(t, ISSUE, pc, guess=loc) for loc in self.m.locations]
+                return [Transition(t, ISSUE, pc, guess=loc) for loc in self._address_guesses(addr)]
         elif op == I_BRANCH:
             if c[1] is not None and is_deferred(evaluate(c[1], regs)):
                 if not speculates[G_CTRL]:
@@ -165,6 +166,19 @@ class Semantics:
             if not v:
                 return False
         return [Transition(t, ISSUE, pc)]
+
+    def _address_guesses(self, addr) -> list:
+        """The locations an address waiting for pending reads may turn out to be.
+
+        Only ``+0`` arithmetic on addresses is supported (``core.program.apply_op``), so
+        ``x + (r0 ^ r0)`` can only be ``x`` (anything else is an error once the reads are
+        performed); otherwise (a pointer loaded from memory) every location.
+        """
+        if addr[0] == "b" and addr[1] in ("add", "or", "xor", "sub"):
+            for side in (addr[2],) if addr[1] == "sub" else (addr[2], addr[3]):
+                if isinstance(side, str) and side in self.m.loc_index:
+                    return [side]
+        return self.m.locations
 
     def _perform(self, mem, t: int, ts, p: int, reserved: int) -> Transition | None:
         pending = ts[2]
