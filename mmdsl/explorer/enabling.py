@@ -170,8 +170,6 @@ class ThreadRules:
                     for j in access:
                         if rules.fence_orders(kind, shapes[j], shapes[k]):
                             self.fence_before[f][k] |= 1 << j
-        self.atomic = {k: self._indistinguishable(ids, thread.instrs[k])
-                       for k, ids in self.halves.items() if len(ids) == 2}
         reads = [j for j in access if self.is_read[j]]
         read_set, access_set = set(reads), set(access)
         # per guard kind: hold[g][j][k] -- a later access k waits for a pending read j the guard's
@@ -186,6 +184,8 @@ class ThreadRules:
         # (a data dependency only ever makes a write wait)
         self.value_speculation = {"addr": self._relaxed("addr", reads, access),
                                   "data": self._relaxed("data", reads, [k for k in access if self.is_write[k]])}
+        self.atomic = {k: self._indistinguishable(ids, thread.instrs[k])
+                       for k, ids in self.halves.items() if len(ids) == 2}
 
     def _check_fence(self, thread: Thread, f: int, kind: str) -> None:
         try:
@@ -202,8 +202,9 @@ class ThreadRules:
         True when every other operation of the thread relates to the read half exactly as
         to the write half, no fence orders one half without the other, nothing may be
         performed between them (a later operation depending on the value read would
-        otherwise fit there), the read cannot be served by forwarding, and, when the
-        written value uses registers, the read cannot overtake an earlier read.
+        otherwise fit there), the read cannot be served by forwarding, when the written
+        value uses registers the read cannot overtake an earlier read, and no guess on a
+        read's value holds back one half and not the other.
         """
         r, w = ids
         uses_regs = bool((ins.new.regs() | (ins.cond.regs() if ins.cond is not None else frozenset()))
@@ -223,6 +224,8 @@ class ThreadRules:
             if self.is_write[d] and self.forward[d][r]:
                 return False
             if uses_regs and self.is_read[d] and self.overtake[d][r] != NEVER:
+                return False
+            if any(h[d][r] != h[d][w] for h in self.hold.values()):  # a guess holds back one half only
                 return False
         return True
 
