@@ -24,7 +24,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..core.events import EventShape
-from ..core.program import Branch, Fence, evaluate
+from ..core.program import Branch, evaluate
 from .state import FENCE, I_RMW, RMW, Machine
 from .transitions import ISSUE, PERFORM, RMW_READ
 

@@ -26,7 +26,8 @@ def test_thousands_of_pairs_load_and_run(tmp_path):
     pairs = " | ".join(["R * M"] * 3000)
     model = _load(tmp_path, HEAD + f"dependencies {{ addr : {pairs}\n ctrl : R * W }}\n")
     assert len(model.dependencies[0].pairs) == 3000
-    lb = parse_litmus("LISA LB\n{\n}\n P0 | P1 ;\n r[] r0 x | r[] r0 y ;\n w[] y 1 | w[] x 1 ;\nexists (0:r0=1 /\\ 1:r0=1)\n")
+    lb = parse_litmus("LISA LB\n{\n}\n P0 | P1 ;\n r[] r0 x | r[] r0 y ;\n w[] y 1 | w[] x 1 ;\n"
+                      "exists (0:r0=1 /\\ 1:r0=1)\n")
     assert check(lb, model).verdict == "Allowed"
 
 
