@@ -7,7 +7,7 @@ from ..core.program import Program
 from ..lang.evaluate import Prepared
 from ..lang.ir import SET, Expr, Model
 from ..lang.partition import set_predicate
-from ..lang.table import fence_relation, table_relations
+from ..lang.table import dependency_relation, fence_relation, table_relations
 from ..relations import Rel
 from .threads import Template, Trace
 
@@ -113,8 +113,9 @@ class Structure:
         loc_r = Rel(n, loc_rows)
         internal_r = Rel(n, internal)
         addr_r, data_r, ctrl_r = Rel(n, addr), Rel(n, data), Rel(n, ctrl)
-        # accesses are issued in program order and an access's location must be known to
-        # issue it, so an address dependency also holds back everything after the access
+        # the default dependencies (a model's `dependencies` block replaces them in
+        # prepare_relations): accesses issued in program order with known locations, so an
+        # address dependency also holds back everything after the access
         dep = addr_r | data_r | ctrl_r | addr_r.seq(po_r)
         full = (1 << n) - 1
         self.internal = internal_r
@@ -153,6 +154,8 @@ def prepare_relations(model: Model, shapes: list[EventShape], static: dict[str, 
             if s.kind != "F":
                 accesses |= 1 << i
     rels = dict(static)
+    if model.dependencies_pos is not None:  # the model says which dependencies it honours
+        rels["dep"] = dependency_relation(model, shapes, rels)
     ppo, kept = table_relations(model, shapes, rels["po"], rels["loc"], rels["dep"], accesses)
     rels["ppo"] = ppo
     rels["kept-loc"] = kept

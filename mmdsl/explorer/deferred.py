@@ -107,6 +107,25 @@ def waits_for_reads(v) -> bool:
     return waits_for_reads(v[2])
 
 
+def placeholders(v) -> list[int]:
+    """The pending-list positions of the reads ``v`` waits for."""
+    out: list[int] = []
+    stack = [v]
+    while stack:
+        x = stack.pop()
+        if x.__class__ is not tuple:
+            continue
+        tag = x[0]
+        if tag == "?":
+            out.append(x[1])
+        elif tag == "b":
+            stack.append(x[2])
+            stack.append(x[3])
+        elif tag == "u":
+            stack.append(x[2])
+    return out
+
+
 def deferred_text(v, names: dict[int, str] | None = None) -> str:
     """``(r0 ^ r0)``-style text of a value; placeholders by the read they wait for."""
     if not isinstance(v, tuple):

@@ -15,7 +15,11 @@ from ..core.errors import UnsupportedError
 from ..core.events import EventShape
 from ..core.program import Fence, Load, Rmw, Store, Thread
 from ..lang.ir import Model
-from ..lang.table import compiled_fences, compiled_table
+from ..lang.table import compiled_dependencies, compiled_fences, compiled_table
+
+# guards: a branch (ctrl) or an address (addr;po) issued on a guessed value of pending reads
+G_CTRL, G_ADDR = 0, 1
+GUARD_RELATION = {G_CTRL: "ctrl", G_ADDR: "addr;po"}
 
 NEVER = 0  # the later operation waits for the earlier one
 DIFFERENT = 1  # it may go first when the two locations differ
@@ -47,12 +51,11 @@ class ModelRules:
         self.table = compiled_table(model)
         self.fences = compiled_fences(model)
         self.forwarding = model.forwarding
+        self.deps = compiled_dependencies(model)
         cells = self.table.cells
         # may the later (column) access be performed before the earlier (row) one?
         self.diff_ok = [[not c.keeps(False, False) for c in row] for row in cells]
         self.same_ok = [[not c.keeps(True, False) for c in row] for row in cells]
-        # does the cell keep the pair when the later access depends on the earlier one?
-        self.keeps_dependent = [[c.keeps(False, True) and c.keeps(True, True) for c in row] for row in cells]
 
     def overtake(self, earlier: EventShape, later: EventShape) -> int:
         """NEVER, DIFFERENT or ALWAYS: may ``later`` be performed before a pending ``earlier``?
@@ -74,12 +77,28 @@ class ModelRules:
             return False
         return self.same_ok[self.table.row_of(write)][self.table.col_of(read)]
 
-    def dependency_kept(self, read: EventShape, later: EventShape) -> str | None:
-        """None when the table keeps ``later`` after ``read`` if it depends on it; else the cell."""
-        r, c = self.table.row_of(read), self.table.col_of(later)
-        if self.keeps_dependent[r][c]:
+    def dependency_holds(self, relation: str, read: EventShape, later: EventShape) -> bool:
+        """Does a ``relation`` dependency of ``later`` on ``read`` keep an order the table alone does not?
+
+        True for an ``i`` / ``di`` cell whose pair the model's dependencies name for ``relation``.
+        """
+        cell = self.table.cell(read, later)
+        return cell.value in ("i", "di") and self.deps.keeps(relation, read, later)
+
+    def dependency_kept(self, relation: str, read: EventShape, later: EventShape) -> str | None:
+        """None when ``later`` stays after ``read`` at every location if it depends on it by ``relation``.
+
+        Otherwise the words for why not: the cell, and whether the model honours ``relation`` there.
+        """
+        cell = self.table.cell(read, later)
+        dependent = self.deps.keeps(relation, read, later)
+        if cell.keeps(False, dependent) and cell.keeps(True, dependent):
             return None
-        return f"{self.table.rows[r]} -> {self.table.cols[c]} is '{self.table.cells[r][c].value}'"
+        r, c = self.table.row_of(read), self.table.col_of(later)
+        words = f"{self.table.rows[r]} -> {self.table.cols[c]} is '{cell.value}'"
+        if cell.value in ("i", "di"):
+            words += f" and the model does not honour {relation} for the pair"
+        return words
 
     def fence_orders(self, kind: str, earlier: EventShape, later: EventShape) -> bool:
         return self.fences.orders_pair(kind, earlier, later)
@@ -150,9 +169,22 @@ class ThreadRules:
                     for j in access:
                         if rules.fence_orders(kind, shapes[j], shapes[k]):
                             self.fence_before[f][k] |= 1 << j
+        reads = [j for j in access if self.is_read[j]]
+        read_set, access_set = set(reads), set(access)
+        # per guard kind: hold[g][j][k] -- a later access k waits for a pending read j the guard's
+        # value depends on (the model honours that dependency for the pair, in an i / di cell)
+        self.hold = {g: [[rules.dependency_holds(rel, shapes[j], shapes[k]) if j in read_set and k in access_set
+                          else False for k in range(n)] for j in range(n)]
+                     for g, rel in GUARD_RELATION.items()}
+        # waiting (not issuing past a branch / an unknown address) is exact when the model keeps
+        # every dependent pair; otherwise the explorer issues past them on a guessed value
+        self.speculates = {g: self._relaxed(rel, reads, access) for g, rel in GUARD_RELATION.items()}
+        # value speculation (an access before the read its address or stored value comes from)
+        # (a data dependency only ever makes a write wait)
+        self.value_speculation = {"addr": self._relaxed("addr", reads, access),
+                                  "data": self._relaxed("data", reads, [k for k in access if self.is_write[k]])}
         self.atomic = {k: self._indistinguishable(ids, thread.instrs[k])
                        for k, ids in self.halves.items() if len(ids) == 2}
-        self.speculation = self._speculation(access)
 
     def _indistinguishable(self, ids: tuple[int, int], ins: Rmw) -> bool:
         """May this read-modify-write be performed in one step (its two halves never told apart)?
@@ -160,8 +192,9 @@ class ThreadRules:
         True when every other operation of the thread relates to the read half exactly as
         to the write half, no fence orders one half without the other, nothing may be
         performed between them (a later operation depending on the value read would
-        otherwise fit there), the read cannot be served by forwarding, and, when the
-        written value uses registers, the read cannot overtake an earlier read.
+        otherwise fit there), the read cannot be served by forwarding, when the written
+        value uses registers the read cannot overtake an earlier read, and no guess on a
+        read's value holds back one half and not the other.
         """
         r, w = ids
         uses_regs = bool((ins.new.regs() | (ins.cond.regs() if ins.cond is not None else frozenset()))
@@ -182,17 +215,17 @@ class ThreadRules:
                 return False
             if uses_regs and self.is_read[d] and self.overtake[d][r] != NEVER:
                 return False
+            if any(h[d][r] != h[d][w] for h in self.hold.values()):  # a guess holds back one half only
+                return False
         return True
 
-    def _speculation(self, access: list[int]) -> str | None:
-        """A table cell that lets an access overtake a read it depends on, or None."""
-        for j in access:
-            if not self.is_read[j]:
-                continue
+    def _relaxed(self, relation: str, reads: list[int], access: list[int]) -> str | None:
+        """Why an access may overtake a read it depends on by ``relation`` (words), or None."""
+        for j in reads:
             for k in access:
-                cell = self.rules.dependency_kept(self.shapes[j], self.shapes[k])
-                if cell is not None:
-                    return cell
+                why = self.rules.dependency_kept(relation, self.shapes[j], self.shapes[k])
+                if why is not None:
+                    return why
         return None
 
     def fence_blocks(self, f: int, j: int, k: int) -> bool:

@@ -161,6 +161,7 @@ def _stats(found: SearchOutcome, por: bool, order: str) -> dict:
         "transitions": found.transitions,
         "final_states": len(found.final_ids),
         "deadlocks": found.deadlocks,
+        "misspeculated": found.misspeculated,
         "max_pending": found.max_pending,
         "search_time": round(found.time, 4),
         "first_violation_time": None if found.first_target_time is None else round(found.first_target_time, 4),

@@ -24,7 +24,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..core.events import EventShape
-from ..core.program import Branch, Fence, evaluate
+from ..core.program import Branch, evaluate
 from .state import FENCE, I_RMW, RMW, Machine
 from .transitions import ISSUE, PERFORM, RMW_READ
 
@@ -67,7 +67,7 @@ def step_overtakings(machine: Machine, state, tr) -> list[Overtaking]:
     op = pending[tr.pos]
     later = _later_events(machine, t, op)
     return [Overtaking(t, o[3], op[3], _earlier_events(machine, t, o), later)
-            for o in pending[:tr.pos] if o[0] != FENCE]
+            for o in pending[:tr.pos] if o[0] < FENCE]
 
 
 def trace_overtakings(machine: Machine, steps: list, final_state) -> list[Overtaking]:
@@ -88,11 +88,15 @@ def trace_overtakings(machine: Machine, steps: list, final_state) -> list[Overta
             ins = th.thread.instrs[pc]
             nxt = pc + 1
             if isinstance(ins, Branch):
-                env = {n: v for n, v in zip(th.reg_names, regs) if v.__class__ is not tuple}
-                if ins.cond is None or evaluate(ins.cond, env):
-                    nxt = ins.target
-            if len(after[1][t][2]) > len(pending):
-                issued[t].append((isinstance(ins, Fence), pc, len(visited[t]) - 1))
+                if tr.guess is not None:  # issued on a guess (the path shows it was right)
+                    if tr.guess:
+                        nxt = ins.target
+                else:
+                    env = {n: v for n, v in zip(th.reg_names, regs) if v.__class__ is not tuple}
+                    if ins.cond is None or evaluate(ins.cond, env):
+                        nxt = ins.target
+            for o in after[1][t][2][len(pending):]:  # a guard, then the access or fence itself
+                issued[t].append((o[0] >= FENCE, pc, len(visited[t]) - 1))
             visited[t].extend(range(nxt, th.skip_nops(nxt) + 1))
             continue
         p = tr.pos
@@ -110,12 +114,12 @@ def trace_overtakings(machine: Machine, steps: list, final_state) -> list[Overta
 
 
 def _realign(issued: list, p: int, removed: bool, pending_after: tuple) -> None:
-    """Keep ``issued`` parallel to the pending list after a perform (fences may be dropped too)."""
+    """Keep ``issued`` parallel to the pending list after a perform (fences and guards may be dropped too)."""
     if removed:
         del issued[p]
     i = 0
     for o in pending_after:
-        while i < len(issued) and issued[i][0] and not (o[0] == FENCE and issued[i][1] == o[3]):
+        while i < len(issued) and issued[i][0] and not (o[0] >= FENCE and issued[i][1] == o[3]):
             del issued[i]
         i += 1
     del issued[len(pending_after):]

@@ -95,7 +95,7 @@ class Reduction:
         r, w = self.future[u][pc]
         for o in pending:
             kind = o[0]
-            if kind == FENCE:
+            if kind >= FENCE:  # fences and guards touch no memory
                 continue
             bit = 1 << o[2]
             if kind == WRITE or kind == HALF:

@@ -10,7 +10,7 @@ from ..core.condition import FinalState
 from ..core.errors import MmdslError
 from .reduction import Reduction
 from .state import Machine
-from .transitions import Semantics
+from .transitions import MISSPECULATED, Semantics
 
 
 class StateLimit(MmdslError):
@@ -27,6 +27,7 @@ class SearchOutcome:
     states: int = 0
     transitions: int = 0
     deadlocks: int = 0  # states with nothing enabled that are not final (locks, failed assumes)
+    misspeculated: int = 0  # states dropped because a thread's guess (branch, address) proved wrong
     max_pending: int = 0
     time: float = 0.0
     first_target_time: float | None = None
@@ -69,6 +70,9 @@ def search(machine: Machine, semantics: Semantics, *, keys: list, is_target, sta
         enabled = enabled_of(state)
         if enabled is None:
             out.deadlocks += 1
+            continue
+        if enabled is MISSPECULATED:  # a guess proved wrong: this path never happened
+            out.misspeculated += 1
             continue
         if reduction is not None:
             chosen = reduction.choose(state, enabled)

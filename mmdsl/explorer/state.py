@@ -13,6 +13,11 @@ canonical hashable key. Pending operations are tuples whose first field is their
 * ``(HALF, dW, loc, instr, value, forwarded)``   the write half of a split read-modify-write
   (``forwarded``: its read took the value of a pending own write)
 * ``(FENCE, d, None, instr)``                    a fence that still holds something back
+* ``(GUARD, g, None, instr, value, expected)``    a guess the thread went on with: the branch at
+  ``instr`` goes the ``expected`` way (``g`` = G_CTRL) or the access after the guard is at
+  location ``expected`` (G_ADDR), while ``value`` still waits for pending reads. It holds back
+  the later accesses the model keeps after those reads (``ThreadRules.hold``); once the reads
+  are performed it is dropped if the guess was right, and the path is discarded if not.
 """
 
 from __future__ import annotations
@@ -24,10 +29,10 @@ from ..core.program import (
     Assign, Assume, Branch, Fence, Load, Nop, Program, Rmw, Store,
 )
 from .deferred import compile_expr
-from .enabling import ModelRules, ThreadRules
+from .enabling import G_CTRL, ModelRules, ThreadRules
 
-READ, WRITE, RMW, HALF, FENCE = range(5)
-KIND_TEXT = {READ: "R", WRITE: "W", RMW: "RMW", HALF: "W*", FENCE: "F"}
+READ, WRITE, RMW, HALF, FENCE, GUARD = range(6)
+KIND_TEXT = {READ: "R", WRITE: "W", RMW: "RMW", HALF: "W*", FENCE: "F", GUARD: "?"}
 
 # compiled instructions: (opcode, ...)
 I_NOP, I_LOAD, I_STORE, I_RMW, I_FENCE, I_ASSIGN, I_BRANCH, I_ASSUME = range(8)
@@ -150,21 +155,40 @@ class Machine:
         return FinalState.of(self.final_values(state), keys)
 
     def _check_dependencies(self) -> None:
-        """The explorer never speculates: refuse a model that lets an access overtake a read it depends on."""
+        """Refuse what the explorer cannot speculate on, by name.
+
+        It never guesses a value to perform an access with (an address or a stored value
+        that comes from a pending read), and it guesses branches forward only: a loop whose
+        back edge tests a pending read would be unrolled without bound.
+        """
+        name = self.rules.model.name
         for t in self.threads:
-            cell = t.rules.speculation
-            if cell is None:
-                continue
-            ins = _dependent_instruction(t.thread)
+            for relation in ("addr", "data"):
+                why = t.rules.value_speculation[relation]
+                ins = _dependent_instruction(t.thread, relation) if why else None
+                if ins is not None:
+                    raise UnsupportedError(
+                        f"model '{name}' lets an access be performed before a read it depends on by {relation} "
+                        f"({why}); the explorer performs an access after the reads its address and "
+                        f"stored value come from, and {t.name} has such a dependency at '{ins.text}'", ins.pos)
+            why = t.rules.speculates[G_CTRL]
+            ins = _dependent_instruction(t.thread, "loop") if why else None
             if ins is not None:
                 raise UnsupportedError(
-                    f"model '{self.rules.model.name}' lets an access be performed before a read it depends on "
-                    f"(cell {cell}); the explorer performs dependent accesses after the reads they depend on, "
-                    f"and {t.name} has such a dependency at '{ins.text}'", ins.pos)
+                    f"model '{name}' lets an access be performed before a read it is control dependent on "
+                    f"(ctrl: {why}); the explorer speculates past branches in loop-free code only, and "
+                    f"{t.name} has a loop and branches at '{ins.text}' on a value it loads", ins.pos,
+                    hint="run the loop-free form of the test, or use a model that honours ctrl for every pair")
 
 
-def _dependent_instruction(thread):
-    """The first instruction whose address, value, condition or branch uses a loaded register."""
+def _dependent_instruction(thread, relation: str):
+    """The first instruction that uses a loaded register by ``relation``.
+
+    ``addr``: as an address; ``data``: as a stored value (or a read-modify-write's new value
+    or condition); ``loop``: in the condition of a branch, in a thread that has a loop (a
+    backward branch), where guessing branches could issue without end.
+    """
+    loops = any(isinstance(ins, Branch) and ins.target <= pc for pc, ins in enumerate(thread.instrs))
     tainted: set[str] = set()
     changed = True
     while changed:  # registers that (transitively) hold a loaded value
@@ -176,15 +200,15 @@ def _dependent_instruction(thread):
             if isinstance(ins, (Load, Rmw)) or (isinstance(ins, Assign) and ins.expr.regs() & tainted):
                 tainted.add(dst)
                 changed = True
-    for ins in thread.instrs:
+    for pc, ins in enumerate(thread.instrs):
         used: frozenset = frozenset()
-        if isinstance(ins, (Load, Store, Rmw)):
+        if relation == "addr" and isinstance(ins, (Load, Store, Rmw)):
             used = ins.addr.regs()
-        if isinstance(ins, Store):
+        if relation == "data" and isinstance(ins, Store):
             used |= ins.value.regs()
-        if isinstance(ins, Rmw):
+        if relation == "data" and isinstance(ins, Rmw):
             used |= ins.new.regs() | (ins.cond.regs() if ins.cond is not None else frozenset())
-        if isinstance(ins, (Branch, Assume)) and ins.cond is not None:
+        if relation == "loop" and isinstance(ins, (Branch, Assume)) and ins.cond is not None and loops:
             used |= ins.cond.regs()
         if used & tainted:
             return ins

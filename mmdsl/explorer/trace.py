@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from ..core.program import Assign, Assume, Branch, Fence, Load, Nop, Rmw, Store
 from .deferred import deferred_text, is_deferred, with_old
-from .state import FENCE, HALF, KIND_TEXT, READ, RMW, WRITE, Machine
+from .state import FENCE, GUARD, HALF, KIND_TEXT, READ, RMW, WRITE, Machine
 from .transitions import ISSUE, RMW_FAIL, RMW_READ, RMW_WHOLE, Transition
 
 
@@ -29,6 +29,15 @@ class Step:
 
 def _tags(annots) -> str:
     return "".join(f"[{a}]" for a in sorted(set(annots) - {"atomic"}))
+
+
+def _guess_text(guess) -> str:
+    """A guess a thread went on with: a branch ``taken`` / ``not taken``, or an address."""
+    if guess is True:
+        return "taken"
+    if guess is False:
+        return "not taken"
+    return f"address {guess}"
 
 
 def instr_text(ins) -> str:
@@ -74,6 +83,8 @@ class Describer:
         kind = op[0]
         if kind == FENCE:
             return f"F[{self.m.threads[t].thread.instrs[op[3]].kind}]"
+        if kind == GUARD:
+            return f"guess[{_guess_text(op[5])} at {op[3] + 1}]"
         tag = self._annots(t, op[3])
         head = f"{KIND_TEXT[kind]}{tag} {self._loc(op[2])}"
         if kind in (WRITE, HALF):
@@ -96,7 +107,8 @@ class Describer:
         pc, _, pending = state[1][t]
         if tr.action == ISSUE:
             ins = th.thread.instrs[pc]
-            return Step(t, "issue", pc, f"{th.name}: issue {instr_text(ins)}", False)
+            guess = f" (guessing {_guess_text(tr.guess)})" if tr.guess is not None else ""
+            return Step(t, "issue", pc, f"{th.name}: issue {instr_text(ins)}{guess}", False)
         op = pending[tr.pos]
         mem = state[0]
         loc = self._loc(op[2])
@@ -117,7 +129,7 @@ class Describer:
             else:
                 assert tr.outcome == RMW_READ
                 what = f"R*{tag} {loc}={old}{fwd}"
-        overtaken = tuple(self.op_text(t, o, pending) for o in pending[:tr.pos] if o[0] != FENCE)
+        overtaken = tuple(self.op_text(t, o, pending) for o in pending[:tr.pos] if o[0] < FENCE)
         return Step(t, "perform", op[3], f"{th.name}: perform {what}", bool(overtaken), overtaken)
 
     def state_short(self, state) -> str:

@@ -3,7 +3,10 @@
 Issue (program order): local computation completes at once; a load, store,
 read-modify-write or fence is appended to the thread's pending list. An instruction
 whose address, or a branch (or ``assume``) whose condition, waits for a pending read is
-not issued yet; a stored value may stay deferred.
+not issued yet -- unless the model lets later accesses overtake that read (it does not
+honour ``ctrl``, or ``addr;po``, for some pair): then the thread goes on with a guess
+(the branch taken or not, the address each location), recorded as a *guard* in the
+pending list; a stored value may stay deferred.
 
 Perform (any order the model allows): a pending operation may be performed when, for
 every earlier pending operation of its thread, the pair's code allows it (``enabling``),
@@ -23,10 +26,10 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from ..core.errors import MmdslError, UnsupportedError
-from .deferred import evaluate, is_deferred, resolve, waits_for_reads, with_old
-from .enabling import ALWAYS, DIFFERENT
+from .deferred import evaluate, is_deferred, placeholders, resolve, waits_for_reads, with_old
+from .enabling import ALWAYS, DIFFERENT, G_ADDR, G_CTRL
 from .state import (
-    FENCE, HALF, I_ASSIGN, I_ASSUME, I_BRANCH, I_FENCE, I_LOAD, I_RMW, I_STORE, READ, RMW, WRITE, Machine,
+    FENCE, GUARD, HALF, I_ASSIGN, I_ASSUME, I_BRANCH, I_FENCE, I_LOAD, I_RMW, I_STORE, READ, RMW, WRITE, Machine,
 )
 
 ISSUE, PERFORM = 0, 1
@@ -36,6 +39,10 @@ MEMO_LIMIT = 200_000  # memoised thread steps kept before the memo is cleared
 
 # outcomes of performing a read-modify-write
 R_PLAIN, RMW_WHOLE, RMW_FAIL, RMW_READ = range(4)
+
+# what enabled() returns for a state whose thread went on with a guess that proved wrong:
+# the path never happened (it is dropped, neither a final state nor a deadlock)
+MISSPECULATED = "misspeculated"
 
 
 class Transition(NamedTuple):
@@ -47,6 +54,7 @@ class Transition(NamedTuple):
     access: int = LOCAL
     loc: int = -1
     outcome: int = R_PLAIN
+    guess: object = None  # issue on a guess: the branch taken (bool) or the address (location name)
 
 
 class PendingLimit(MmdslError):
@@ -75,7 +83,8 @@ class Semantics:
 
     # ---- enabledness ---------------------------------------------------------------
     def enabled(self, state) -> list[list[Transition]] | None:
-        """Per thread, its enabled transitions; None when the state can never finish (assume failed)."""
+        """Per thread, its enabled transitions; None when the state can never finish (assume failed),
+        MISSPECULATED when a thread's guess proved wrong."""
         out = []
         memo = self._enabled_memo
         mem, threads = state
@@ -100,22 +109,25 @@ class Semantics:
                 memo[keys[t]] = trs
             if trs is False:
                 return None
+            if trs is MISSPECULATED:
+                return MISSPECULATED
             out.append(trs)
         return out
 
     def _thread_enabled(self, mem, t: int, ts, reserved: int):
-        trs: list[Transition] = []
+        pending = ts[2]
+        for o in pending:
+            if o[0] == GUARD and o[4].__class__ is not tuple:  # resolved and still here: wrong
+                return MISSPECULATED
         try:
             issue = self._issue(t, ts)
         except UnsupportedError as err:
             raise located(err, self.m.threads[t], ts[0]) from None
         if issue is False:
             return False
-        if issue is not None:
-            trs.append(issue)
-        pending = ts[2]
+        trs: list[Transition] = list(issue) if issue else []
         for p in range(len(pending)):
-            if pending[p][0] != FENCE:
+            if pending[p][0] < FENCE:
                 try:
                     tr = self._perform(mem, t, ts, p, reserved)
                 except UnsupportedError as err:
@@ -125,29 +137,48 @@ class Semantics:
         return trs
 
     def _issue(self, t: int, ts):
-        """The issue transition of thread ``t``, None when it must wait, False when its assume failed."""
+        """The issue transitions of thread ``t`` (several when it guesses), None when it must wait,
+        False when its assume failed."""
         pc, regs, _ = ts
         th = self.m.threads[t]
         if pc >= th.length:
             return None
         c = th.code[pc]
         op = c[0]
-        if op in (I_LOAD, I_RMW):
-            if is_deferred(evaluate(c[2], regs)):
-                return None
-        elif op == I_STORE:
-            if is_deferred(evaluate(c[1], regs)):
-                return None
+        speculates = th.rules.speculates
+        if op in (I_LOAD, I_RMW, I_STORE):
+            addr = evaluate(c[1] if op == I_STORE else c[2], regs)
+            if is_deferred(addr):
+                if not speculates[G_ADDR]:
+                    return None
+                return [Transition(t, ISSUE, pc, guess=loc) for loc in self._address_guesses(addr)]
         elif op == I_BRANCH:
             if c[1] is not None and is_deferred(evaluate(c[1], regs)):
-                return None
+                if not speculates[G_CTRL]:
+                    return None
+                return [Transition(t, ISSUE, pc, guess=True), Transition(t, ISSUE, pc, guess=False)]
         elif op == I_ASSUME:
             v = evaluate(c[1], regs)
             if is_deferred(v):
-                return None
+                if not speculates[G_CTRL]:
+                    return None
+                return [Transition(t, ISSUE, pc, guess=True)]
             if not v:
                 return False
-        return Transition(t, ISSUE, pc)
+        return [Transition(t, ISSUE, pc)]
+
+    def _address_guesses(self, addr) -> list:
+        """The locations an address waiting for pending reads may turn out to be.
+
+        Only ``+0`` arithmetic on addresses is supported (``core.program.apply_op``), so
+        ``x + (r0 ^ r0)`` can only be ``x`` (anything else is an error once the reads are
+        performed); otherwise (a pointer loaded from memory) every location.
+        """
+        if addr[0] == "b" and addr[1] in ("add", "or", "xor", "sub"):
+            for side in (addr[2],) if addr[1] == "sub" else (addr[2], addr[3]):
+                if isinstance(side, str) and side in self.m.loc_index:
+                    return [side]
+        return self.m.locations
 
     def _perform(self, mem, t: int, ts, p: int, reserved: int) -> Transition | None:
         pending = ts[2]
@@ -235,6 +266,16 @@ class Semantics:
                 for k in ks:
                     held |= row[k]
                 continue
+            if kind == GUARD:  # a guess still open: the reads it waits for hold back what the model keeps
+                if o[1] == G_ADDR and j == p - 1:  # the access at the guessed address (addr)
+                    return None
+                hold = rules.hold[o[1]]
+                for r in placeholders(o[4]):
+                    row = hold[pending[r][1]]
+                    for k in ks:
+                        if row[k]:
+                            return None
+                continue
             same = o[2] == loc
             halves = (o[1], o[4]) if kind == RMW else (o[1],)
             for n, dj in enumerate(halves):
@@ -283,7 +324,7 @@ class Semantics:
             if done is None:
                 pc, regs, pending = ts
                 try:
-                    done = self._apply_issue(self.m.threads[t], pc, regs, pending)
+                    done = self._apply_issue(self.m.threads[t], pc, regs, pending, tr.guess)
                 except UnsupportedError as err:
                     raise located(err, self.m.threads[t], pc) from None
                 if len(done[2]) > self.max_seen:
@@ -313,12 +354,16 @@ class Semantics:
             memo.clear()
         memo[key] = value
 
-    def _apply_issue(self, th, pc: int, regs: tuple, pending: tuple):
+    def _apply_issue(self, th, pc: int, regs: tuple, pending: tuple, guess=None):
         c = th.code[pc]
         op = c[0]
         nxt = pc + 1
         if op == I_LOAD or op == I_STORE or op == I_RMW:
-            loc = self.m.location(evaluate(c[1] if op == I_STORE else c[2], regs), th, pc)
+            addr = evaluate(c[1] if op == I_STORE else c[2], regs)
+            if guess is not None:  # the address waits for pending reads: go on at location ``guess``
+                pending = pending + ((GUARD, G_ADDR, None, pc, addr, guess),)
+                addr = guess
+            loc = self.m.location(addr, th, pc)
             if len(pending) >= self.max_pending:
                 raise PendingLimit(
                     f"the pending list of {th.name} would exceed {self.max_pending} operations at "
@@ -346,8 +391,14 @@ class Semantics:
         elif op == I_ASSIGN:
             regs = regs[:c[1]] + (evaluate(c[2], regs),) + regs[c[1] + 1:]
         elif op == I_BRANCH:
-            if c[1] is None or evaluate(c[1], regs):
+            if guess is not None:  # the condition waits for pending reads: go on as guessed
+                pending = pending + ((GUARD, G_CTRL, None, pc, evaluate(c[1], regs), guess),)
+                if guess:
+                    nxt = c[2]
+            elif c[1] is None or evaluate(c[1], regs):
                 nxt = c[2]
+        elif op == I_ASSUME and guess is not None:
+            pending = pending + ((GUARD, G_CTRL, None, pc, evaluate(c[1], regs), True),)
         nxt = th.skip_nops(nxt)
         return (nxt, th.canonical(nxt, regs), pending)
 
@@ -382,8 +433,33 @@ class Semantics:
                 removed = False
         regs = tuple(resolve(v, p, value, removed) if v.__class__ is tuple else v for v in regs)
         pending = tuple(_resolve_op(o, p, value, removed) for o in pending)
+        if value is not None:
+            regs, pending = self._settle_guards(th, regs, pending)
         regs, pending = _drop_dead_fences(th.rules, regs, pending)
         return (pc, regs, pending), write
+
+    def _settle_guards(self, th, regs: tuple, pending: tuple) -> tuple[tuple, tuple]:
+        """Drop the guards whose reads are all performed and whose guess was right.
+
+        A wrong one stays (``enabled`` then discards the state). An address that proves
+        not to be a location at all is the program's error, as without the guess, unless
+        an earlier guess is still open (then the path may never happen).
+        """
+        for i, o in enumerate(pending):
+            if o[0] != GUARD or o[4].__class__ is tuple:
+                continue
+            if o[1] == G_CTRL:
+                right = bool(o[4]) == o[5]
+            else:
+                right = o[4] == o[5]
+                if not right and not any(e[0] == GUARD for e in pending[:i]):
+                    self.m.location(o[4], th, o[3])
+            if not right:
+                return regs, pending
+            rest = tuple(_resolve_op(e, i, None, True) for e in pending[:i] + pending[i + 1:])
+            regs = tuple(resolve(v, i, None, True) if v.__class__ is tuple else v for v in regs)
+            return self._settle_guards(th, regs, rest)
+        return regs, pending
 
 
 def located(err: UnsupportedError, th, instr: int) -> UnsupportedError:
@@ -421,7 +497,7 @@ def _others(held: list[int], t: int) -> int:
 
 def _holds(o, mask: int) -> bool:
     """Is a pending access among the descriptors in ``mask``?"""
-    if o[0] == FENCE:
+    if o[0] >= FENCE:
         return False
     if (mask >> o[1]) & 1:
         return True
@@ -438,6 +514,10 @@ def _resolve_op(o, p: int, value, removed: bool):
         new, cond = o[5], o[6]
         if new.__class__ is tuple or cond.__class__ is tuple:
             return o[:5] + (resolve(new, p, value, removed), resolve(cond, p, value, removed)) + o[7:]
+    elif kind == GUARD:
+        v = o[4]
+        if v.__class__ is tuple:
+            return o[:4] + (resolve(v, p, value, removed),) + o[5:]
     return o
 
 

@@ -82,6 +82,33 @@ def check_fence(decl) -> list[ModelError]:
     return errors
 
 
+def check_dependencies(block) -> list[ModelError]:
+    """A `dependencies` line names a dependency relation (addr, data, ctrl, addr;po), each at most once."""
+    from .ir import DEPENDENCY_RELATIONS
+
+    errors: list[ModelError] = []
+    seen: dict[str, object] = {}
+    for entry in block.entries:
+        name = "".join(entry.relation.split())
+        if name not in DEPENDENCY_RELATIONS:
+            errors.append(_error(entry, f"'{entry.relation}' is not a dependency relation; a `dependencies` "
+                                        f"block names {', '.join(DEPENDENCY_RELATIONS)}"))
+        elif name in seen:
+            prev = location(seen[name])
+            errors.append(_error(entry, f"dependency '{name}' is already listed at line {prev.line}; "
+                                        "join its pairs with |"))
+        else:
+            seen[name] = entry
+        entry.relation = name
+    if errors:
+        mark_broken(block)
+    return errors
+
+
+SINGLE_STATEMENTS = {"Reorder": "reorder table", "Forwarding": "forwarding statement",
+                     "Dependencies": "dependencies block"}
+
+
 def check_file(raw) -> list[ModelError]:
     """Every check of one file's statements: shapes, names, costs, duplicates (one error each)."""
     errors: list[ModelError] = []
@@ -95,10 +122,11 @@ def check_file(raw) -> list[ModelError]:
             errors += check_class_name(st)
         elif kind == "FenceDecl":
             errors += check_fence(st)
-        if kind in ("Reorder", "Forwarding"):
+        elif kind == "Dependencies":
+            errors += check_dependencies(st)
+        if kind in SINGLE_STATEMENTS:
             if kind in firsts:
-                what = "reorder table" if kind == "Reorder" else "forwarding statement"
-                errors.append(_error(st, f"a model has at most one {what}"))
+                errors.append(_error(st, f"a model has at most one {SINGLE_STATEMENTS[kind]}"))
                 mark_broken(st)
             else:
                 firsts[kind] = st

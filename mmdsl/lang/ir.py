@@ -42,7 +42,8 @@ STATIC_RELATIONS = {
     "addr": "address dependency",
     "data": "data dependency",
     "ctrl": "control dependency",
-    "dep": "addr | data | ctrl | addr ; po (what the table's i condition tests)",
+    "dep": "the dependencies the model honours (its `dependencies` block; by default "
+           "addr | data | ctrl | addr ; po): what the table's i condition tests",
     "rmw": "read and write of one atomic read-modify-write",
     "po-loc": "po & loc",
 }
@@ -147,7 +148,7 @@ CELL_MEANING = {
     "-": "never: the pair keeps program order",
     "Y": "always: the later access may be performed first",
     "d": "only when the two locations differ",
-    "i": "only when the later access does not depend (addr, data, ctrl) on the earlier",
+    "i": "only when the later access does not depend on the earlier (by a dependency the model honours)",
     "di": "only when the locations differ and the later access is independent",
 }
 
@@ -158,6 +159,31 @@ class Table:
     cols: list[str]
     cells: dict[tuple[str, str], Cell]
     pos: SourcePos | None = None
+
+
+# The dependency relations a `dependencies` block may name, with their meaning.
+DEPENDENCY_RELATIONS = {
+    "addr": "the later access's address is computed from the value the earlier read",
+    "data": "the later write's value is computed from the value the earlier read",
+    "ctrl": "the later access comes after a branch whose condition uses the value the earlier read",
+    "addr;po": "the later access comes after an access whose address uses the value the earlier read",
+}
+
+
+@dataclass
+class DependencyRule:
+    """One line of a `dependencies` block: relation ``name`` keeps these (earlier, later) pairs."""
+
+    name: str  # one of DEPENDENCY_RELATIONS
+    pairs: list[tuple[Expr, Expr]]
+    doc: str = ""
+    pos: SourcePos | None = None
+
+
+def default_dependencies() -> list[DependencyRule]:
+    """What a model without a `dependencies` block honours: every dependency, for every pair."""
+    m = Expr("name", name="M", type=SET)
+    return [DependencyRule(n, [(m, m)], "default") for n in DEPENDENCY_RELATIONS]
 
 
 @dataclass
@@ -217,6 +243,9 @@ class Model:
     classes: dict[str, Expr] = field(default_factory=dict)
     class_docs: dict[str, str] = field(default_factory=dict)
     table: Table | None = None
+    # the dependencies the `i` / `di` cells (and the `dep` relation) honour
+    dependencies: list[DependencyRule] = field(default_factory=default_dependencies)
+    dependencies_pos: SourcePos | None = None  # where the model's own block is (None: the default)
     forwarding: bool = False
     fences: dict[str, FenceDecl] = field(default_factory=dict)
     lets: list[LetGroup] = field(default_factory=list)

@@ -17,6 +17,7 @@ from .ir import (
     Axiom,
     Binding,
     Cell,
+    DependencyRule,
     Expr,
     FenceDecl,
     LetGroup,
@@ -198,6 +199,12 @@ class _Lowerer:
                                  "a model has one table", pos,
                                  hint="keep the table in one file and include the other parts")
             model.table = self._table(st, pos)
+        elif kind == "Dependencies":
+            if model.dependencies_pos is not None:  # e.g. one from an included file
+                raise ModelError(f"a second dependencies block (the first is at {model.dependencies_pos}); "
+                                 "a model says once which dependencies it honours", pos)
+            model.dependencies = self._dependencies(st)
+            model.dependencies_pos = pos
         elif kind == "Forwarding":
             model.forwarding = st.mode == "own-writes"
         elif kind == "FenceDecl":
@@ -232,6 +239,29 @@ class _Lowerer:
                 cells[(r.name, c)] = Cell(cell.value, location(cell))
         return Table(rows, cols, cells, pos)
 
+    def _dependencies(self, st) -> list[DependencyRule]:
+        rules = []
+        for entry in st.entries:
+            pos = location(entry)
+            rules.append(DependencyRule("".join(entry.relation.split()), self._pairs(entry.pairs, pos),
+                                        entry.doc or "", pos))
+        return rules
+
+    def _pairs(self, orders, pos: SourcePos, what: str = "a dependency keeps") -> list:
+        """The SET * SET pairs of a fence or a dependency line (each relation among them reported)."""
+        out = []
+        broken = False
+        for o in orders:
+            left, right = self._checked(o.left), self._checked(o.right)
+            for side in (left, right):
+                if side.type == REL:
+                    self.report(ModelError(f"{what} pairs of event sets: write SET * SET", side.pos or pos))
+                broken = broken or side.type != SET
+            out.append((left, right))
+        if broken:
+            raise _Reported()
+        return out
+
     def _fence(self, st, model: Model, pos: SourcePos) -> None:
         for n in (st.name, *st.aliases):
             self.scope.declare(n, SET)
@@ -239,17 +269,7 @@ class _Lowerer:
             clash = {s.lower() for s in other.spellings} & {st.name.lower(), *(a.lower() for a in st.aliases)}
             if clash:
                 raise ModelError(f"fence name '{sorted(clash)[0]}' is already used by fence '{other.name}'", pos)
-        orders = []
-        broken = False
-        for o in st.orders:
-            left, right = self._checked(o.left), self._checked(o.right)
-            for side in (left, right):
-                if side.type == REL:
-                    self.report(ModelError("a fence orders pairs of event sets: write SET * SET", side.pos or pos))
-                broken = broken or side.type != SET
-            orders.append((left, right))
-        if broken:
-            raise _Reported()
+        orders = self._pairs(st.orders, pos, "a fence orders")
         model.fences[st.name] = FenceDecl(st.name, list(st.aliases), orders, st.cost, st.doc or "", pos)
 
     def _let(self, st, recursive: bool) -> LetGroup:

@@ -57,6 +57,45 @@ class CompiledTable:
         return self.keeps(earlier, later, True, dependent)
 
 
+class CompiledDependencies:
+    """The model's `dependencies` block as predicates: which relation keeps which class pairs."""
+
+    def __init__(self, model: Model):
+        self.model = model
+        self.rules: dict[str, list] = {}
+        for rule in model.dependencies:
+            self.rules.setdefault(rule.name, []).extend(
+                (set_predicate(a, model), set_predicate(b, model)) for a, b in rule.pairs)
+
+    def keeps(self, relation: str, earlier: EventShape, later: EventShape) -> bool:
+        """Does a ``relation`` dependency (addr, data, ctrl, addr;po) of ``later`` on ``earlier`` count?"""
+        return any(a(earlier) and b(later) for a, b in self.rules.get(relation, ()))
+
+    def honoured(self) -> list[str]:
+        return list(self.rules)
+
+
+def dependency_relation(model: Model, shapes: list[EventShape], rels: dict[str, Rel]) -> Rel:
+    """``dep``: the pairs related by a dependency the model honours for their classes.
+
+    ``rels`` holds the static ``addr``, ``data``, ``ctrl`` and ``po`` of the execution.
+    """
+    n = len(shapes)
+    deps = compiled_dependencies(model)
+    out = Rel.empty(n)
+    for name, pairs in deps.rules.items():
+        base = rels["addr"].seq(rels["po"]) if name == "addr;po" else rels[name]
+        for a_pred, b_pred in pairs:
+            left = right = 0
+            for i, s in enumerate(shapes):
+                if a_pred(s):
+                    left |= 1 << i
+                if b_pred(s):
+                    right |= 1 << i
+            out = out | base.restrict(left, right)
+    return out
+
+
 class CompiledFences:
     """For each fence kind a test can use: the (earlier, later) set predicates it orders.
 
@@ -150,6 +189,10 @@ def fence_relation(model: Model, shapes: list[EventShape], po: Rel) -> Rel:
 
 def compiled_table(model: Model) -> CompiledTable:
     return model.compiled("table", CompiledTable)
+
+
+def compiled_dependencies(model: Model) -> CompiledDependencies:
+    return model.compiled("dependencies", CompiledDependencies)
 
 
 def compiled_fences(model: Model) -> CompiledFences:

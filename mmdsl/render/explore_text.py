@@ -38,7 +38,8 @@ def stats_text(result: Exploration) -> str:
     st = result.stats
     text = (f"Stats {result.test} under {result.model}: states {st['states']}, transitions {st['transitions']}, "
             f"final machine states {st['final_states']}, deadlocks {st['deadlocks']}, "
-            f"max pending {st['max_pending']}")
+            + (f"wrong guesses {st['misspeculated']}, " if st.get("misspeculated") else "")
+            + f"max pending {st['max_pending']}")
     if "sc_states" in st and result.model != "sc":
         sc = "n/a (a fence sc does not know)" if st["sc_states"] is None else \
             f"states {st['sc_states']}, transitions {st['sc_transitions']}"

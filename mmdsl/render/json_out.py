@@ -69,6 +69,11 @@ def model_dict(model: Model) -> dict:
         "includes": model.includes,
         "classes": {n: render_expr(e) for n, e in model.classes.items()},
         "forwarding": model.forwarding,
+        "dependencies": {
+            "default": model.dependencies_pos is None,
+            "relations": {r.name: [f"{render_expr(a)} * {render_expr(b)}" for a, b in r.pairs]
+                          for r in model.dependencies},
+        },
         "fences": [
             {"name": f.name, "aliases": f.aliases, "cost": f.cost, "doc": f.doc,
              "orders": [f"{render_expr(a)} * {render_expr(b)}" for a, b in f.orders]}

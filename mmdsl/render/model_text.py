@@ -31,6 +31,10 @@ def model_text(model: Model) -> str:
         used = sorted({c.value for c in model.table.cells.values()})
         for v in used:
             out.append(f"    {v:<2}  {CELL_MEANING[v]}")
+    uses_deps = model.table is not None and any(c.value in ("i", "di") for c in model.table.cells.values())
+    if uses_deps or model.dependencies_pos is not None:
+        out.append("")
+        out.extend(dependency_lines(model))
     out.append("")
     out.append("forwarding: " + ("own writes (a read may take its value from its thread's pending write)"
                                  if model.forwarding else "none (one shared memory)"))
@@ -54,6 +58,21 @@ def model_text(model: Model) -> str:
         tag = "  (default)" if a.default else ""
         out.append(f"  {a.name}: {a.text()}{tag}" + (f"    # {a.doc}" if a.doc else ""))
     return "\n".join(out) + "\n"
+
+
+def dependency_lines(model: Model) -> list[str]:
+    """Which dependencies the model honours (what the table's i / di cells test)."""
+    head = "dependencies (what keeps a pair of an i / di cell in order)"
+    if model.dependencies_pos is None:
+        head += ", the default"
+    out = [head + ":"]
+    if not model.dependencies:
+        out.append("  none: i is Y and di is d")
+    for rule in model.dependencies:
+        pairs = " | ".join(f"{render_expr(a)} * {render_expr(b)}" for a, b in rule.pairs)
+        doc = f"    # {rule.doc}" if rule.doc and rule.doc != "default" else ""
+        out.append(f"  {rule.name}: {pairs}{doc}")
+    return out
 
 
 def table_lines(model: Model) -> list[str]:

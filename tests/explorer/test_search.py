@@ -72,6 +72,10 @@ def test_reduction_keeps_the_final_states_and_shortest_traces_of_random_programs
             full = explore(program, model, por=False, order="bfs", max_states=100_000)
         except (StateLimit, PendingLimit):
             continue
+        except UnsupportedError as err:  # rmo: a branch on a loaded value in a loop (no speculation there)
+            if "speculates past branches in loop-free code only" not in err.message:
+                raise
+            continue
         reduced = explore(program, model, order="bfs", max_states=100_000)
         assert reduced.state_set() == full.state_set(), name
         # a persistent-set search keeps a shortest path to every final state, so breadth-first
