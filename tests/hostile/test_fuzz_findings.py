@@ -1,0 +1,27 @@
+"""Regression tests for what the command-line fuzz test (test_fuzz.py) found, one per finding."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from mmdsl.cli.app import app
+
+ROOT = Path(__file__).resolve().parents[2]
+runner = CliRunner()
+
+
+def invoke(*args):
+    return runner.invoke(app, list(args))
+
+
+def test_a_folder_named_like_a_bundled_model_does_not_hide_it(tmp_path, monkeypatch):
+    # `cd litmus && mmdsl suite dotnet` said "model file 'dotnet' not found": the folder
+    # dotnet/ in the working directory was taken for the model file.
+    (tmp_path / "dotnet").mkdir()
+    (tmp_path / "SB.litmus").write_text((ROOT / "litmus" / "classic" / "SB.litmus").read_text())
+    monkeypatch.chdir(tmp_path)
+    r = invoke("run", "SB.litmus", "-m", "dotnet")
+    assert r.exit_code == 0, r.output
+    assert "Observation SB" in r.output
