@@ -25,3 +25,11 @@ def test_a_folder_named_like_a_bundled_model_does_not_hide_it(tmp_path, monkeypa
     r = invoke("run", "SB.litmus", "-m", "dotnet")
     assert r.exit_code == 0, r.output
     assert "Observation SB" in r.output
+
+
+def test_draw_of_a_program_with_a_loop_names_the_loop(tmp_path):
+    # `mmdsl draw peterson.litmus -m tso` said "peterson has a loop ..." with no file:line:col.
+    r = invoke("draw", str(ROOT / "litmus" / "programs" / "peterson.litmus"), "-m", "tso", "-o", str(tmp_path))
+    assert r.exit_code == 2
+    assert "peterson.litmus:9:5: unsupported: " in r.output
+    assert "--state-graph" in r.output
