@@ -33,3 +33,11 @@ def test_draw_of_a_program_with_a_loop_names_the_loop(tmp_path):
     assert r.exit_code == 2
     assert "peterson.litmus:9:5: unsupported: " in r.output
     assert "--state-graph" in r.output
+
+
+def test_a_fence_the_dialect_cannot_write_is_refused_at_its_place(tmp_path):
+    # `mmdsl fences MP.litmus -m pso -o out` (an X86 test): "unsupported: the X86 dialect cannot
+    # write fence 'ss'" with no file:line:col; it now names the instruction the fence goes before.
+    r = invoke("fences", "litmus/classic/MP.litmus", "-m", "pso", "-o", str(tmp_path / "out.litmus"))
+    assert r.exit_code == 2
+    assert "litmus/classic/MP.litmus:11:2: unsupported: the X86 dialect cannot write fence 'ss'" in r.output
