@@ -8,7 +8,9 @@ of jobs on standard input -- ``{"cwd": FOLDER, "args": [...]}`` -- and for each 
 1. prints ``{"start": i}`` (so that the parent knows which job hung if it must kill us),
 2. runs ``mmdsl ARGS`` in FOLDER exactly as the console script does (``mmdsl.cli.app.main``
    with ``sys.argv`` set), capturing what it prints;
-3. prints ``{"done": i, "code": EXIT, "stdout": ..., "stderr": ...}``.
+3. prints ``{"done": i, "code": EXIT, "stdout": ..., "stderr": ..., "places": [FILE, ...],
+   "traceback": BOOL}`` (the output cut in its middle when long; the files named with a
+   line and column, and whether a traceback was printed, are taken from all of it).
 
 An exception that escapes the command is printed as Python would print it on a user's
 terminal (``Traceback (most recent call last): ...``) and counted as exit code 1, so that
@@ -21,8 +23,12 @@ import contextlib
 import io
 import json
 import os
+import re
 import sys
 import traceback
+
+
+PLACE = re.compile(r"([^\s:\"']+):\d+:\d+")  # the files of the file:line:col an output names
 
 
 def run_one(args: list[str]) -> tuple[int, str, str]:
@@ -62,7 +68,9 @@ def main() -> None:
             code, out, err = run_one(job["args"])
         finally:
             os.chdir(home)
-        print(json.dumps({"done": i, "code": code, "stdout": _cut(out), "stderr": _cut(err)}), flush=True)
+        print(json.dumps({"done": i, "code": code, "stdout": _cut(out), "stderr": _cut(err),
+                          "places": PLACE.findall(out + "\n" + err),
+                          "traceback": "Traceback (most recent call last)" in out + err}), flush=True)
 
 
 def _cut(text: str, keep: int = 8000) -> str:

@@ -112,7 +112,8 @@ TOKENS = {
 def nesting(depth: int, kind: str) -> str:
     """A deeply nested fragment of the file's language."""
     if kind == "model":
-        return "(" * depth + "po" + ")" * depth
+        return ["(" * depth + "po" + ")" * depth, "po" + "^-1" * depth, "po ; " * depth + "po",
+                "~" * depth + "po"][depth % 4]
     if kind == "manifest":
         return "[" * depth + "]" * depth
     if kind == "C":
@@ -124,7 +125,7 @@ def nesting(depth: int, kind: str) -> str:
 # well formed, so that they reach the engines: those come more often.
 OPERATIONS = (["delete", "duplicate", "swap", "insert", "replace", "truncate"]
               + ["token-delete", "token-duplicate", "token-swap", "token-insert"]
-              + ["word"] * 5 + ["line-delete", "line-duplicate", "line-duplicate", "line-swap"])
+              + ["word"] * 5 + ["deepen"] + ["line-delete", "line-duplicate", "line-duplicate", "line-swap"])
 _TOKEN = re.compile(r"\s+|\w+|.", re.S)
 
 
@@ -146,10 +147,12 @@ def mutated(draw, text: str, kind: str) -> str:
                 lines[i], lines[j] = lines[j], lines[i]
             text = "".join(lines)
             continue
-        if op == "word":  # one word for another of the file or the language: parses more often
+        if op in ("word", "deepen"):  # one word for another of the file or the language: parses more often
             tokens = _TOKEN.findall(text)
             words = [k for k, t in enumerate(tokens) if re.fullmatch(r"\w+", t)]
-            if words:
+            if words and op == "deepen":  # a word for a deeply nested or long chain of the language
+                tokens[draw(st.sampled_from(words))] = _filler(draw, vocabulary, kind, "nest")
+            elif words:
                 k = draw(st.sampled_from(words))
                 pool = sorted({t for t in tokens if re.fullmatch(r"\w+", t)})
                 tokens[k] = draw(st.sampled_from(pool + [w for w in vocabulary if re.fullmatch(r"\w+", w)]
@@ -189,8 +192,8 @@ def mutated(draw, text: str, kind: str) -> str:
     return text
 
 
-def _filler(draw, vocabulary: list[str], kind: str) -> str:
-    what = draw(st.sampled_from(["token", "token", "token", "punct", "huge", "nest", "space"]))
+def _filler(draw, vocabulary: list[str], kind: str, what: str = "") -> str:
+    what = what or draw(st.sampled_from(["token", "token", "token", "punct", "huge", "nest", "space"]))
     if what == "token":
         return draw(st.sampled_from(vocabulary))
     if what == "punct":
@@ -198,5 +201,5 @@ def _filler(draw, vocabulary: list[str], kind: str) -> str:
     if what == "huge":
         return draw(st.sampled_from(HUGE))
     if what == "nest":
-        return nesting(draw(st.sampled_from([30, 300, 3000])), kind)
+        return nesting(draw(st.sampled_from([30, 300, 3000, 31, 301, 3001, 32, 302, 3002, 33, 303, 3003])), kind)
     return " " + draw(st.sampled_from(vocabulary)) + " "

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import resource
 import selectors
 import signal
@@ -49,6 +48,8 @@ class Outcome:
     stderr: str
     hung: bool = False
     seconds: float = 0.0
+    places: list[str] = field(default_factory=list)  # files named as FILE:LINE:COL in the output
+    traceback: bool = False
 
     def describe(self) -> str:
         shown = " ".join(self.job.args)
@@ -147,7 +148,7 @@ def _run_batch(jobs: list[Job], time_limit: float) -> list[Outcome]:
                     current, limit = msg["start"], time_limit
                     continue
                 out = Outcome(jobs[msg["done"]], msg["code"], msg["stdout"], msg["stderr"],
-                              seconds=elapsed)
+                              seconds=elapsed, places=msg["places"], traceback=msg["traceback"])
                 if errors:  # printed straight to the terminal, past the driver's capture
                     out.stderr += errors.decode(errors="replace")
                     errors = b""
@@ -158,35 +159,28 @@ def _run_batch(jobs: list[Job], time_limit: float) -> list[Outcome]:
                     return results
 
 
-LOCATED = re.compile(r"(?P<file>[^\s:]+):(?P<line>\d+):(?P<col>\d+)")
-
-
 def problems(outcome: Outcome) -> list[str]:
     """What is wrong with one outcome (empty: it behaved)."""
     found = []
     if outcome.hung:
         return [f"ran past the {TIME_LIMIT:.0f} s limit"]
     both = outcome.stdout + outcome.stderr
-    if "Traceback" in both:
+    if outcome.traceback or "Traceback" in both:
         found.append("printed a Python traceback")
     if "MemoryError" in both or "RecursionError" in both:
         found.append("ran out of memory or stack")
     if outcome.code not in outcome.job.ok_codes:
         found.append(f"exit code {outcome.code}, expected one of {outcome.job.ok_codes}")
     if outcome.code == 2 and not found:
-        err = outcome.stderr.strip() or outcome.stdout.strip()
-        if not err:
+        if not both.strip():
             found.append("exit code 2 without a message")
-        elif not _located(err, outcome.job.inputs):
+        elif not _located(outcome.places, outcome.job.inputs):
             found.append("an error that names no file:line:col of the input")
     return found
 
 
-def _located(err: str, inputs: list[str]) -> bool:
-    """Whether the error names a place: file:line:col of one of the fuzzed files (or, for an
-    error about a file the fuzzed one refers to, of that file)."""
-    places = [m.group("file") for m in LOCATED.finditer(err)]
-    if not inputs:
-        return True
-    return any(os.path.basename(p) in {os.path.basename(i) for i in inputs} or p.endswith(".litmus")
-               or p.endswith(".mm") for p in places)
+def _located(places: list[str], inputs: list[str]) -> bool:
+    """Whether the output names a place (file:line:col) in one of the fuzzed files, or in a
+    test or model file (an error in a file that the fuzzed one refers to)."""
+    names = {os.path.basename(i) for i in inputs}
+    return not inputs or any(os.path.basename(p) in names or p.endswith((".litmus", ".mm")) for p in places)

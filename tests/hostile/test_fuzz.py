@@ -44,7 +44,9 @@ LITMUS_COMMANDS = [
     ["run", "{f}", "-m", "pso", "-e", "both"],
     ["draw", "{f}", "-m", "tso", "-o", "out", "-f", "dot", "--max", "2"],
     ["fences", "{f}", "-m", "tso", "--time-limit", "5", "--max-states", "20000"],  # 1: no fence can help
-    ["explore", "{f}", "-m", "pso", "--max-states", "20000"],
+    ["explore", "{f}", "-m", "pso", "--max-states", "20000", "--json"],
+    ["fences", "{f}", "-m", "pso", "--time-limit", "5", "--max-states", "20000", "-o", "fenced.litmus"],
+    ["run", "{f}", "-m", "rmo", "--draw", "d", "--draw-format", "dot", "-q"],
 ]
 MODEL_COMMANDS = [
     ["check-model", "{f}"],
@@ -57,6 +59,7 @@ SUITE_COMMANDS = [
     ["suite", "{f}", "--executor", "inline", "--timeout", "10"],
     ["suite", "{f}", "--executor", "inline", "--json"],
     ["suite", "{f}", "-j", "1", "--report", "md", "-o", "report.md"],
+    ["suite", "{f}", "--executor", "inline", "--draw", "d", "--draw-format", "dot", "--report", "html", "-o", "r.html"],
 ]
 
 
