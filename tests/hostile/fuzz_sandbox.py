@@ -26,7 +26,7 @@ from pathlib import Path
 
 DRIVER = Path(__file__).resolve().parent / "fuzz_driver.py"
 MEMORY_LIMIT = 1536 << 20  # bytes of address space for the driver (mmdsl fences needs ~400 MiB)
-TIME_LIMIT = 20.0  # wall-clock seconds for one command; the classic tests take well under one
+TIME_LIMIT = 30.0  # wall-clock seconds for one command; the bundled tests take well under one
 
 
 @dataclass

@@ -41,3 +41,15 @@ def test_a_fence_the_dialect_cannot_write_is_refused_at_its_place(tmp_path):
     r = invoke("fences", "litmus/classic/MP.litmus", "-m", "pso", "-o", str(tmp_path / "out.litmus"))
     assert r.exit_code == 2
     assert "litmus/classic/MP.litmus:11:2: unsupported: the X86 dialect cannot write fence 'ss'" in r.output
+
+
+def test_a_manifest_without_models_is_refused_at_the_manifest(tmp_path, monkeypatch):
+    # `mmdsl suite S` on a manifest with no `models:` said "suite 'S' names no models" with no
+    # file:line:col (the other missing keys are located in the manifest).
+    (tmp_path / "S").mkdir()
+    (tmp_path / "S" / "SB.litmus").write_text((ROOT / "litmus" / "classic" / "SB.litmus").read_text())
+    (tmp_path / "S" / "manifest.yaml").write_text('name: S\ntests: ["*.litmus"]\n')
+    monkeypatch.chdir(tmp_path)
+    r = invoke("suite", "S", "--executor", "inline")
+    assert r.exit_code == 2
+    assert "S/manifest.yaml:1:1: manifest error: suite 'S' names no models" in r.output
