@@ -29,8 +29,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from fuzz_mutations import LITMUS, MODELS, litmus_seeds, manifest_seeds, model_seeds, mutated  # noqa: E402
 from fuzz_sandbox import Job, problems, run_jobs  # noqa: E402
 
-EXAMPLES = int(os.environ.get("MMDSL_FUZZ_EXAMPLES", "12"))
-SLOW_EXAMPLES = 60
+EXAMPLES = int(os.environ.get("MMDSL_FUZZ_EXAMPLES", "16"))
+SLOW_EXAMPLES = 40
 BATCH = 8
 
 LITMUS_SEEDS = litmus_seeds()
