@@ -9,7 +9,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Callable
 
-from ..core.errors import MmdslError, SourcePos
+from ..core.errors import MmdslError
 from .expectations import Expectation
 from .limits import check_timeout
 from .manifest import ManifestError, ModelRef, Suite, resolve_model
@@ -108,6 +108,8 @@ def model_columns(suite: Suite, specs: list[str] | None) -> list[ModelRef]:
             seen.add(r.column)
         return refs
     if not suite.models:
+        from ..core.errors import SourcePos
+
         where = SourcePos(str(suite.manifest), 1, 1) if suite.manifest is not None else None
         raise ManifestError(f"suite '{suite.name}' names no models", where, expected="-m MODEL (one or more)")
     return list(suite.models)
