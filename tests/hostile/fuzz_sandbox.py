@@ -38,6 +38,7 @@ class Job:
     args: list[str]
     inputs: list[str] = field(default_factory=list)
     ok_codes: tuple[int, ...] = (0, 2)
+    timeout_exits_1: bool = False  # the command was given --timeout: a run it stops exits 1 (docs/cli.md)
 
 
 @dataclass
@@ -169,7 +170,8 @@ def problems(outcome: Outcome) -> list[str]:
         found.append("printed a Python traceback")
     if "MemoryError" in both or "RecursionError" in both:
         found.append("ran out of memory or stack")
-    if outcome.code not in outcome.job.ok_codes:
+    stopped = outcome.job.timeout_exits_1 and outcome.code == 1 and "timed out" in both
+    if outcome.code not in outcome.job.ok_codes and not stopped:
         found.append(f"exit code {outcome.code}, expected one of {outcome.job.ok_codes}")
     if outcome.code == 2 and not found:
         if not both.strip():

@@ -88,7 +88,7 @@ def _litmus_job(folder: Path, draw) -> Job:
     name, text = draw(st.sampled_from(LITMUS_SEEDS[dialect]))
     (folder / name).write_text(draw(mutated(text, dialect)))
     args = _command(draw(st.sampled_from(LITMUS_COMMANDS)), name)
-    return Job(str(folder), args, [name], _ok_codes(args))
+    return _job(folder, args, [name])
 
 
 def _model_job(folder: Path, draw) -> Job:
@@ -99,7 +99,7 @@ def _model_job(folder: Path, draw) -> Job:
     name, text = draw(st.sampled_from(MODEL_SEEDS))
     (folder / "m.mm").write_text(draw(mutated(text, "model")))
     args = _command(draw(st.sampled_from(MODEL_COMMANDS)), "m.mm")
-    return Job(str(folder), args, ["m.mm"], _ok_codes(args))
+    return _job(folder, args, ["m.mm"])
 
 
 def _suite_job(folder: Path, draw) -> Job:
@@ -112,14 +112,16 @@ def _suite_job(folder: Path, draw) -> Job:
     manifest.write_text(draw(mutated(text, "manifest")))
     target = draw(st.sampled_from([suite, f"{suite}/manifest.yaml"]))
     args = _command(draw(st.sampled_from(SUITE_COMMANDS)), target)
-    return Job(str(folder), args, [f"{suite}/manifest.yaml"], _ok_codes(args))
+    return _job(folder, args, [f"{suite}/manifest.yaml"])
 
 
-def _ok_codes(args: list[str]) -> tuple[int, ...]:
+def _job(folder: Path, args: list[str], inputs: list[str]) -> Job:
     """The exit codes a command documents: fences 1 (no fence can help, or no answer in time),
-    suite 1 (a mismatch). ``run --engine both`` documents 1 for two engines that disagree,
-    but that is a wrong verdict in one of them, so here it is a failure."""
-    return (0, 1, 2) if args[0] in ("fences", "suite") else (0, 2)
+    suite 1 (a mismatch or a timeout), any command given --timeout 1 for a run it stopped.
+    ``run --engine both`` documents 1 for two engines that disagree, but that is a wrong
+    verdict in one of them, so here it is a failure."""
+    ok = (0, 1, 2) if args[0] in ("fences", "suite") else (0, 2)
+    return Job(str(folder), args, inputs, ok, timeout_exits_1="--timeout" in args)
 
 
 MAKERS = {"litmus": _litmus_job, "model": _model_job, "manifest": _suite_job}
