@@ -33,7 +33,13 @@ def fenced_source(program: Program, fences: list[Choice]) -> str:
     dialect = dialect_for(program.arch)
     if not hasattr(dialect, "write_with_fences"):
         raise UnsupportedError(f"the {program.arch} dialect cannot write fenced tests back")
-    insertions = [(c.place.tid, c.place.index, fence_spelling(dialect, c.kind)) for c in fences]
+    insertions = []
+    for c in fences:
+        try:
+            insertions.append((c.place.tid, c.place.index, fence_spelling(dialect, c.kind)))
+        except UnsupportedError as err:  # at the instruction the fence would go before
+            instrs = program.threads[c.place.tid].instrs
+            raise err.locate(instrs[min(c.place.index, len(instrs) - 1)].pos if instrs else None) from None
     return dialect.write_with_fences(program, insertions)
 
 

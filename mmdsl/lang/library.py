@@ -25,6 +25,9 @@ def bundled_model_paths() -> list[Path]:
 def model_path(name: str) -> Path:
     """The file a model name or path refers to."""
     p = Path(name)
+    bundled = models_dir() / f"{name}.mm"
+    if p.suffix != ".mm" and not p.is_file() and bundled.is_file():
+        return bundled  # a bundled name, even where a folder of that name is in the way
     if p.suffix == ".mm" or p.exists():
         if p.is_file():
             return p
@@ -34,9 +37,6 @@ def model_path(name: str) -> Path:
         if p.exists() and not p.is_dir():  # a FIFO, a device: reading it says what it is
             return p
         raise ModelError(f"model file '{name}' not found")
-    candidate = models_dir() / f"{name}.mm"
-    if candidate.is_file():
-        return candidate
     known = ", ".join(q.stem for q in bundled_model_paths())
     raise ModelError(f"unknown model '{name}'", hint=f"bundled models: {known}; or give a path to a .mm file")
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from ..core.errors import MmdslError, UnsupportedError
 from ..core.outcome import TestResult
-from ..core.program import Program
+from ..core.program import Branch, Program
 from ..lang.ir import Model
 from .dot_execution import execution_dot
 from .execution_choice import Chosen, choose_executions, cut_message, none_message
@@ -69,10 +69,12 @@ def draw_test(program: Program, model: Model, outdir: str | Path, options: DrawO
 
 def require_loop_free(program: Program) -> None:
     """Execution diagrams come from the axiomatic checker: refuse a program with a loop, saying what to draw."""
-    if program.has_loops():
-        raise UnsupportedError(f"{program.name} has a loop, and execution diagrams come from the axiomatic "
-                               "checker, which runs loop-free tests",
-                               hint="draw the explored states: mmdsl draw TEST -m MODEL --state-graph")
+    for thread in program.threads:
+        back = next((i for k, i in enumerate(thread.instrs) if isinstance(i, Branch) and i.target <= k), None)
+        if back is not None:  # located at the branch that jumps backwards
+            raise UnsupportedError(f"{program.name} has a loop, and execution diagrams come from the axiomatic "
+                                   "checker, which runs loop-free tests", back.pos,
+                                   hint="draw the explored states: mmdsl draw TEST -m MODEL --state-graph")
 
 
 def chosen_fences(program: Program, model: Model) -> tuple[list[Insertion], str]:

@@ -109,7 +109,10 @@ def model_columns(suite: Suite, specs: list[str] | None) -> list[ModelRef]:
             seen.add(r.column)
         return refs
     if not suite.models:
-        raise ManifestError(f"suite '{suite.name}' names no models", expected="-m MODEL (one or more)")
+        from ..core.errors import SourcePos
+
+        where = SourcePos(str(suite.manifest), 1, 1) if suite.manifest is not None else None
+        raise ManifestError(f"suite '{suite.name}' names no models", where, expected="-m MODEL (one or more)")
     return list(suite.models)
 
 
