@@ -99,7 +99,7 @@ def default_pool(a: Model, b: Model | None = None) -> list[Edge]:
     return pool
 
 
-def tests_of(cycles, arch: str) -> list[Generated]:
+def generated_tests(cycles, arch: str) -> list[Generated]:
     """Name and write each cycle's test; two cycles with one name get diy's 000, 001 suffixes."""
     out: list[Generated] = []
     used: dict[str, int] = {}
@@ -125,7 +125,7 @@ def check_all(tests: list[Generated], models: dict[str, Model], timeout: float |
 
 def generate_cycles(relax: list[Edge], safe: list[Edge], bounds: Bounds, arch: str) -> list[Generated]:
     """diy-style: the tests of every critical cycle of ``relax`` and ``safe`` edges."""
-    return tests_of(enumerate_cycles(relax, safe, bounds), arch)
+    return generated_tests(enumerate_cycles(relax, safe, bounds), arch)
 
 
 def distinguishing(a: tuple[str, Model], b: tuple[str, Model], bounds: Bounds, arch: str,
@@ -141,7 +141,7 @@ def distinguishing(a: tuple[str, Model], b: tuple[str, Model], bounds: Bounds, a
     if not relax:
         return []
     start = time.monotonic()
-    tests = tests_of(enumerate_cycles(relax, pool, bounds), arch)
+    tests = generated_tests(enumerate_cycles(relax, pool, bounds), arch)
     left = None if not bounds.timeout else max(0.001, bounds.timeout - (time.monotonic() - start))
     check_all(tests, {na: ma, nb: mb}, left)
     keep = [t for t in tests if t.verdicts[na] != t.verdicts[nb]]

@@ -131,7 +131,7 @@ def family_rotations(cycle) -> tuple[str, list[int]] | None:
     return (family, rotations) if family else None
 
 
-def test_name(shape: Shape, family: str | None) -> str:
+def diy_name(shape: Shape, family: str | None) -> str:
     """diy's name: the family, then the threads' descriptors (``MP+po+mfence``); one plural
     descriptor when all threads agree (``SB+mfences``), none when all are ``po``; a shape with
     no family is named by its cycle (``PodWR-Fre-PodWR-Fre``)."""
@@ -153,7 +153,7 @@ def name_and_shape(cycle) -> tuple[str, Shape]:
     found = family_rotations(cycle)
     if found is None:
         shape = build_shape(cycle)
-        return test_name(shape, None), shape
+        return diy_name(shape, None), shape
     family, rotations = found
-    named = [(test_name(s, family), s) for s in (build_shape(cycle, r) for r in rotations)]
+    named = [(diy_name(s, family), s) for s in (build_shape(cycle, r) for r in rotations)]
     return min(named, key=lambda ns: ns[0])

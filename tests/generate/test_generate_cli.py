@@ -1,0 +1,54 @@
+"""`mmdsl generate` and `mmdsl diff-models --generate` end to end, and the models' relaxed edges."""
+
+from __future__ import annotations
+
+from typer.testing import CliRunner
+
+from mmdsl.cli.app import app
+from mmdsl.generate.api import distinguishing, model_keeps
+from mmdsl.generate.cycles import Bounds
+from mmdsl.generate.edges import parse_edges
+from mmdsl.lang import load_model
+
+runner = CliRunner()
+
+
+def test_model_edges_come_from_the_table():
+    tso, pso = load_model("tso"), load_model("pso")
+    (wr,) = parse_edges("PodWR")
+    (ww,) = parse_edges("PodWW")
+    (rfi,) = parse_edges("Rfi")
+    assert not model_keeps(tso, wr) and model_keeps(tso, ww)
+    assert not model_keeps(pso, ww)
+    assert not model_keeps(tso, rfi) and model_keeps(load_model("sc"), rfi)
+
+
+def test_from_model_pso_against_tso_are_what_pso_allows():
+    tests = distinguishing(("pso", load_model("pso")), ("tso", load_model("tso")), Bounds(size=4, threads=2), "X86",
+                           one_way=True)
+    assert [t.name for t in tests] == ["2+2W", "MP", "S"]
+    assert all(t.verdicts == {"pso": "Allowed", "tso": "Forbidden"} for t in tests)
+
+
+def test_generate_cli_writes_a_suite(tmp_path):
+    r = runner.invoke(app, ["generate", "--relax", "PodWR", "--safe", "Fre", "--size", "4", "--arch", "LISA",
+                            "-o", str(tmp_path)])
+    assert r.exit_code == 0, r.output
+    assert "SB" in r.output
+    assert (tmp_path / "SB.litmus").read_text().startswith("LISA SB")
+    assert (tmp_path / "manifest.yaml").exists()
+
+
+def test_diff_models_generate_writes_a_suite_that_holds(tmp_path):
+    r = runner.invoke(app, ["diff-models", "tso", "pso", "--generate", "--size", "4", "--threads", "2",
+                            "-o", str(tmp_path)])
+    assert r.exit_code == 0, r.output
+    assert "2+2W  allowed by pso, forbidden by tso" in r.output
+    r = runner.invoke(app, ["suite", str(tmp_path), "--engine", "both", "--jobs", "1"])
+    assert r.exit_code == 0, r.output
+    assert "every expectation held" in r.output
+
+
+def test_from_model_needs_against():
+    r = runner.invoke(app, ["generate", "--from-model", "pso"])
+    assert r.exit_code == 2 and "--against" in r.output

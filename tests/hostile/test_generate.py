@@ -1,0 +1,54 @@
+"""Hostile inputs to `mmdsl generate`: unknown edges, huge bounds, cycles with no thread changes, crafted names."""
+
+from __future__ import annotations
+
+import pytest
+from typer.testing import CliRunner
+
+from mmdsl.cli.app import app
+from mmdsl.core.errors import MmdslError
+from mmdsl.core.limits import TimeLimitError
+from mmdsl.generate.cycles import Bounds, enumerate_cycles
+from mmdsl.generate.edges import parse_cycle, parse_edge_list
+from mmdsl.generate.shape import build_shape
+
+runner = CliRunner()
+
+
+@pytest.mark.parametrize("args", [
+    ["--relax", "Foo"], ["--relax", "PodWR", "--size", "99"], ["--relax", "PodWR", "--threads", "1"],
+    ["--relax", "SyncdWR"], ["--relax", "DpDatadR"], ["--relax", "PodWR", "--arch", "PPC"],
+    ["--relax", "PodWR"],  # no external edge to close a cycle
+    ["--relax", "DpAddrdR", "--safe", "Rfe,Fre,PodWW"],  # X86 cannot write dependencies
+])
+def test_bad_input_exits_2_without_traceback(args):
+    r = runner.invoke(app, ["generate", *args])
+    assert r.exit_code == 2, r.output
+    assert "Traceback" not in r.output and ("error" in r.output or "unsupported" in r.output)
+
+
+def test_a_big_search_stops_at_the_timeout():
+    edges = parse_edge_list("Pod**,Pos**,Rfe,Fre,Coe,Rfi,Fri,Coi,MFenced**", {"mfence": "mfence"})
+    with pytest.raises(TimeLimitError):
+        enumerate_cycles([], edges, Bounds(size=16, threads=8, timeout=0.5))
+
+
+def test_max_count_bounds_the_answer():
+    edges = parse_edge_list("Pod**,Rfe,Fre,Coe")
+    assert len(enumerate_cycles([], edges, Bounds(size=8, threads=4, max_count=5))) == 5
+
+
+@pytest.mark.parametrize("cycle", ["PodWR PodRR", "Rfe Fre", "PodWW Rfe PosRR Fre", "Coe Coe"])
+def test_invalid_cycles_are_refused(cycle):
+    with pytest.raises(MmdslError):
+        build_shape(parse_cycle(cycle))
+
+
+def test_output_names_stay_in_the_folder(tmp_path):
+    from mmdsl.generate.api import Generated, write_suite
+
+    evil = Generated((), "../../escape", "X86 x\n")
+    write_suite([evil], tmp_path / "out", "../n\"ame")
+    assert not (tmp_path / "escape.litmus").exists()
+    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == [".._.._escape.litmus", "manifest.yaml"] or \
+        all((tmp_path / "out") in p.parents for p in (tmp_path / "out").rglob("*"))
