@@ -24,6 +24,8 @@ FAMILIES: dict[tuple, str] = {
     (("WR", "fr"), ("WR", "fr"), ("WR", "fr")): "3.SB",
     (("RW", "rf"), ("RW", "rf"), ("RW", "rf")): "3.LB",
     (("WW", "co"), ("WW", "co"), ("WW", "co")): "3.2W",
+    (("W", "rf"), ("RR", "fr")): "W+RR",
+    (("W", "rf"), ("RW", "co")): "W+RW",
     # read off the names diy7 gave the BASIC_* tests of the x86 corpus (litmus/x86, BSD licence)
     (('WW', 'co'), ('WW', 'co'), ('WW', 'co'), ('WW', 'co')): '4.2W',
     (('RW', 'rf'), ('RW', 'rf'), ('RW', 'rf'), ('RW', 'rf')): '4.LB',
@@ -93,7 +95,9 @@ def _threads(cycle: list[Edge]) -> list[list[Edge]]:
 
 
 def _pattern(thread: list[Edge]) -> tuple[str, str]:
-    dirs = "".join(e.src for e in thread)
+    """The directions of the thread's first and last accesses (one letter for one access),
+    and the kind of the edge that leaves it: a thread ``PodWW Rfi PodRR`` counts as ``WR``."""
+    dirs = thread[0].src + (thread[-1].src if len(thread) > 1 else "")
     return dirs, thread[-1].kind
 
 
@@ -116,7 +120,7 @@ def family_rotations(cycle) -> tuple[str, list[int]] | None:
     """The family of ``cycle`` and every rotation (an edge index) that makes its first thread
     a P0 of that family, or None for a shape with no family name."""
     cycle = list(cycle)
-    if any(e.same_loc for e in cycle if not e.is_com) or any(e.is_com and not e.external for e in cycle):
+    if any(e.same_loc for e in cycle if not e.is_com):
         return None
     n = len(cycle)
     family, rotations = None, []
@@ -140,7 +144,7 @@ def diy_name(shape: Shape, family: str | None) -> str:
     descs = [d for d in (_descriptor(t) for t in _threads(list(shape.cycle))) if d]
     if all(d == "po" for d in descs):
         return family
-    if len(set(descs)) == 1 and "-" not in descs[0]:
+    if len(descs) > 1 and len(set(descs)) == 1:
         return f"{family}+{descs[0]}s"
     return "+".join([family] + descs)
 
@@ -155,5 +159,15 @@ def name_and_shape(cycle) -> tuple[str, Shape]:
         shape = build_shape(cycle)
         return diy_name(shape, None), shape
     family, rotations = found
-    named = [(diy_name(s, family), s) for s in (build_shape(cycle, r) for r in rotations)]
-    return min(named, key=lambda ns: ns[0])
+    shapes = [build_shape(cycle, r) for r in rotations]
+    best = min(shapes, key=lambda s: _order(list(s.cycle)))
+    return diy_name(best, family), best
+
+
+_RANK = {"fence": 0, "rf": 1, "fr": 1, "co": 1, "dep": 2, "po": 3}
+
+
+def _order(cycle: list[Edge]) -> list:
+    """How diy picks P0 among a symmetric family's rotations: threads with fewer edges first,
+    then fences before internal communication before dependencies before plain po."""
+    return [(len(t), [(_RANK[e.kind], e.name) for e in t[:-1]]) for t in _threads(cycle)]
