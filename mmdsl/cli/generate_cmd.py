@@ -46,7 +46,7 @@ def generate(
         fences = {**arch_fences(arch), **model_fences(ma)} if arch == "LISA" else arch_fences(arch)
         extra = edges_from_words(safe.replace(",", " ").split(), fences)
         tests = distinguishing((ma.name, ma), (mb.name, mb), bounds, arch, one_way=True, extra=extra)
-        columns = [ma.name, mb.name]
+        columns = [(ma.name, from_model), (mb.name, against)]
         head = f"{len(tests)} test(s) that {ma.name} allows and {mb.name} forbids"
     else:
         fences = arch_fences(arch)
@@ -60,7 +60,7 @@ def generate(
     for t in tests:
         print(f"  {t.name:<{width}}  {cycle_text(t.cycle)}")
     if output is not None:
-        write_suite(tests, output, "generated", columns, description=head)
+        write_suite(tests, output, f"{ma.name}-vs-{mb.name}" if columns else "generated", columns, description=head)
         print(f"wrote {len(tests)} test(s) and manifest.yaml into {output}")
 
 
@@ -81,7 +81,7 @@ def diff_generated(model_a: str, model_b: str, size: int, threads: int, max_coun
         a, b = f"{a}.1", f"{b}.2"
     tests = distinguishing((a, ma), (b, mb), bounds, arch)
     if output is not None:
-        write_suite(tests, output, f"{a}-vs-{b}", [a, b],
+        write_suite(tests, output, f"{a}-vs-{b}", [(a, model_a), (b, model_b)],
                     description=f"generated tests on which {a} and {b} differ")
     if as_json:
         from ..render.json_out import dumps

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -150,10 +151,18 @@ def distinguishing(a: tuple[str, Model], b: tuple[str, Model], bounds: Bounds, a
     return sorted(keep, key=lambda t: (t.size, t.threads, t.name))
 
 
-def write_suite(tests: list[Generated], folder: str | Path, name: str, columns: list[str] | None = None,
-                description: str = "") -> Path:
+def model_spec(column: str, spec: str, folder: Path) -> str:
+    """How the manifest in ``folder`` names a model: ``COLUMN=NAME`` for a bundled one,
+    ``COLUMN=PATH`` with the path relative to ``folder`` for a model file."""
+    if spec.endswith(".mm") or "/" in spec or "\\" in spec:
+        spec = os.path.relpath(Path(spec).resolve(), folder.resolve())
+    return f"{column}={spec}"
+
+
+def write_suite(tests: list[Generated], folder: str | Path, name: str,
+                columns: list[tuple[str, str]] | None = None, description: str = "") -> Path:
     """Write each test as ``NAME.litmus`` and a ``manifest.yaml`` whose expectations are the
-    verdicts found (``columns``: the models, in order), into ``folder``."""
+    verdicts found, into ``folder``; ``columns`` holds (column, model as the user named it)."""
     out = Path(folder)
     with writing(f"the generated suite in {out}"):
         out.mkdir(parents=True, exist_ok=True)
@@ -161,7 +170,7 @@ def write_suite(tests: list[Generated], folder: str | Path, name: str, columns: 
         if description:
             lines.append(f"description: {_yaml(description)}")
         if columns:
-            lines.append("models: [" + ", ".join(_yaml(c) for c in columns) + "]")
+            lines.append("models: [" + ", ".join(_yaml(model_spec(c, spec, out)) for c, spec in columns) + "]")
         lines.append('tests: ["*.litmus"]')
         if columns and tests:
             lines.append("expect:")
@@ -169,7 +178,7 @@ def write_suite(tests: list[Generated], folder: str | Path, name: str, columns: 
             stem = safe_stem(t.name)
             inside(out, stem + ".litmus").write_text(t.source)
             if columns:
-                cells = ", ".join(f"{_yaml(c)}: {t.verdicts[c]}" for c in columns if c in t.verdicts)
+                cells = ", ".join(f"{_yaml(c)}: {t.verdicts[c]}" for c, _ in columns if c in t.verdicts)
                 lines.append(f"  {_yaml(t.name)}: {{{cells}, reason: {_yaml('cycle ' + cycle_text(t.cycle))}}}")
         inside(out, "manifest.yaml").write_text("\n".join(lines) + "\n")
     return out
