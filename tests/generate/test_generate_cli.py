@@ -52,3 +52,28 @@ def test_diff_models_generate_writes_a_suite_that_holds(tmp_path):
 def test_from_model_needs_against():
     r = runner.invoke(app, ["generate", "--from-model", "pso"])
     assert r.exit_code == 2 and "--against" in r.output
+
+
+def test_dependency_tests_agree_between_engines():
+    """LISA tests with address, data and control dependencies: both engines, rmo keeps them."""
+    from mmdsl.axiomatic import check
+    from mmdsl.explorer.explore import explore
+    from mmdsl.generate.api import generate_cycles
+    from mmdsl.generate.edges import parse_edge_list
+    from mmdsl.litmus import parse_litmus
+
+    tests = generate_cycles([], parse_edge_list("DpDatadW,DpCtrldW,DpAddrdW,Rfe"), Bounds(size=4, threads=2), "LISA")
+    assert {t.name for t in tests} >= {"LB+datas", "LB+ctrls", "LB+addrs"}
+    rmo = load_model("rmo")
+    for t in tests:
+        program = parse_litmus(t.source, f"{t.name}.litmus")
+        assert check(program, rmo, collect="none").verdict == explore(program, rmo).verdict == "Forbidden", t.name
+
+
+def test_diff_models_generate_json():
+    import json
+
+    r = runner.invoke(app, ["diff-models", "sc", "tso", "--generate", "--size", "4", "--threads", "2", "--json"])
+    assert r.exit_code == 0, r.output
+    data = json.loads(r.output)
+    assert [d["test"] for d in data["differences"]] == ["R", "SB"]
