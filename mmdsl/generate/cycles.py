@@ -98,7 +98,8 @@ def canonical(cycle) -> tuple:
 def enumerate_cycles(relax: list[Edge], safe: list[Edge], bounds: Bounds) -> list[tuple]:
     """Every critical cycle of at most ``bounds.size`` edges drawn from ``relax`` and
     ``safe``, with at least one ``relax`` edge when ``relax`` is not empty, each once (its
-    canonical rotation), smallest first, at most ``bounds.max_count``.
+    canonical rotation), smallest first, at most ``bounds.max_count`` (sizes are searched in
+    turn, and the search stops after the first size that reaches the count).
 
     Raises TimeLimitError past ``bounds.timeout`` seconds.
     """
@@ -117,29 +118,33 @@ def enumerate_cycles(relax: list[Edge], safe: list[Edge], bounds: Bounds) -> lis
     starts = [e for e in pool if e.external]
     steps = 0
 
-    def grow(path: list[Edge], threads: int) -> None:
+    def grow(path: list[Edge], threads: int, length: int) -> None:
         nonlocal steps
         steps += 1
         if deadline is not None and steps % 2048 == 0 and time.monotonic() > deadline:
             raise TimeLimitError(f"cycle enumeration ran past {bounds.timeout:g} s")
         last = path[-1]
-        if len(path) >= 2 and follows(last, path[0]) and is_valid(path, bounds):
-            if not relax_set or any(e in relax_set for e in path):
-                key = canonical(path)
-                if key not in seen:
-                    seen.add(key)
-                    found.append(key)
-        if len(path) == bounds.size:
+        if len(path) == length:
+            if follows(last, path[0]) and is_valid(path, bounds):
+                if not relax_set or any(e in relax_set for e in path):
+                    key = canonical(path)
+                    if key not in seen:
+                        seen.add(key)
+                        found.append(key)
             return
         for b in nexts[last]:
             t = threads + b.external
             if t > bounds.threads:
                 continue
             path.append(b)
-            grow(path, t)
+            grow(path, t, length)
             path.pop()
 
-    for s in starts:
-        grow([s], 1)
+    # size by size, so that the search stops once a size has given max_count cycles
+    for length in range(2, bounds.size + 1):
+        for s in starts:
+            grow([s], 1, length)
+        if len(found) >= bounds.max_count:
+            break
     found.sort(key=lambda c: (len(c), thread_count(c), cycle_text(c)))
     return found[: bounds.max_count]

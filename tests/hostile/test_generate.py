@@ -30,7 +30,7 @@ def test_bad_input_exits_2_without_traceback(args):
 def test_a_big_search_stops_at_the_timeout():
     edges = parse_edge_list("Pod**,Pos**,Rfe,Fre,Coe,Rfi,Fri,Coi,MFenced**", {"mfence": "mfence"})
     with pytest.raises(TimeLimitError):
-        enumerate_cycles([], edges, Bounds(size=16, threads=8, timeout=0.5))
+        enumerate_cycles([], edges, Bounds(size=16, threads=8, max_count=10**9, timeout=0.5))
 
 
 def test_max_count_bounds_the_answer():
@@ -48,7 +48,16 @@ def test_output_names_stay_in_the_folder(tmp_path):
     from mmdsl.generate.api import Generated, write_suite
 
     evil = Generated((), "../../escape", "X86 x\n")
-    write_suite([evil], tmp_path / "out", "../n\"ame")
+    write_suite([evil], tmp_path / "out", "../n\"ame", [("a\"b", "tso")])
     assert not (tmp_path / "escape.litmus").exists()
-    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == [".._.._escape.litmus", "manifest.yaml"] or \
-        all((tmp_path / "out") in p.parents for p in (tmp_path / "out").rglob("*"))
+    files = sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*") if p.is_file())
+    assert [str(f) for f in files] == ["out/___.._escape.litmus", "out/manifest.yaml"]
+    manifest = (tmp_path / "out" / "manifest.yaml").read_text()
+    assert 'name: "../n\\"ame"' in manifest
+
+
+def test_huge_max_and_size_are_refused_or_bounded():
+    r = runner.invoke(app, ["generate", "--relax", "PodWR", "--safe", "Rfe,Fre,Coe,Pod**", "--size", "16",
+                            "--threads", "8", "--max", "3"])
+    assert r.exit_code == 0, r.output
+    assert r.output.startswith("3 test(s):")
