@@ -37,7 +37,7 @@ def diff_models(
     if generate:
         from .generate_cmd import diff_generated
 
-        diff_generated(model_a, model_b, size, threads, max_count, arch, output, timeout, as_json)
+        diff_generated(model_a, model_b, size, threads, max_count, arch, output, timeout, as_json, engine)
         return
     from ..suite.diffmodels import differences, write_executions
     from ..suite.manifest import load_suite, select_tests

@@ -22,6 +22,7 @@ def generate(
     arch: str = typer.Option("X86", "--arch", "-a", help="Write tests in X86, LISA or C."),
     output: Optional[Path] = typer.Option(None, "--output", "-o", help="Write the tests and a manifest.yaml here."),
     timeout: float = typer.Option(60.0, "--timeout", min=0, help="Seconds in all (0: no limit)."),
+    engine: str = typer.Option("axiomatic", "--engine", help="With --from-model: axiomatic, explorer or both."),
 ) -> None:
     """Generate litmus tests from cycles of relaxations, as herd's diy7 does.
 
@@ -45,7 +46,8 @@ def generate(
         ma, mb = load_model(from_model), load_model(against)
         fences = {**arch_fences(arch), **model_fences(ma)} if arch == "LISA" else arch_fences(arch)
         extra = edges_from_words(safe.replace(",", " ").split(), fences)
-        tests = distinguishing((ma.name, ma), (mb.name, mb), bounds, arch, one_way=True, extra=extra)
+        tests = distinguishing((ma.name, ma), (mb.name, mb), bounds, arch, one_way=True, extra=extra,
+                               engine=engine)
         columns = [(ma.name, from_model), (mb.name, against)]
         head = f"{len(tests)} test(s) that {ma.name} allows and {mb.name} forbids"
     else:
@@ -65,7 +67,7 @@ def generate(
 
 
 def diff_generated(model_a: str, model_b: str, size: int, threads: int, max_count: int, arch: str,
-                   output: Optional[Path], timeout: float, as_json: bool) -> None:
+                   output: Optional[Path], timeout: float, as_json: bool, engine: str | None = None) -> None:
     """`diff-models --generate`: the generated tests two models disagree on, smallest first."""
     from ..generate.api import check_arch, distinguishing, write_suite
     from ..generate.cycles import Bounds
@@ -79,7 +81,7 @@ def diff_generated(model_a: str, model_b: str, size: int, threads: int, max_coun
     a, b = ma.name, mb.name
     if a == b:
         a, b = f"{a}.1", f"{b}.2"
-    tests = distinguishing((a, ma), (b, mb), bounds, arch)
+    tests = distinguishing((a, ma), (b, mb), bounds, arch, engine=engine or "axiomatic")
     if output is not None:
         write_suite(tests, output, f"{a}-vs-{b}", [(a, model_a), (b, model_b)],
                     description=f"generated tests on which {a} and {b} differ")

@@ -113,15 +113,33 @@ def generated_tests(cycles, arch: str) -> list[Generated]:
     return out
 
 
-def check_all(tests: list[Generated], models: dict[str, Model], timeout: float | None) -> None:
-    """Each test's verdict under each model (axiomatic checker), within ``timeout`` seconds in all."""
+ENGINES = ("axiomatic", "explorer", "both")
+
+
+def check_all(tests: list[Generated], models: dict[str, Model], timeout: float | None,
+              engine: str = "axiomatic") -> None:
+    """Each test's verdict under each model, within ``timeout`` seconds in all. ``engine``:
+    the axiomatic checker, the explorer, or both (a disagreement between them is an error)."""
+    if engine not in ENGINES:
+        raise MmdslError(f"unknown engine '{engine}'", expected=", ".join(ENGINES))
     deadline = time.monotonic() + timeout if timeout else None
     for t in tests:
         program = parse_litmus(t.source, f"{t.name}.litmus")
         for col, model in models.items():
             if deadline is not None and time.monotonic() > deadline:
                 raise TimeLimitError(f"checking the generated tests ran past {timeout:g} s")
-            t.verdicts[col] = check(program, model, collect="none").verdict
+            verdicts = []
+            if engine in ("axiomatic", "both"):
+                verdicts.append(check(program, model, collect="none").verdict)
+            if engine in ("explorer", "both"):
+                from ..explorer.explore import explore
+
+                verdicts.append(explore(program, model).verdict)
+            if len(set(verdicts)) > 1:
+                raise MmdslError(f"the engines disagree on generated test {t.name} under {col}: "
+                                 f"axiomatic {verdicts[0]}, explorer {verdicts[1]}",
+                                 hint=f"its cycle: {cycle_text(t.cycle)}")
+            t.verdicts[col] = verdicts[0]
 
 
 def generate_cycles(relax: list[Edge], safe: list[Edge], bounds: Bounds, arch: str) -> list[Generated]:
@@ -130,7 +148,8 @@ def generate_cycles(relax: list[Edge], safe: list[Edge], bounds: Bounds, arch: s
 
 
 def distinguishing(a: tuple[str, Model], b: tuple[str, Model], bounds: Bounds, arch: str,
-                   one_way: bool = False, extra: list[Edge] | None = None) -> list[Generated]:
+                   one_way: bool = False, extra: list[Edge] | None = None,
+                   engine: str = "axiomatic") -> list[Generated]:
     """The tests whose verdicts differ under models ``a`` and ``b``, smallest first.
 
     Cycles use at least one edge that one model relaxes and the other keeps (only ``a``
@@ -144,7 +163,7 @@ def distinguishing(a: tuple[str, Model], b: tuple[str, Model], bounds: Bounds, a
     start = time.monotonic()
     tests = generated_tests(enumerate_cycles(relax, pool, bounds), arch)
     left = None if not bounds.timeout else max(0.001, bounds.timeout - (time.monotonic() - start))
-    check_all(tests, {na: ma, nb: mb}, left)
+    check_all(tests, {na: ma, nb: mb}, left, engine)
     keep = [t for t in tests if t.verdicts[na] != t.verdicts[nb]]
     if one_way:
         keep = [t for t in keep if t.verdicts[na] == "Allowed"]

@@ -170,3 +170,15 @@ def test_every_critical_corpus_cycle_is_valid_and_named_as_diy_names_it():
             assert name_and_shape(cycle)[0] == name, (folder, name)
             named += 1
     assert named >= 890
+
+
+@pytest.mark.parametrize("folder,threads,size", [("BASIC_3_THREAD_EXTRA", 3, 12), ("BASIC_4_THREAD_EXTRA", 4, 16)])
+def test_extra_runs_are_among_ours(folder, threads, size):
+    """diy7 -safe Pod**,Pos**,Fre,Rfe,Wse,MFenced**,MFences** with a list of cycles left out
+    (`-no`, not recorded): every cycle it wrote is one mmdsl generates for those edges."""
+    safe = parse_edge_list("Pod**,Pos**,Fre,Rfe,Wse,MFenced**,MFences**", FENCES)
+    ours = set(enumerate_cycles([], safe, Bounds(size=size, threads=threads, exact_threads=True,
+                                                 max_count=100_000, timeout=120)))
+    theirs = corpus_cycles(folder)
+    assert len(theirs) > 90
+    assert set(theirs) <= ours

@@ -77,3 +77,13 @@ def test_diff_models_generate_json():
     assert r.exit_code == 0, r.output
     data = json.loads(r.output)
     assert [d["test"] for d in data["differences"]] == ["R", "SB"]
+
+
+def test_both_engines_agree_on_every_generated_difference():
+    """tso against sc, cycles of up to 6 edges and 3 threads (Rfi included): with
+    --engine both any disagreement would be an error (exit 2)."""
+    r = runner.invoke(app, ["diff-models", "tso", "sc", "--generate", "--size", "6", "--threads", "3",
+                            "--engine", "both"])
+    assert r.exit_code == 0, r.output
+    assert r.output.startswith("tso and sc differ on 26 generated test(s)")
+    assert "SB+rfi-pos" in r.output
