@@ -23,10 +23,12 @@ def generate(
     output: Optional[Path] = typer.Option(None, "--output", "-o", help="Write the tests and a manifest.yaml here."),
     timeout: float = typer.Option(60.0, "--timeout", min=0, help="Seconds in all (0: no limit)."),
     engine: str = typer.Option("axiomatic", "--engine", help="With --from-model: axiomatic, explorer or both."),
+    one_location: bool = typer.Option(False, "--one-location",
+                                      help="Also cycles on a single location (coherence shapes; diy's -oneloc)."),
 ) -> None:
     """Generate litmus tests from cycles of relaxations, as herd's diy7 does.
 
-    Exit code: 0, 2 on bad input or when the time limit is reached.
+    Exit code: 0; 1 when the time limit is reached; 2 on bad input.
     """
     from ..generate.api import (arch_fences, check_arch, distinguishing, edges_from_words,
                                 generate_cycles, model_fences, write_suite)
@@ -36,7 +38,8 @@ def generate(
     from ..lang import load_model
 
     arch = check_arch(arch)
-    bounds = Bounds(size=size, threads=threads, max_count=max_count, timeout=timeout or None)
+    bounds = Bounds(size=size, threads=threads, max_count=max_count, timeout=timeout or None,
+                    one_location=one_location)
     bounds.check()
     if from_model is not None or against is not None:
         if from_model is None or against is None:

@@ -21,6 +21,7 @@ class Bounds:
     max_count: int = 1000
     timeout: float | None = None
     exact_threads: bool = False  # diy's -eprocs: exactly ``threads`` threads
+    one_location: bool = False  # diy's -oneloc: also cycles on a single location (coherence shapes)
 
     def check(self) -> None:
         if not 2 <= self.size <= 16:
@@ -69,7 +70,11 @@ def encodable_cut(cycle) -> int | None:
 
 
 def is_valid(cycle, bounds: Bounds | None = None) -> bool:
-    """Is ``cycle`` (a list of edges, read cyclically) a critical cycle diy would generate?"""
+    """Is ``cycle`` (a list of edges, read cyclically) a critical cycle diy would generate?
+
+    With ``bounds``, also: within its thread count, and on two locations at least unless
+    ``bounds.one_location``; without, a cycle on one location is valid (a coherence shape).
+    """
     n = len(cycle)
     if n < 2:
         return False
@@ -83,8 +88,11 @@ def is_valid(cycle, bounds: Bounds | None = None) -> bool:
     changes = location_changes(cycle)
     if changes == 1:
         return False  # the location changes once and never comes back
-    if changes == 0 and encodable_cut(cycle) is None:
-        return False
+    if changes == 0:
+        if bounds is not None and not bounds.one_location:
+            return False  # diy refuses a test on one location without -oneloc
+        if encodable_cut(cycle) is None:
+            return False
     return True
 
 

@@ -182,3 +182,25 @@ def test_extra_runs_are_among_ours(folder, threads, size):
     theirs = corpus_cycles(folder)
     assert len(theirs) > 90
     assert set(theirs) <= ours
+
+
+def test_one_location_cycles_only_with_one_location():
+    """diy refuses a test on a single location unless -oneloc; so does generate."""
+    edges = parse_edge_list("PosRR,PosWW,PosRW,PosWR,Rfe,Fre,Coe")
+    assert enumerate_cycles([], edges, Bounds(size=4, threads=2)) == []
+    found = enumerate_cycles([], edges, Bounds(size=3, threads=2, one_location=True))
+    assert canonical(parse_cycle("Rfe PosRR Fre")) in found
+    assert canonical(parse_cycle("Rfe PosRW Coe")) in found
+
+
+def test_coherence_shapes_are_forbidden_by_every_model():
+    """Cycles on one location violate coherence: every model forbids their tests, both engines."""
+    edges = parse_edge_list("Pos**,Rfe,Fre,Coe")
+    cycles = enumerate_cycles([], edges, Bounds(size=4, threads=2, one_location=True))
+    assert len(cycles) >= 5
+    for test in generated_tests(cycles, "X86"):
+        program = parse_litmus(test.source, f"{test.name}.litmus")
+        for m in ("sc", "tso", "pso", "rmo"):
+            model = load_model(m)
+            assert check(program, model, collect="none").verdict == "Forbidden", (test.name, m)
+            assert explore(program, model).verdict == "Forbidden", (test.name, m)

@@ -61,3 +61,10 @@ def test_huge_max_and_size_are_refused_or_bounded():
                             "--threads", "8", "--max", "3"])
     assert r.exit_code == 0, r.output
     assert r.output.startswith("3 test(s):")
+
+
+def test_cli_timeout_exits_1_with_a_message():
+    r = runner.invoke(app, ["generate", "--safe", "Pod**,Pos**,Rfe,Fre,Coe,Rfi,Fri,Coi", "--size", "16",
+                            "--threads", "8", "--max", "100000000", "--timeout", "0.5"])
+    assert r.exit_code == 1, r.output
+    assert "ran past 0.5 s" in r.output
