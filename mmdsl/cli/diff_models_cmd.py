@@ -35,7 +35,11 @@ def diff_models(
     Exit code: 0 (whether or not the models differ), 1 when a test timed out or crashed, 2 bad input.
     """
     if generate:
+        from ..core.errors import MmdslError
         from .generate_cmd import diff_generated
+
+        if tests or suite != "litmus/classic":
+            raise MmdslError("--generate makes its own tests: it takes no --suite or --tests")
 
         diff_generated(model_a, model_b, size, threads, max_count, arch, output, timeout, as_json, engine)
         return

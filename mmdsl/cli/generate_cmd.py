@@ -48,15 +48,15 @@ def generate(
             raise MmdslError("--relax comes from the models with --from-model; give extra edges with --safe")
         ma, mb = load_model(from_model), load_model(against)
         fences = {**arch_fences(arch), **model_fences(ma)} if arch == "LISA" else arch_fences(arch)
-        extra = edges_from_words(safe.replace(",", " ").split(), fences)
+        extra = edges_from_words(safe.replace(",", " ").split(), fences, arch == "LISA")
         tests = distinguishing((ma.name, ma), (mb.name, mb), bounds, arch, one_way=True, extra=extra,
                                engine=engine)
         columns = [(ma.name, from_model), (mb.name, against)]
         head = f"{len(tests)} test(s) that {ma.name} allows and {mb.name} forbids"
     else:
         fences = arch_fences(arch)
-        r = edges_from_words(relax.replace(",", " ").split(), fences)
-        s = edges_from_words(safe.replace(",", " ").split(), fences)
+        r = edges_from_words(relax.replace(",", " ").split(), fences, arch == "LISA")
+        s = edges_from_words(safe.replace(",", " ").split(), fences, arch == "LISA")
         tests = generate_cycles(r, s, bounds, arch)
         columns = None
         head = f"{len(tests)} test(s)"

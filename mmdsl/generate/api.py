@@ -208,10 +208,11 @@ def _yaml(text: str) -> str:
     return '"' + str(text).replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
-def edges_from_words(words: list[str], fences: dict[str, str]) -> list[Edge]:
+def edges_from_words(words: list[str], fences: dict[str, str], any_fence: bool = False) -> list[Edge]:
+    """The edges of a list of words, each once (``any_fence``: a fence may have any name)."""
     out: list[Edge] = []
     for w in words:
-        for e in parse_edges(w, fences):
+        for e in parse_edges(w, fences, any_fence):
             if e not in out:
                 out.append(e)
     return out

@@ -72,11 +72,12 @@ def _dirs(c: str) -> tuple[str, ...]:
     return DIRS if c == "*" else (c,)
 
 
-def parse_edges(word: str, fences: dict[str, str] | None = None) -> list[Edge]:
+def parse_edges(word: str, fences: dict[str, str] | None = None, any_fence: bool = False) -> list[Edge]:
     """Every edge a word names: ``PodWR`` is one, ``Pod**`` four, ``MFenced*W`` two.
 
     ``fences`` maps a lower-case fence word (``mfence``, ``membar``) to the spelling the
-    tests will use; a fence edge naming another fence is refused, as is any unknown word.
+    tests will use; a fence edge naming another fence is refused (unless ``any_fence``:
+    LISA writes every fence, ``f[word]``), as is any unknown word.
     """
     w = word.strip()
     if w in _COM:
@@ -96,6 +97,8 @@ def parse_edges(word: str, fences: dict[str, str] | None = None) -> list[Edge]:
     if m:
         known = fences or {}
         spelling = known.get(m.group(1).lower())
+        if spelling is None and any_fence:
+            spelling = m.group(1).lower()
         if spelling is None:
             raise MmdslError(f"edge '{word}' names fence '{m.group(1)}', which is not a fence here",
                              hint=("fences: " + ", ".join(sorted(known))) if known else

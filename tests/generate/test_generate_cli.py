@@ -87,3 +87,13 @@ def test_both_engines_agree_on_every_generated_difference():
     assert r.exit_code == 0, r.output
     assert r.output.startswith("tso and sc differ on 26 generated test(s)")
     assert "SB+rfi-pos" in r.output
+
+
+def test_lisa_fences_take_any_name(tmp_path):
+    r = runner.invoke(app, ["generate", "--safe", "MembardWR,Fre", "--size", "4", "--arch", "LISA",
+                            "-o", str(tmp_path)])
+    assert r.exit_code == 0, r.output
+    text = (tmp_path / "SB+membars.litmus").read_text()
+    assert "f[membar]" in text
+    r = runner.invoke(app, ["run", str(tmp_path / "SB+membars.litmus"), "-m", "pso"])
+    assert "Never" in r.output

@@ -68,3 +68,8 @@ def test_cli_timeout_exits_1_with_a_message():
                             "--threads", "8", "--max", "100000000", "--timeout", "0.5"])
     assert r.exit_code == 1, r.output
     assert "ran past 0.5 s" in r.output
+
+
+def test_diff_models_generate_refuses_a_suite():
+    r = runner.invoke(app, ["diff-models", "tso", "pso", "--generate", "--suite", "litmus/x86"])
+    assert r.exit_code == 2 and "no --suite" in r.output
