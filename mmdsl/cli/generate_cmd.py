@@ -30,63 +30,50 @@ def generate(
 
     Exit code: 0; 1 when the time limit is reached; 2 on bad input.
     """
-    from ..generate.api import (arch_fences, check_arch, distinguishing, edges_from_words,
-                                generate_cycles, model_fences, write_suite)
+    from ..core.errors import MmdslError
+    from ..generate.api import generate_from_models, generate_from_words, write_suite
     from ..generate.cycles import Bounds
     from ..generate.edges import cycle_text
-    from ..core.errors import MmdslError
-    from ..lang import load_model
 
-    arch = check_arch(arch)
     bounds = Bounds(size=size, threads=threads, max_count=max_count, timeout=timeout or None,
                     one_location=one_location)
     bounds.check()
+    columns = None
     if from_model is not None or against is not None:
         if from_model is None or against is None:
             raise MmdslError("--from-model and --against go together")
         if relax:
             raise MmdslError("--relax comes from the models with --from-model; give extra edges with --safe")
-        ma, mb = load_model(from_model), load_model(against)
-        fences = {**arch_fences(arch), **model_fences(ma)} if arch == "LISA" else arch_fences(arch)
-        extra = edges_from_words(safe.replace(",", " ").split(), fences, arch == "LISA")
-        tests = distinguishing((ma.name, ma), (mb.name, mb), bounds, arch, one_way=True, extra=extra,
-                               engine=engine)
-        columns = [(ma.name, from_model), (mb.name, against)]
-        head = f"{len(tests)} test(s) that {ma.name} allows and {mb.name} forbids"
+        tests, columns = generate_from_models(from_model, against, bounds, arch, safe=safe, engine=engine)
+        (a, _), (b, _) = columns
+        head = f"{len(tests)} test(s) that {a} allows and {b} forbids"
     else:
-        fences = arch_fences(arch)
-        r = edges_from_words(relax.replace(",", " ").split(), fences, arch == "LISA")
-        s = edges_from_words(safe.replace(",", " ").split(), fences, arch == "LISA")
-        tests = generate_cycles(r, s, bounds, arch)
-        columns = None
+        tests = generate_from_words(relax, safe, bounds, arch)
         head = f"{len(tests)} test(s)"
     print(head + (":" if tests else ""))
     width = max((len(t.name) for t in tests), default=0)
     for t in tests:
         print(f"  {t.name:<{width}}  {cycle_text(t.cycle)}")
     if output is not None:
-        write_suite(tests, output, f"{ma.name}-vs-{mb.name}" if columns else "generated", columns, description=head)
+        name = f"{columns[0][0]}-vs-{columns[1][0]}" if columns else "generated"
+        write_suite(tests, output, name, columns, description=head)
         print(f"wrote {len(tests)} test(s) and manifest.yaml into {output}")
 
 
 def diff_generated(model_a: str, model_b: str, size: int, threads: int, max_count: int, arch: str,
                    output: Optional[Path], timeout: float, as_json: bool, engine: str | None = None) -> None:
     """`diff-models --generate`: the generated tests two models disagree on, smallest first."""
-    from ..generate.api import check_arch, distinguishing, write_suite
+    from ..generate.api import generate_from_models, write_suite
     from ..generate.cycles import Bounds
     from ..generate.edges import cycle_text
-    from ..lang import load_model
 
-    arch = check_arch(arch)
     bounds = Bounds(size=size, threads=threads, max_count=max_count, timeout=timeout or None)
     bounds.check()
-    ma, mb = load_model(model_a), load_model(model_b)
-    a, b = ma.name, mb.name
-    if a == b:
-        a, b = f"{a}.1", f"{b}.2"
-    tests = distinguishing((a, ma), (b, mb), bounds, arch, engine=engine or "axiomatic")
+    tests, columns = generate_from_models(model_a, model_b, bounds, arch, one_way=False,
+                                          engine=engine or "axiomatic")
+    (a, _), (b, _) = columns
     if output is not None:
-        write_suite(tests, output, f"{a}-vs-{b}", [(a, model_a), (b, model_b)],
+        write_suite(tests, output, f"{a}-vs-{b}", columns,
                     description=f"generated tests on which {a} and {b} differ")
     if as_json:
         from ..render.json_out import dumps

@@ -224,3 +224,33 @@ def check_arch(arch: str) -> str:
     if arch.upper() not in WRITABLE:
         raise MmdslError(f"mmdsl generate cannot write {arch} tests", hint="architectures: " + ", ".join(WRITABLE))
     return arch.upper()
+
+
+def _words(text: str) -> list[str]:
+    return text.replace(",", " ").split()
+
+
+def generate_from_words(relax: str, safe: str, bounds: Bounds, arch: str) -> list[Generated]:
+    """``mmdsl generate --relax R --safe S``: edge lists as the user wrote them."""
+    arch = check_arch(arch)
+    fences, lisa = arch_fences(arch), arch == "LISA"
+    return generate_cycles(edges_from_words(_words(relax), fences, lisa),
+                           edges_from_words(_words(safe), fences, lisa), bounds, arch)
+
+
+def generate_from_models(spec_a: str, spec_b: str, bounds: Bounds, arch: str, *, safe: str = "",
+                         one_way: bool = True, engine: str = "axiomatic"
+                         ) -> tuple[list[Generated], list[tuple[str, str]]]:
+    """The tests model ``spec_a`` allows and ``spec_b`` forbids (both ways unless ``one_way``),
+    with the suite columns: (column, model as named); two models of one name get ``.1``, ``.2``."""
+    from ..lang import load_model
+
+    arch = check_arch(arch)
+    ma, mb = load_model(spec_a), load_model(spec_b)
+    a, b = ma.name, mb.name
+    if a == b:
+        a, b = f"{a}.1", f"{b}.2"
+    fences = {**arch_fences(arch), **model_fences(ma)} if arch == "LISA" else arch_fences(arch)
+    extra = edges_from_words(_words(safe), fences, arch == "LISA")
+    tests = distinguishing((a, ma), (b, mb), bounds, arch, one_way=one_way, extra=extra, engine=engine)
+    return tests, [(a, spec_a), (b, spec_b)]
