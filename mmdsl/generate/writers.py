@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from ..core.errors import UnsupportedError
-from ..litmus import dialect_for
-from .shape import Access, Shape
+from ..core.program import Load, Store
+from ..litmus import dialect_for, parse_litmus
+from .shape import Shape
 
 X86_REGS = ("EAX", "EBX", "ECX", "EDX", "ESI", "EDI")
 WRITABLE = ("X86", "LISA", "C")
@@ -24,12 +25,6 @@ def _columns(arch: str, cells: list[list[str]]) -> list[str]:
 def _head(arch: str, name: str, shape: Shape, init: str = "{\n}") -> list[str]:
     return [f"{arch} {name}", f'"{shape.text}"', f"Cycle={shape.text}",
             "Generator=mmdsl generate", init]
-
-
-def _fence(arch: str, acc: Access) -> str | None:
-    if acc.before is None or acc.before.kind != "fence":
-        return None
-    return dialect_for(arch).fence_text(acc.before.fence)
 
 
 def _condition(shape: Shape, reg, mem) -> str:
@@ -56,9 +51,6 @@ def write_x86(shape: Shape, name: str) -> str:
     for th in shape.threads:
         col = []
         for a in th:
-            f = _fence("X86", a)
-            if f:
-                col.append(f)
             col.append(f"MOV {X86_REGS[a.reg]},[{a.loc}]" if a.dir == "R" else f"MOV [{a.loc}],${a.value}")
         cells.append(col)
     lines = _head("X86", name, shape) + _columns("X86", cells)
@@ -74,9 +66,6 @@ def write_lisa(shape: Shape, name: str) -> str:
         last_read = None
         labels = 0
         for a in th:
-            f = _fence("LISA", a)
-            if f:
-                col.append(f)
             addr, value = a.loc, str(a.value)
             e = a.before
             if e is not None and e.kind == "dep":
@@ -118,9 +107,6 @@ def write_c(shape: Shape, name: str) -> str:
             lines.append("    int " + ", ".join(f"r{r}" for r in reads) + ";")
             lines.append("")
         for a in th:
-            f = _fence("C", a)
-            if f:
-                lines.append(f"    {f}")
             if a.dir == "R":
                 lines.append(f"    r{a.reg} = READ_ONCE(*{a.loc});")
             else:
@@ -132,9 +118,25 @@ def write_c(shape: Shape, name: str) -> str:
 
 
 def write_test(shape: Shape, name: str, arch: str) -> str:
-    """The litmus source of ``shape`` in ``arch`` (X86, LISA or C)."""
+    """The litmus source of ``shape`` in ``arch`` (X86, LISA or C).
+
+    The accesses are written first; the fences of fence edges are then put in by the
+    dialect's own ``write_with_fences`` (the writer of ``mmdsl fences -o``), before the
+    access each fence edge ends on.
+    """
     writer = {"X86": write_x86, "LISA": write_lisa, "C": write_c}.get(arch.upper())
     if writer is None:
         raise UnsupportedError(f"mmdsl generate cannot write {arch} tests",
                                hint="architectures: " + ", ".join(WRITABLE))
-    return writer(shape, name)
+    text = writer(shape, name)
+    fenced = [(tid, k, a.before.fence) for tid, th in enumerate(shape.threads) for k, a in enumerate(th)
+              if a.before is not None and a.before.kind == "fence"]
+    if not fenced:
+        return text
+    program = parse_litmus(text, f"{name}.litmus")
+    dialect = dialect_for(program.arch)
+    insertions = []
+    for tid, k, fence in fenced:
+        accesses = [i for i, ins in enumerate(program.threads[tid].instrs) if isinstance(ins, (Load, Store))]
+        insertions.append((tid, accesses[k], fence))
+    return dialect.write_with_fences(program, insertions)
