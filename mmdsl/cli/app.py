@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import typer
 
-from . import (check_model_cmd, compare_cmd, diff_models_cmd, draw_cmd, explore_cmd, fences_cmd, models_cmd,
+from . import (check_model_cmd, compare_cmd, diff_models_cmd, draw_cmd, explore_cmd, fences_cmd, generate_cmd,
+               models_cmd,
                run_cmd, suite_cmd)
 
 app = typer.Typer(
@@ -23,6 +24,7 @@ app.command("compare")(compare_cmd.compare)
 app.command("diff-models")(diff_models_cmd.diff_models)
 app.command("fences")(fences_cmd.fences)
 app.command("draw")(draw_cmd.draw)
+app.command("generate")(generate_cmd.generate)
 
 
 def main() -> None:

@@ -23,11 +23,26 @@ def diff_models(
     timeout: float = typer.Option(60.0, "--timeout", min=0, help="Seconds per test and model (0: no limit)."),
     engine: Optional[str] = typer.Option(None, "--engine", help="axiomatic, explorer or both."),
     as_json: bool = typer.Option(False, "--json", help="Machine-readable output."),
+    generate: bool = typer.Option(False, "--generate", help="Generate the tests from cycles instead of a suite "
+                                                           "(-o then writes them as a suite)."),
+    size: int = typer.Option(6, "--size", help="With --generate: edges per cycle at most."),
+    threads: int = typer.Option(4, "--threads", help="With --generate: threads per test at most."),
+    max_count: int = typer.Option(1000, "--max", help="With --generate: cycles tried at most."),
+    arch: str = typer.Option("X86", "--arch", "-a", help="With --generate: write X86, LISA or C tests."),
 ) -> None:
     """List every test that one model allows and the other forbids.
 
     Exit code: 0 (whether or not the models differ), 1 when a test timed out or crashed, 2 bad input.
     """
+    if generate:
+        from ..core.errors import MmdslError
+        from .generate_cmd import diff_generated
+
+        if tests or suite != "litmus/classic":
+            raise MmdslError("--generate makes its own tests: it takes no --suite or --tests")
+
+        diff_generated(model_a, model_b, size, threads, max_count, arch, output, timeout, as_json, engine)
+        return
     from ..suite.diffmodels import differences, write_executions
     from ..suite.manifest import load_suite, select_tests
     from ..suite.run import model_columns, run_suite

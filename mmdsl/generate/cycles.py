@@ -1,0 +1,158 @@
+"""Critical cycles: which sequences of edges make a valid diy cycle, and their enumeration up to a size."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+from ..core.errors import MmdslError
+from ..core.limits import TimeLimitError
+from .edges import Edge, cycle_text
+
+PO_LIKE = ("po", "fence", "dep")
+
+
+@dataclass(frozen=True)
+class Bounds:
+    """How far to search: edges per cycle, threads (at least two), tests at most, seconds."""
+
+    size: int = 6
+    threads: int = 4
+    max_count: int = 1000
+    timeout: float | None = None
+    exact_threads: bool = False  # diy's -eprocs: exactly ``threads`` threads
+    one_location: bool = False  # diy's -oneloc: also cycles on a single location (coherence shapes)
+
+    def check(self) -> None:
+        if not 2 <= self.size <= 16:
+            raise MmdslError(f"--size {self.size}: a cycle has between 2 and 16 edges")
+        if not 2 <= self.threads <= 8:
+            raise MmdslError(f"--threads {self.threads}: between 2 and 8 threads")
+        if self.max_count < 1:
+            raise MmdslError(f"--max {self.max_count}: at least one test")
+
+
+def follows(a: Edge, b: Edge) -> bool:
+    """May edge ``b`` come right after ``a`` in a critical cycle?
+
+    The directions must meet; two program-order edges never follow each other (one would
+    do: the cycle would not be critical); two communication edges follow each other only
+    as ``fr;rf`` or ``co;rf`` (``rf;fr`` is ``co``, ``fr;co`` is ``fr``, ``co;co`` is ``co``:
+    a shorter cycle says the same), except diy's ``Rfi Fre`` (a read of an own write that
+    another thread then overwrites).
+    """
+    if a.dst != b.src:
+        return False
+    if a.kind in PO_LIKE and b.kind in PO_LIKE:
+        return False
+    if a.is_com and b.is_com:
+        if b.kind == "rf":
+            return a.kind in ("fr", "co")
+        return a.kind == "rf" and not a.external and b.kind == "fr" and b.external
+    return True
+
+
+def location_changes(cycle) -> int:
+    return sum(not e.same_loc for e in cycle)
+
+
+def thread_count(cycle) -> int:
+    return sum(e.external for e in cycle)
+
+
+def encodable_cut(cycle) -> int | None:
+    """For a cycle on one location: the index of an edge into a write that is not a
+    coherence edge (the tests's coherence order starts after it), or None."""
+    for i, e in enumerate(cycle):
+        if e.dst == "W" and e.kind != "co":
+            return i
+    return None
+
+
+def is_valid(cycle, bounds: Bounds | None = None) -> bool:
+    """Is ``cycle`` (a list of edges, read cyclically) a critical cycle diy would generate?
+
+    With ``bounds``, also: within its thread count, and on two locations at least unless
+    ``bounds.one_location``; without, a cycle on one location is valid (a coherence shape).
+    """
+    n = len(cycle)
+    if n < 2:
+        return False
+    if any(not follows(cycle[i], cycle[(i + 1) % n]) for i in range(n)):
+        return False
+    threads = thread_count(cycle)
+    if threads < 2:
+        return False
+    if bounds is not None and (threads > bounds.threads or (bounds.exact_threads and threads != bounds.threads)):
+        return False
+    changes = location_changes(cycle)
+    if changes == 1:
+        return False  # the location changes once and never comes back
+    if changes == 0:
+        if bounds is not None and not bounds.one_location:
+            return False  # diy refuses a test on one location without -oneloc
+        if encodable_cut(cycle) is None:
+            return False
+    return True
+
+
+def canonical(cycle) -> tuple:
+    """The rotation of ``cycle`` that sorts first (how two rotations are told to be one cycle)."""
+    n = len(cycle)
+    rotations = [tuple(cycle[i:] + cycle[:i]) for i in range(n)]
+    return min(rotations, key=lambda r: [e.name for e in r])
+
+
+def enumerate_cycles(relax: list[Edge], safe: list[Edge], bounds: Bounds) -> list[tuple]:
+    """Every critical cycle of at most ``bounds.size`` edges drawn from ``relax`` and
+    ``safe``, with at least one ``relax`` edge when ``relax`` is not empty, each once (its
+    canonical rotation), smallest first, at most ``bounds.max_count`` (sizes are searched in
+    turn, and the search stops after the first size that reaches the count).
+
+    Raises TimeLimitError past ``bounds.timeout`` seconds.
+    """
+    bounds.check()
+    pool = list(dict.fromkeys(list(relax) + list(safe)))
+    relax_set = set(relax)
+    if not pool:
+        raise MmdslError("no edges to build cycles from", hint="give --relax and/or --safe")
+    if not any(e.external for e in pool):
+        raise MmdslError("no external communication edge (Rfe, Fre, Coe) among the edges: "
+                         "a cycle needs one between each two threads")
+    deadline = time.monotonic() + bounds.timeout if bounds.timeout else None
+    seen: set[tuple] = set()
+    found: list[tuple] = []
+    nexts = {e: [b for b in pool if follows(e, b)] for e in pool}
+    starts = [e for e in pool if e.external]
+    steps = 0
+
+    def grow(path: list[Edge], threads: int, length: int) -> None:
+        nonlocal steps
+        steps += 1
+        if deadline is not None and steps % 2048 == 0 and time.monotonic() > deadline:
+            raise TimeLimitError(f"cycle enumeration ran past {bounds.timeout:g} s")
+        last = path[-1]
+        if len(path) == length:
+            if follows(last, path[0]) and is_valid(path, bounds):
+                if not relax_set or any(e in relax_set for e in path):
+                    key = canonical(path)
+                    if key not in seen:
+                        seen.add(key)
+                        found.append(key)
+            return
+        for b in nexts[last]:
+            t = threads + b.external
+            if t > bounds.threads:
+                continue
+            path.append(b)
+            grow(path, t, length)
+            path.pop()
+
+    # size by size, so that the search stops once a size has given max_count cycles
+    for length in range(2, bounds.size + 1):
+        for s in starts:
+            grow([s], 1, length)
+        if len(found) >= bounds.max_count:
+            break
+    found.sort(key=lambda c: (len(c), thread_count(c), cycle_text(c)))
+    return found[: bounds.max_count]

@@ -1,0 +1,136 @@
+"""diy's edge vocabulary: program-order, fence, dependency and communication edges, parsed and listed."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from ..core.errors import MmdslError
+
+DIRS = ("R", "W")
+COM_KINDS = ("rf", "fr", "co")
+# communication edges: name -> (kind, external, source direction, target direction)
+_COM = {
+    "Rfe": ("rf", True, "W", "R"), "Rfi": ("rf", False, "W", "R"),
+    "Fre": ("fr", True, "R", "W"), "Fri": ("fr", False, "R", "W"),
+    "Coe": ("co", True, "W", "W"), "Coi": ("co", False, "W", "W"),
+    "Wse": ("co", True, "W", "W"), "Wsi": ("co", False, "W", "W"),  # diy's older names
+}
+DEPENDENCIES = ("Addr", "Data", "Ctrl")
+# well-known fence spellings as diy capitalises them in edge names
+_FENCE_WORDS = {"mfence": "MFence", "sfence": "SFence", "lfence": "LFence", "sync": "Sync",
+                "lwsync": "LwSync", "isync": "ISync", "eieio": "Eieio", "mb": "Mb"}
+
+
+@dataclass(frozen=True, order=True)
+class Edge:
+    """One edge of a cycle: from an access of direction ``src`` to one of direction ``dst``.
+
+    ``kind`` is po, fence, dep (program order, maybe with a fence or a dependency between),
+    or rf, fr, co (communication). ``same_loc``: both accesses touch one location.
+    ``external``: the accesses are on different threads (communication edges only).
+    """
+
+    kind: str
+    src: str
+    dst: str
+    same_loc: bool
+    external: bool = False
+    fence: str = ""  # the fence's spelling, for kind == "fence"
+    dep: str = ""  # Addr, Data or Ctrl, for kind == "dep"
+
+    @property
+    def is_com(self) -> bool:
+        return self.kind in COM_KINDS
+
+    @property
+    def name(self) -> str:
+        sd = ("s" if self.same_loc else "d") + self.src + self.dst
+        if self.kind == "po":
+            return "Po" + sd
+        if self.kind == "fence":
+            return fence_word(self.fence) + sd
+        if self.kind == "dep":
+            return "Dp" + self.dep + ("s" if self.same_loc else "d") + self.dst
+        return {"rf": "Rf", "fr": "Fr", "co": "Co"}[self.kind] + ("e" if self.external else "i")
+
+    def __str__(self) -> str:
+        return self.name
+
+
+def fence_word(spelling: str) -> str:
+    """``mfence`` -> ``MFence``: the fence as diy writes it inside an edge name."""
+    return _FENCE_WORDS.get(spelling.lower()) or spelling[:1].upper() + spelling[1:]
+
+
+_PO = re.compile(r"Po([sd])([RW*])([RW*])$")
+_DP = re.compile(r"Dp(Addr|Data|Ctrl)([sd])([RW*])$")
+_FENCED = re.compile(r"([A-Za-z][A-Za-z0-9.]*?)([sd])([RW*])([RW*])$")
+
+
+def _dirs(c: str) -> tuple[str, ...]:
+    return DIRS if c == "*" else (c,)
+
+
+def parse_edges(word: str, fences: dict[str, str] | None = None, any_fence: bool = False) -> list[Edge]:
+    """Every edge a word names: ``PodWR`` is one, ``Pod**`` four, ``MFenced*W`` two.
+
+    ``fences`` maps a lower-case fence word (``mfence``, ``membar``) to the spelling the
+    tests will use; a fence edge naming another fence is refused (unless ``any_fence``:
+    LISA writes every fence, ``f[word]``), as is any unknown word.
+    """
+    w = word.strip()
+    if w in _COM:
+        kind, ext, s, d = _COM[w]
+        return [Edge(kind, s, d, True, ext)]
+    m = _PO.match(w)
+    if m:
+        return [Edge("po", s, d, m.group(1) == "s") for s in _dirs(m.group(2)) for d in _dirs(m.group(3))]
+    m = _DP.match(w)
+    if m:
+        dep, sl = m.group(1), m.group(1 + 1) == "s"
+        targets = [d for d in _dirs(m.group(3)) if not (dep == "Data" and d == "R")]
+        if not targets:
+            raise MmdslError(f"edge '{word}': a data dependency ends on a write (DpDatadW)")
+        return [Edge("dep", "R", d, sl, dep=dep) for d in targets]
+    m = _FENCED.match(w)
+    if m:
+        known = fences or {}
+        spelling = known.get(m.group(1).lower())
+        if spelling is None and any_fence:
+            spelling = m.group(1).lower()
+        if spelling is None:
+            raise MmdslError(f"edge '{word}' names fence '{m.group(1)}', which is not a fence here",
+                             hint=("fences: " + ", ".join(sorted(known))) if known else
+                             "this architecture or model has no fences to name")
+        return [Edge("fence", s, d, m.group(2) == "s", fence=spelling)
+                for s in _dirs(m.group(3)) for d in _dirs(m.group(4))]
+    raise MmdslError(f"unknown edge '{word}'",
+                     hint="diy's edges: PodWR, PosRR, Rfe, Rfi, Fre, Fri, Coe, Coi (Wse, Wsi), DpAddrdR, "
+                          "DpDatadW, DpCtrldW, MFencedWR (a fence, d/s, two directions); * stands for R and W")
+
+
+def parse_edge_list(text: str, fences: dict[str, str] | None = None) -> list[Edge]:
+    """A comma- or space-separated list of edge words, expanded and without repeats."""
+    out: list[Edge] = []
+    for word in re.split(r"[,\s]+", text.strip()):
+        if word:
+            for e in parse_edges(word, fences):
+                if e not in out:
+                    out.append(e)
+    return out
+
+
+def parse_cycle(text: str, fences: dict[str, str] | None = None) -> list[Edge]:
+    """A cycle written as diy writes it (``PodWR Fre PodWR Fre``): one edge per word."""
+    out = []
+    for word in text.split():
+        edges = parse_edges(word, fences)
+        if len(edges) != 1:
+            raise MmdslError(f"cycle edge '{word}' is not a single edge (no * in a cycle)")
+        out.append(edges[0])
+    return out
+
+
+def cycle_text(cycle) -> str:
+    return " ".join(e.name for e in cycle)

@@ -1,0 +1,173 @@
+"""Test names as diy gives them: the shape's family (SB, MP, IRIW, ...) and what each thread has."""
+
+from __future__ import annotations
+
+from .edges import Edge
+from .shape import Shape
+
+# Families by thread pattern, in diy's thread order: per thread the directions of its
+# accesses and the external edge that leaves it (from herd's classic shapes; see
+# tests/reference/classic/NOTE.md and the x86 corpus's test names).
+FAMILIES: dict[tuple, str] = {
+    (("WR", "fr"), ("WR", "fr")): "SB",
+    (("WW", "rf"), ("RR", "fr")): "MP",
+    (("RW", "rf"), ("RW", "rf")): "LB",
+    (("WW", "co"), ("WW", "co")): "2+2W",
+    (("WW", "co"), ("WR", "fr")): "R",
+    (("WW", "rf"), ("RW", "co")): "S",
+    (("W", "rf"), ("RR", "fr"), ("W", "rf"), ("RR", "fr")): "IRIW",
+    (("W", "rf"), ("RW", "rf"), ("RR", "fr")): "WRC",
+    (("WW", "rf"), ("RW", "rf"), ("RR", "fr")): "ISA2",
+    (("W", "rf"), ("RR", "fr"), ("WR", "fr")): "RWC",
+    (("WW", "rf"), ("RR", "fr"), ("WR", "fr")): "W+RWC",
+    (("W", "rf"), ("RW", "rf"), ("RW", "co")): "WWC",
+    (("WR", "fr"), ("WR", "fr"), ("WR", "fr")): "3.SB",
+    (("RW", "rf"), ("RW", "rf"), ("RW", "rf")): "3.LB",
+    (("WW", "co"), ("WW", "co"), ("WW", "co")): "3.2W",
+    (("W", "rf"), ("RR", "fr")): "W+RR",
+    (("W", "rf"), ("RW", "co")): "W+RW",
+    # read off the names diy7 gave the BASIC_* tests of the x86 corpus (litmus/x86, BSD licence)
+    (('WW', 'co'), ('WW', 'co'), ('WW', 'co'), ('WW', 'co')): '4.2W',
+    (('RW', 'rf'), ('RW', 'rf'), ('RW', 'rf'), ('RW', 'rf')): '4.LB',
+    (('WR', 'fr'), ('WR', 'fr'), ('WR', 'fr'), ('WR', 'fr')): '4.SB',
+    (('W', 'rf'), ('RR', 'fr'), ('W', 'rf'), ('RW', 'co')): 'IRRWIW',
+    (('W', 'rf'), ('RW', 'co'), ('W', 'rf'), ('RW', 'co')): 'IRWIW',
+    (('W', 'rf'), ('RR', 'fr'), ('WR', 'fr'), ('WR', 'fr')): 'W+RR+WR+WR',
+    (('W', 'rf'), ('RR', 'fr'), ('WR', 'fr'), ('WW', 'co')): 'W+RR+WR+WW',
+    (('W', 'rf'), ('RR', 'fr'), ('WW', 'rf'), ('RR', 'fr')): 'W+RR+WW+RR',
+    (('W', 'rf'), ('RR', 'fr'), ('WW', 'rf'), ('RW', 'co')): 'W+RR+WW+RW',
+    (('W', 'rf'), ('RR', 'fr'), ('WW', 'co'), ('WR', 'fr')): 'W+RR+WW+WR',
+    (('W', 'rf'), ('RR', 'fr'), ('WW', 'co'), ('WW', 'co')): 'W+RR+WW+WW',
+    (('W', 'rf'), ('RW', 'rf'), ('RR', 'fr'), ('WR', 'fr')): 'W+RW+RR+WR',
+    (('W', 'rf'), ('RW', 'rf'), ('RR', 'fr'), ('WW', 'co')): 'W+RW+RR+WW',
+    (('W', 'rf'), ('RW', 'rf'), ('RW', 'rf'), ('RR', 'fr')): 'W+RW+RW+RR',
+    (('W', 'rf'), ('RW', 'rf'), ('RW', 'rf'), ('RW', 'co')): 'W+RW+RW+RW',
+    (('W', 'rf'), ('RW', 'rf'), ('RW', 'co'), ('WR', 'fr')): 'W+RW+RW+WR',
+    (('W', 'rf'), ('RW', 'rf'), ('RW', 'co'), ('WW', 'co')): 'W+RW+RW+WW',
+    (('W', 'rf'), ('RW', 'co'), ('WR', 'fr'), ('WR', 'fr')): 'W+RW+WR+WR',
+    (('W', 'rf'), ('RW', 'co'), ('WR', 'fr'), ('WW', 'co')): 'W+RW+WR+WW',
+    (('W', 'rf'), ('RW', 'co'), ('WW', 'rf'), ('RR', 'fr')): 'W+RW+WW+RR',
+    (('W', 'rf'), ('RW', 'co'), ('WW', 'rf'), ('RW', 'co')): 'W+RW+WW+RW',
+    (('W', 'rf'), ('RW', 'co'), ('WW', 'co'), ('WR', 'fr')): 'W+RW+WW+WR',
+    (('W', 'rf'), ('RW', 'co'), ('WW', 'co'), ('WW', 'co')): 'W+RW+WW+WW',
+    (('W', 'rf'), ('RR', 'fr'), ('WW', 'co')): 'WRR+2W',
+    (('W', 'rf'), ('RW', 'co'), ('WW', 'co')): 'WRW+2W',
+    (('W', 'rf'), ('RW', 'co'), ('WR', 'fr')): 'WRW+WR',
+    (('WW', 'rf'), ('RR', 'fr'), ('WR', 'fr'), ('WR', 'fr')): 'WW+RR+WR+WR',
+    (('WW', 'rf'), ('RR', 'fr'), ('WW', 'rf'), ('RR', 'fr')): 'WW+RR+WW+RR',
+    (('WW', 'rf'), ('RR', 'fr'), ('WW', 'rf'), ('RW', 'co')): 'WW+RR+WW+RW',
+    (('WW', 'rf'), ('RR', 'fr'), ('WW', 'co'), ('WR', 'fr')): 'WW+RR+WW+WR',
+    (('WW', 'rf'), ('RW', 'rf'), ('RR', 'fr'), ('WR', 'fr')): 'WW+RW+RR+WR',
+    (('WW', 'rf'), ('RW', 'rf'), ('RW', 'rf'), ('RR', 'fr')): 'WW+RW+RW+RR',
+    (('WW', 'rf'), ('RW', 'rf'), ('RW', 'rf'), ('RW', 'co')): 'WW+RW+RW+RW',
+    (('WW', 'rf'), ('RW', 'rf'), ('RW', 'co'), ('WR', 'fr')): 'WW+RW+RW+WR',
+    (('WW', 'rf'), ('RW', 'co'), ('WR', 'fr'), ('WR', 'fr')): 'WW+RW+WR+WR',
+    (('WW', 'rf'), ('RW', 'co'), ('WW', 'rf'), ('RW', 'co')): 'WW+RW+WW+RW',
+    (('WW', 'rf'), ('RW', 'co'), ('WW', 'co'), ('WR', 'fr')): 'WW+RW+WW+WR',
+    (('WW', 'co'), ('WR', 'fr'), ('WR', 'fr'), ('WR', 'fr')): 'WW+WR+WR+WR',
+    (('WW', 'co'), ('WR', 'fr'), ('WW', 'co'), ('WR', 'fr')): 'WW+WR+WW+WR',
+    (('WW', 'co'), ('WW', 'rf'), ('RR', 'fr'), ('WR', 'fr')): 'WW+WW+RR+WR',
+    (('WW', 'co'), ('WW', 'rf'), ('RW', 'rf'), ('RR', 'fr')): 'WW+WW+RW+RR',
+    (('WW', 'co'), ('WW', 'rf'), ('RW', 'rf'), ('RW', 'co')): 'WW+WW+RW+RW',
+    (('WW', 'co'), ('WW', 'rf'), ('RW', 'co'), ('WR', 'fr')): 'WW+WW+RW+WR',
+    (('WW', 'co'), ('WW', 'co'), ('WR', 'fr'), ('WR', 'fr')): 'WW+WW+WR+WR',
+    (('WW', 'co'), ('WW', 'co'), ('WW', 'rf'), ('RR', 'fr')): 'WW+WW+WW+RR',
+    (('WW', 'co'), ('WW', 'co'), ('WW', 'rf'), ('RW', 'co')): 'WW+WW+WW+RW',
+    (('WW', 'co'), ('WW', 'co'), ('WW', 'co'), ('WR', 'fr')): 'WW+WW+WW+WR',
+    (('WW', 'rf'), ('RW', 'co'), ('WR', 'fr')): 'Z6.0',
+    (('WW', 'co'), ('WW', 'rf'), ('RW', 'co')): 'Z6.1',
+    (('WW', 'rf'), ('RW', 'rf'), ('RW', 'co')): 'Z6.2',
+    (('WW', 'co'), ('WW', 'rf'), ('RR', 'fr')): 'Z6.3',
+    (('WW', 'co'), ('WR', 'fr'), ('WR', 'fr')): 'Z6.4',
+    (('WW', 'co'), ('WW', 'co'), ('WR', 'fr')): 'Z6.5',
+}
+
+
+def _threads(cycle: list[Edge]) -> list[list[Edge]]:
+    """The edges of each thread (its internal edges, then the external edge that leaves it)."""
+    out, cur = [], []
+    for e in cycle:
+        cur.append(e)
+        if e.external:
+            out.append(cur)
+            cur = []
+    return out
+
+
+def _pattern(thread: list[Edge]) -> tuple[str, str]:
+    """The directions of the thread's first and last accesses (one letter for one access),
+    and the kind of the edge that leaves it: a thread ``PodWW Rfi PodRR`` counts as ``WR``."""
+    dirs = thread[0].src + (thread[-1].src if len(thread) > 1 else "")
+    return dirs, thread[-1].kind
+
+
+def _descriptor(thread: list[Edge]) -> str:
+    """``po``, ``mfence``, ``addr``, ``po-rfi-po``: the thread's internal edges in diy's words."""
+    words = []
+    for e in thread[:-1]:
+        if e.kind == "po":
+            words.append("pos" if e.same_loc else "po")
+        elif e.kind == "fence":
+            words.append(e.fence.lower() + ("s" if e.same_loc else ""))
+        elif e.kind == "dep":
+            words.append(e.dep.lower() + ("s" if e.same_loc else ""))
+        else:
+            words.append(e.name.lower())
+    return "-".join(words)
+
+
+def family_rotations(cycle) -> tuple[str, list[int]] | None:
+    """The family of ``cycle`` and every rotation (an edge index) that makes its first thread
+    a P0 of that family, or None for a shape with no family name."""
+    cycle = list(cycle)
+    if any(e.same_loc for e in cycle if not e.is_com):
+        return None
+    n = len(cycle)
+    family, rotations = None, []
+    for i in range(n):
+        if not cycle[i - 1].external:
+            continue
+        rot = cycle[i:] + cycle[:i]
+        key = tuple(_pattern(t) for t in _threads(rot))
+        if key in FAMILIES and family in (None, FAMILIES[key]):
+            family = FAMILIES[key]
+            rotations.append(i)
+    return (family, rotations) if family else None
+
+
+def diy_name(shape: Shape, family: str | None) -> str:
+    """diy's name: the family, then the threads' descriptors (``MP+po+mfence``); one plural
+    descriptor when all threads agree (``SB+mfences``), none when all are ``po``; a shape with
+    no family is named by its cycle (``PodWR-Fre-PodWR-Fre``)."""
+    if family is None:
+        return "-".join(e.name for e in shape.cycle)
+    descs = [d for d in (_descriptor(t) for t in _threads(list(shape.cycle))) if d]
+    if all(d == "po" for d in descs):
+        return family
+    if len(descs) > 1 and len(set(descs)) == 1:
+        return f"{family}+{descs[0]}s"
+    return "+".join([family] + descs)
+
+
+def name_and_shape(cycle) -> tuple[str, Shape]:
+    """The test of ``cycle`` with its threads in diy's order, and its name: of a symmetric
+    family's rotations, the one whose name sorts first (``SB+mfence+po``, not ``SB+po+mfence``)."""
+    from .shape import build_shape
+
+    found = family_rotations(cycle)
+    if found is None:
+        shape = build_shape(cycle)
+        return diy_name(shape, None), shape
+    family, rotations = found
+    shapes = [build_shape(cycle, r) for r in rotations]
+    best = min(shapes, key=lambda s: _order(list(s.cycle)))
+    return diy_name(best, family), best
+
+
+_RANK = {"fence": 0, "rf": 1, "fr": 1, "co": 1, "dep": 2, "po": 3}
+
+
+def _order(cycle: list[Edge]) -> list:
+    """How diy picks P0 among a symmetric family's rotations: threads with fewer edges first,
+    then fences before internal communication before dependencies before plain po."""
+    return [(len(t), [(_RANK[e.kind], e.name) for e in t[:-1]]) for t in _threads(cycle)]
