@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from ..core.errors import ModelError
@@ -12,6 +13,7 @@ from .lower import lower_model_file
 # a loaded model, by the resolved path of its file, with the modification times of that
 # file and of every file it includes: a change to any of them loads the model again
 _CACHE: dict[str, tuple[tuple, Model]] = {}
+CAT_PATH_ENV = "MMDSL_CAT_PATH"
 
 
 def models_dir() -> Path:
@@ -25,7 +27,7 @@ def bundled_model_paths() -> list[Path]:
 def model_path(name: str) -> Path:
     """The file a model name or path refers to."""
     p = Path(name)
-    if p.suffix == ".mm" or p.exists():
+    if p.suffix in (".mm", ".cat") or p.exists():
         if p.is_file():
             return p
         alt = models_dir() / p.name
@@ -50,9 +52,27 @@ def load_model(name: str | Path) -> Model:
     if hit is not None and hit[0] == _stamps([key, *hit[1].includes]):
         return hit[1]
     stamps_before = _stamps([key])
-    model = lower_model_file(path, [models_dir()])
+    if path.suffix == ".cat":
+        from .cat_lower import lower_cat_file
+
+        dirs = cat_path()
+        key = key + "\0" + os.pathsep.join(str(d) for d in dirs)
+        hit = _CACHE.get(key)
+        if hit is not None and hit[0] == _stamps([str(path.resolve()), *hit[1].includes]):
+            return hit[1]
+        model = lower_cat_file(path, dirs)
+    else:
+        model = lower_model_file(path, [models_dir()])
     _CACHE[key] = (stamps_before + _stamps(model.includes), model)
     return model
+
+
+def cat_path() -> list[Path]:
+    """The folders where a cat model's includes (and herd's stdlib.cat) are searched after
+    the model's own folder: ``--cat-path`` (which sets MMDSL_CAT_PATH, so worker processes
+    see it too), like herd's ``-I``."""
+    raw = os.environ.get(CAT_PATH_ENV, "")
+    return [Path(p) for p in raw.split(os.pathsep) if p]
 
 
 def _stamps(paths: list[str]) -> tuple:

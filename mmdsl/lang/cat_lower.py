@@ -1,0 +1,474 @@
+"""Lowering herd's cat models to the core IR: an interpreter that inlines functions at load time.
+
+A cat model is run statement by statement, herd's way (``stdlib.cat`` first, then the
+model, includes where they stand), but every value it computes is an IR expression: a
+`let` of a set or relation becomes an IR binding, a function (``let f(x) = ...``,
+``fun``) is a closure applied by substitution, and each check becomes an IR axiom. The
+axiomatic checker then evaluates the result like any .mm model. A `let` is lowered when
+it is first used, so a library definition that needs something mmdsl lacks (``FW``,
+``match``...) is refused only if the model reaches it. What is refused is named, at
+its file:line:col.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..core.errors import ModelError, SourcePos, UnsupportedError
+from ..core.files import read_input
+from . import cat_builtins as B
+from .cat_parse import Node, Stmt, parse_cat
+from .ir import (BASE_SETS, DERIVED_RELATIONS, DYNAMIC_RELATIONS, KNOWN_ANNOTATIONS, REL, SET,
+                 STATIC_RELATIONS, Axiom, Binding, Expr, FenceDecl, LetGroup, Model)
+
+MAX_CALL_DEPTH = 100  # nested function applications (a recursive function is refused past it)
+MAX_INCLUDE_DEPTH = 40
+_RESERVED = (set(BASE_SETS) | set(STATIC_RELATIONS) | set(DERIVED_RELATIONS) | set(DYNAMIC_RELATIONS)
+             | set(KNOWN_ANNOTATIONS) | set(B.SETS) | set(B.RELATIONS) | set(B.FENCE_SETS) | {"sm"})
+
+
+class Thunk:
+    """A `let` not yet lowered: lowered on first use, then kept."""
+
+    __slots__ = ("node", "env", "name", "pos", "value", "busy")
+
+    def __init__(self, node: Node, env: dict, name: str, pos: SourcePos):
+        self.node, self.env, self.name, self.pos = node, env, name, pos
+        self.value = None
+        self.busy = False
+
+
+@dataclass
+class Closure:
+    params: list | str
+    body: Node
+    env: dict
+    name: str = "fun"
+
+
+@dataclass
+class Builtin:
+    name: str
+
+
+@dataclass
+class Proc:
+    params: list | str
+    body: list
+    env: dict
+    name: str
+
+
+@dataclass
+class CatLowerer:
+    search_dirs: list[Path]
+    variants: frozenset = frozenset()
+    model: Model | None = None
+    loading: list[Path] = field(default_factory=list)
+    used: set = field(default_factory=lambda: set(_RESERVED))
+    depth: int = 0
+    has_stdlib: bool = False
+
+    # ----- files --------------------------------------------------------------
+    def load(self, path: Path) -> Model:
+        path = Path(path)
+        text = read_input(path, "cat model", ModelError)
+        title, stmts = parse_cat(text, str(path))
+        self.model = Model(name=path.stem, title=title or path.stem, doc="", path=str(path))
+        for tag_set, tag in B.FENCE_SETS.items():
+            self.model.fences[tag_set] = FenceDecl(tag_set, [tag], [], 0, "herd fence set")
+        env: dict = {}
+        stdlib = self._find("stdlib.cat", path.parent)
+        if stdlib is not None and stdlib.resolve() != path.resolve():
+            self.has_stdlib = True
+            env = self._run_file(stdlib, env, SourcePos(str(path), 1, 1))
+        elif stdlib is not None:
+            self.has_stdlib = True
+        self.loading.append(path.resolve())
+        self._exec(stmts, env, path.parent)
+        self.loading.pop()
+        if not self.model.axioms:
+            pass  # a model without checks allows every candidate, as in herd
+        return self.model
+
+    def _find(self, name: str, here: Path) -> Path | None:
+        for d in [here, *self.search_dirs]:
+            p = Path(d) / name
+            if p.is_file():
+                return p
+        return None
+
+    def _run_file(self, path: Path, env: dict, pos: SourcePos) -> dict:
+        key = path.resolve()
+        if key in self.loading:
+            chain = " -> ".join(p.name for p in [*self.loading, key])
+            raise ModelError(f"include cycle: {chain}", pos, hint="a cat file may not include itself")
+        if len(self.loading) >= MAX_INCLUDE_DEPTH:
+            raise ModelError(f"includes nested more than {MAX_INCLUDE_DEPTH} deep", pos)
+        text = read_input(path, "cat model", ModelError)
+        _, stmts = parse_cat(text, str(path))
+        self.model.includes.append(str(key))
+        self.loading.append(key)
+        try:
+            return self._exec(stmts, env, path.parent)
+        finally:
+            self.loading.pop()
+
+    # ----- statements ---------------------------------------------------------
+    def _exec(self, stmts: list[Stmt], env: dict, here: Path) -> dict:
+        for st in stmts:
+            env = self._stmt(st, env, here)
+        return env
+
+    def _stmt(self, st: Stmt, env: dict, here: Path) -> dict:
+        k, d = st.kind, st.data
+        if k == "let":
+            return self._let(d["rec"], d["binds"], env)
+        if k == "check":
+            self._check(st, env)
+            return env
+        if k == "show":
+            for item in d["items"]:
+                if item.kind == "var" and not d["un"]:
+                    self.model.shows.append(d["alias"] or item.text)
+            return env
+        if k == "include":
+            target = self._find(d["file"], here)
+            if target is None:
+                dirs = ", ".join(str(x) for x in [here, *self.search_dirs])
+                raise ModelError(f"included cat file '{d['file']}' not found", d["pos"],
+                                 hint=f"searched {dirs}; add a folder with --cat-path")
+            return self._run_file(target, env, d["pos"])
+        if k == "if":
+            branch = d["then"] if self._variant(d["cond"]) else d["else"]
+            return self._exec(branch, env, here)
+        if k == "with":
+            return self._with(st, env)
+        if k == "procedure":
+            env = dict(env)
+            proc = Proc(d["params"], d["body"], env, d["name"])
+            env[d["name"]] = proc
+            return env
+        if k == "call":
+            self._call(st, env, here)
+            return env
+        raise UnsupportedError(f"cat statement '{d['what']}' is not supported by mmdsl", st.pos,
+                               hint="see docs/cat.md for what the cat loader supports")
+
+    def _let(self, rec: bool, binds: list[dict], env: dict) -> dict:
+        new = dict(env)
+        if not rec:
+            for b in binds:
+                if b["name"] is None:  # let (a, b) = e
+                    value = self._value(b["expr"], env)
+                    names = b["names"] if isinstance(b["names"], list) else [b["names"]]
+                    if not isinstance(value, tuple) or len(value) != len(names):
+                        raise ModelError(f"'{b['expr']}' is not a tuple of {len(names)}", b["pos"])
+                    new.update(zip(names, value))
+                elif b["params"] is not None:
+                    new[b["name"]] = Closure(b["params"], b["expr"], env, b["name"])
+                else:
+                    new[b["name"]] = Thunk(b["expr"], env, b["name"], b["pos"])
+            return new
+        if any(b["params"] is not None or b["expr"].kind == "fun" for b in binds):
+            if not all(b["params"] is not None or b["expr"].kind == "fun" for b in binds):
+                raise UnsupportedError("'let rec' mixing functions and relations", binds[0]["pos"])
+            for b in binds:  # recursive functions: each sees the others (and itself)
+                if b["params"] is not None:
+                    new[b["name"]] = Closure(b["params"], b["expr"], new, b["name"])
+                else:
+                    f = b["expr"]
+                    new[b["name"]] = Closure(f.args[0], f.args[1], new, b["name"])
+            return new
+        return self._let_rec_relations(binds, env)
+
+    def _let_rec_relations(self, binds: list[dict], env: dict) -> dict:
+        """`let rec r1 = ... and r2 = ...`: an IR recursive group (a least fixpoint)."""
+        for b in binds:
+            if b["name"] is None:
+                raise UnsupportedError("'let rec' with a tuple pattern", b["pos"])
+        types = {b["name"]: REL for b in binds}
+        for _attempt in range(2):
+            names = {b["name"]: self._ir_name(b["name"]) for b in binds}
+            new = dict(env)
+            for b in binds:
+                new[b["name"]] = Expr("name", name=names[b["name"]], type=types[b["name"]], pos=b["pos"])
+            exprs = {b["name"]: self._typed(self._expr(b["expr"], new), b["pos"], types[b["name"]]) for b in binds}
+            found = {nm: (e.type or types[nm]) for nm, e in exprs.items()}
+            if found == types:
+                break
+            types = found
+        else:
+            raise ModelError("'let rec' whose bindings are neither sets nor relations throughout", binds[0]["pos"])
+        group = LetGroup([Binding(names[nm], exprs[nm], b["pos"]) for nm, b in zip(exprs, binds)], recursive=True)
+        self.model.lets.append(group)
+        return new
+
+    def _typed(self, e: Expr, pos: SourcePos, want: str | None = None) -> Expr:
+        if e.type is None:  # the empty set or relation: takes the type wanted
+            return Expr("empty", type=want or REL, pos=pos)
+        return e
+
+    def _check(self, st: Stmt, env: dict) -> None:
+        d = st.data
+        if d["flag"] == "undefined_unless":
+            raise UnsupportedError("cat check 'undefined_unless' is not supported by mmdsl", st.pos)
+        if d["flag"]:  # a flag marks executions in herd's output; it never forbids one
+            return
+        e = self._expr(d["expr"], env)
+        test = d["test"]
+        e = self._typed(e, st.pos, SET if test == "empty" else REL)
+        if e.type == SET and test != "empty":
+            raise ModelError(f"{test} expects a relation, but '{e}' is a set", d["expr"].pos)
+        name = d["name"] or f"{'~' if d['neg'] else ''}{test} {e}"[:60]
+        base, k = name, 2
+        while any(a.name == name for a in self.model.axioms):
+            name = f"{base}#{k}"
+            k += 1
+        self.model.axioms.append(Axiom(name, test, e, negated=d["neg"], pos=st.pos))
+
+    def _with(self, st: Stmt, env: dict) -> dict:
+        d = st.data
+        e = d["expr"]
+        if d["var"] == "co" and e.kind == "app" and e.args[0].kind == "var" and e.args[0].text == "generate_cos" \
+                and self._is_co0(e.args[1], env):
+            new = dict(env)  # co ranges over coherence orders extending co0: the checker's own co
+            new["co"] = Expr("name", name="co", type=REL, pos=st.pos)
+            return new
+        raise UnsupportedError(f"'with {d['var']} from ...' is not supported by mmdsl (only "
+                               "'with co from generate_cos(co0)', the checker's own coherence orders)", st.pos)
+
+    def _is_co0(self, node: Node, env: dict, hops: int = 0) -> bool:
+        if node.kind != "var" or hops > 20:
+            return False
+        if node.text == "co0":
+            return True
+        v = env.get(node.text)
+        return isinstance(v, Thunk) and self._is_co0(v.node, v.env, hops + 1)
+
+    def _call(self, st: Stmt, env: dict, here: Path) -> None:
+        d = st.data
+        proc = env.get(d["name"])
+        if not isinstance(proc, Proc):
+            raise ModelError(f"'{d['name']}' is not a procedure", st.pos)
+        arg = self._value(d["arg"], env)
+        inner = self._bind_params(proc.params, arg, dict(proc.env), st.pos, proc.name)
+        before = len(self.model.axioms)
+        self._enter(st.pos)
+        try:
+            self._exec(proc.body, inner, here)
+        finally:
+            self.depth -= 1
+        if d["alias"]:
+            for k, ax in enumerate(self.model.axioms[before:]):
+                ax.name = d["alias"] if k == 0 else f"{d['alias']}#{k + 1}"
+
+    def _variant(self, c: Node) -> bool:
+        if c.kind == "variant":
+            return c.text in self.variants
+        if c.kind == "vnot":
+            return not self._variant(c.args[0])
+        if c.kind == "vand":
+            return self._variant(c.args[0]) and self._variant(c.args[1])
+        return self._variant(c.args[0]) or self._variant(c.args[1])
+
+    # ----- expressions --------------------------------------------------------
+    def _enter(self, pos: SourcePos) -> None:
+        self.depth += 1
+        if self.depth > MAX_CALL_DEPTH:
+            self.depth -= 1
+            raise UnsupportedError(f"functions applied more than {MAX_CALL_DEPTH} deep (a recursive "
+                                   "function over sets or relations is not supported by mmdsl)", pos)
+
+    def _ir_name(self, name: str) -> str:
+        out, k = name, 2
+        while out in self.used:
+            out = f"{name}#{k}"
+            k += 1
+        self.used.add(out)
+        return out
+
+    def _force(self, v, pos: SourcePos):
+        if isinstance(v, Thunk):
+            if v.value is None:
+                if v.busy:
+                    raise ModelError(f"'{v.name}' is defined in terms of itself (use let rec)", v.pos)
+                v.busy = True
+                try:
+                    value = self._value(v.node, v.env)
+                finally:
+                    v.busy = False
+                if isinstance(value, Expr) and value.op not in ("name", "empty"):
+                    ir = self._ir_name(v.name)
+                    self.model.lets.append(LetGroup([Binding(ir, value, v.pos)]))
+                    value = Expr("name", name=ir, type=value.type, pos=v.pos)
+                v.value = value
+            return v.value
+        return v
+
+    def _lookup(self, name: str, pos: SourcePos, env: dict):
+        if name in env:
+            return self._force(env[name], pos)
+        if name in B.SETS:
+            return Expr("name", name=B.SETS[name], type=SET, pos=pos)
+        if name in B.FENCE_SETS:
+            return Expr("name", name=name, type=SET, pos=pos)
+        if name in B.RELATIONS:
+            return Expr("name", name=B.RELATIONS[name], type=REL, pos=pos)
+        if name in B.FUNCTIONS:
+            return Builtin(name)
+        if name in B.UNSUPPORTED:
+            raise UnsupportedError(f"herd's built-in '{name}' ({B.UNSUPPORTED[name]}) is not supported by mmdsl",
+                                   pos)
+        hint = None if self.has_stdlib else ("herd's stdlib.cat was not found next to the model or on "
+                                             "--cat-path; it defines fencerel, po-loc, rfe, co0 ...")
+        raise ModelError(f"unknown name '{name}'", pos, hint=hint)
+
+    def _value(self, node: Node, env: dict):
+        """The value of an expression: an IR Expr, a function, or a tuple of values."""
+        k = node.kind
+        if k == "var":
+            return self._lookup(node.text, node.pos, env)
+        if k == "empty":
+            return Expr("empty", type=None, pos=node.pos)
+        if k == "universe":
+            return Expr("universe", type=SET, pos=node.pos)
+        if k == "tuple":
+            return tuple(self._value(a, env) for a in node.args)
+        if k == "fun":
+            return Closure(node.args[0], node.args[1], env)
+        if k == "app":
+            return self._apply(node, env)
+        if k == "op":
+            return self._op(node, env)
+        if k == "letin":
+            rec, binds, body = node.args
+            inner = self._let(rec, binds, env)
+            return self._value(body, inner)
+        if k == "try":
+            try:
+                return self._deep(self._value(node.args[0], env), node.pos)
+            except (ModelError, UnsupportedError):
+                return self._value(node.args[1], env)
+        if k == "setlit":
+            if not node.args:
+                return Expr("empty", type=None, pos=node.pos)
+            raise UnsupportedError("cat set literals '{a, b}' are not supported by mmdsl", node.pos)
+        if k == "ifexpr":
+            cond, a, b = node.args
+            return self._value(a if self._variant(cond) else b, env)
+        what = {"match": "'match ... with'", "tag": f"tags ('{node.text})",
+                "string": f"strings (\"{node.text}\")"}.get(k, k)
+        raise UnsupportedError(f"cat {what} is not supported by mmdsl", node.pos)
+
+    def _deep(self, v, pos):
+        if isinstance(v, tuple):
+            return tuple(self._deep(x, pos) for x in v)
+        return v
+
+    def _expr(self, node: Node, env: dict) -> Expr:
+        v = self._value(node, env)
+        if not isinstance(v, Expr):
+            what = "a tuple" if isinstance(v, tuple) else "a function"
+            raise ModelError(f"{what} where a set or relation is expected", node.pos)
+        return v
+
+    def _bind_params(self, params, arg, env: dict, pos: SourcePos, fname: str) -> dict:
+        if isinstance(params, str):
+            env[params] = arg
+            return env
+        if len(params) == 1 and not isinstance(arg, tuple):
+            env[params[0]] = arg
+            return env
+        args = arg if isinstance(arg, tuple) else (arg,)
+        if len(args) != len(params):
+            raise ModelError(f"'{fname}' takes {len(params)} argument(s), given {len(args)}", pos)
+        env.update(zip(params, args))
+        return env
+
+    def _apply(self, node: Node, env: dict):
+        fnode, anode = node.args
+        f = self._value(fnode, env)
+        arg = self._value(anode, env)
+        if isinstance(f, Builtin):
+            op, typ = B.FUNCTIONS[f.name]
+            e = arg if isinstance(arg, Expr) else None
+            if e is None or e.type == SET:
+                raise ModelError(f"{f.name} expects a relation", anode.pos)
+            if e.type is None:
+                return Expr("empty", type=None, pos=node.pos)
+            return Expr(op, (e,), type=typ, pos=node.pos)
+        if not isinstance(f, Closure):
+            raise ModelError("applying something that is not a function", node.pos)
+        inner = self._bind_params(f.params, arg, dict(f.env), node.pos, f.name)
+        self._enter(node.pos)
+        try:
+            return self._value(f.body, inner)
+        finally:
+            self.depth -= 1
+
+    def _op(self, node: Node, env: dict) -> Expr:
+        op, pos = node.text, node.pos
+        if op == "add":
+            raise UnsupportedError("cat '++' (adding an element to a set) is not supported by mmdsl", pos)
+        args = [self._expr(a, env) for a in node.args]
+        if op in ("union", "inter", "diff"):
+            a, b = args
+            if a.type is None and b.type is None:
+                return a
+            if a.type is None:
+                return b if op == "union" else a
+            if b.type is None:
+                return b if op == "inter" else a
+            if a.type != b.type:
+                sym = {"union": "|", "inter": "&", "diff": "\\"}[op]
+                raise ModelError(f"'{sym}' between a set and a relation", pos)
+            if op == "union":
+                parts = [*(a.args if a.op == "union" else (a,)), *(b.args if b.op == "union" else (b,))]
+                return Expr("union", tuple(parts), type=a.type, pos=pos)
+            return Expr(op, (a, b), type=a.type, pos=pos)
+        if op == "seq":
+            for x in args:
+                if x.type == SET:
+                    raise ModelError(f"';' needs relations, but '{x}' is a set (write [{x}])", x.pos or pos)
+            if any(x.type is None for x in args):
+                return Expr("empty", type=REL, pos=pos)
+            a, b = args
+            parts = [*(a.args if a.op == "seq" else (a,)), *(b.args if b.op == "seq" else (b,))]
+            return Expr("seq", tuple(parts), type=REL, pos=pos)
+        if op == "product":
+            for x in args:
+                if x.type == REL:
+                    raise ModelError(f"'*' (product) needs sets, but '{x}' is a relation", x.pos or pos)
+            if any(x.type is None for x in args):
+                return Expr("empty", type=REL, pos=pos)
+            return Expr("product", tuple(args), type=REL, pos=pos)
+        (a,) = args
+        if op == "toid":
+            if a.type == REL:
+                raise ModelError(f"[...] needs a set, but '{a}' is a relation", pos)
+            if a.type is None:
+                return Expr("empty", type=REL, pos=pos)
+            return Expr("id", (a,), type=REL, pos=pos)
+        if op == "compl":
+            if a.type is None:
+                raise ModelError("'~' of the empty set or relation: write _ or _ * _", pos)
+            return Expr("compl", (a,), type=a.type, pos=pos)
+        # postfix: inv, plus, star, opt
+        if a.type == SET:
+            raise ModelError(f"'{a}' is a set: closures and inverse need a relation", pos)
+        if a.type is None:
+            if op == "star":
+                return Expr("name", name="id", type=REL, pos=pos)
+            return a
+        return Expr(op, (a,), type=REL, pos=pos)
+
+
+def lower_cat_file(path: str | Path, search_dirs: list[Path] | None = None,
+                   variants: frozenset = frozenset()) -> Model:
+    """Run a herd cat model (with stdlib.cat and its includes) into a core IR Model."""
+    return CatLowerer([Path(d) for d in (search_dirs or [])], variants).load(Path(path))
+
+
+__all__ = ["lower_cat_file"]
