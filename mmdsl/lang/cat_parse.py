@@ -19,7 +19,7 @@ KEYWORDS = {
     "let", "rec", "and", "in", "as", "acyclic", "irreflexive", "empty", "show", "unshow",
     "flag", "include", "fun", "match", "with", "end", "try", "if", "then", "else", "from",
     "procedure", "call", "enum", "instructions", "default", "forall", "do", "events", "test",
-    "undefined_unless",
+    "undefined_unless", "when",
 }
 MAX_DEPTH = 150  # nesting of expressions: deeper is refused, not a RecursionError
 
@@ -236,6 +236,10 @@ class Parser:
                 binds.append(self.binding())
             if self.at("in"):  # `let ... in` at top level: an expression, not a statement
                 raise ModelError("'let ... in' where a statement is expected", self.tok.pos)
+            if self.at("when"):  # let rec ... when <check>: herd's checked fixpoint
+                w = self.next()
+                self.check(flag=False)
+                return Stmt("unsupported", w.pos, {"what": "let rec ... when"})
             return Stmt("let", t.pos, {"rec": rec, "binds": binds})
         if k in ("acyclic", "irreflexive", "empty"):
             return self.check(flag=False)
