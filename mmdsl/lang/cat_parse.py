@@ -245,7 +245,9 @@ class Parser:
             return self.check(flag=False)
         if k in ("flag", "undefined_unless"):
             self.next()
-            return self.check(flag=k)
+            st = self.check(flag=k)
+            st.pos = t.pos
+            return st
         if k in ("show", "unshow"):
             self.next()
             items = [self.expr()]

@@ -212,10 +212,8 @@ class Prepared:
         if op == "universe":
             return ("c", self.full)
         parts = [self._compile(a, env) for a in e.args]
-        fn = _OPS[op]
         full = self.full
-        if e.type == SET:
-            fn = _SET_OPS[op]
+        fn = _SET_OPS[op] if e.type == SET else _OPS[op]
         if all(k == "c" for k, _ in parts):
             return ("c", fn(n, full, [v for _, v in parts]))
         getters = [(lambda d, v=v: v) if k == "c" else v for k, v in parts]
