@@ -106,7 +106,7 @@ class CatLowerer:
     def _find(self, name: str, here: Path) -> Path | None:
         for d in [here, *self.search_dirs]:
             p = Path(d) / name
-            if p.is_file():
+            if p.exists() and not p.is_dir():  # a FIFO or device: read_input says what it is
                 return p
         return None
 
@@ -438,8 +438,18 @@ class CatLowerer:
         if op == "add":
             raise UnsupportedError("cat '++' (adding an element to a set) is not supported by mmdsl", pos)
         args = [self._expr(a, env) for a in node.args]
+        if len(args) > 2:  # a flat chain a | b | c ...: one operator at a time
+            acc = args[0]
+            for b in args[1:]:
+                acc = self._binary(op, acc, b, pos)
+            return acc
+        if len(args) == 2:
+            return self._binary(op, args[0], args[1], pos)
+        return self._unary(op, args[0], pos)
+
+    def _binary(self, op: str, a: Expr, b: Expr, pos: SourcePos) -> Expr:
+        args = [a, b]
         if op in ("union", "inter", "diff"):
-            a, b = args
             if a.type is None and b.type is None:
                 return a
             if a.type is None:
@@ -469,7 +479,9 @@ class CatLowerer:
             if any(x.type is None for x in args):
                 return Expr("empty", type=REL, pos=pos)
             return Expr("product", tuple(args), type=REL, pos=pos)
-        (a,) = args
+        raise ModelError(f"unknown operator {op}", pos)
+
+    def _unary(self, op: str, a: Expr, pos: SourcePos) -> Expr:
         if op == "toid":
             if a.type == REL:
                 raise ModelError(f"[...] needs a set, but '{a}' is a relation", pos)
@@ -493,7 +505,11 @@ class CatLowerer:
 def lower_cat_file(path: str | Path, search_dirs: list[Path] | None = None,
                    variants: frozenset = frozenset()) -> Model:
     """Run a herd cat model (with stdlib.cat and its includes) into a core IR Model."""
-    return CatLowerer([Path(d) for d in (search_dirs or [])], variants).load(Path(path))
+    try:
+        return CatLowerer([Path(d) for d in (search_dirs or [])], variants).load(Path(path))
+    except RecursionError:
+        raise ModelError("definitions chained too deeply to lower (each let built on the one before, "
+                         "thousands deep)", SourcePos(str(path), 1, 1)) from None
 
 
 __all__ = ["lower_cat_file"]

@@ -21,7 +21,7 @@ KEYWORDS = {
     "procedure", "call", "enum", "instructions", "default", "forall", "do", "events", "test",
     "undefined_unless", "when",
 }
-MAX_DEPTH = 150  # nesting of expressions: deeper is refused, not a RecursionError
+MAX_DEPTH = 50  # nesting of expressions: deeper is refused, not a RecursionError
 
 _TOKEN = re.compile(r"""
     (?P<ws>[ \t\r\n]+)
@@ -407,15 +407,20 @@ class Parser:
                 right = self.binary(level + 1)
                 return Node("op", t.pos, (left, right), "product")
             return left
+        if sym == "\\":  # left associative
+            while self.at(sym):
+                t = self.next()
+                left = Node("op", t.pos, (left, self.binary(level + 1)), op)
+            return left
+        if not self.at(sym):
+            return left
+        # associative (herd: right): a flat chain, read in a loop (a thousand | are no deeper)
+        t = self.tok
+        items = [left]
         while self.at(sym):
-            t = self.next()
-            if sym == "\\":  # left associative
-                right = self.binary(level + 1)
-                left = Node("op", t.pos, (left, right), op)
-            else:  # right associative
-                right = self.binary(level)
-                return Node("op", t.pos, (left, right), op)
-        return left
+            self.next()
+            items.append(self.binary(level + 1))
+        return Node("op", t.pos, tuple(items), op)
 
     def prefix(self) -> Node:
         if self.at("~"):
