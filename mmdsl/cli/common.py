@@ -33,7 +33,7 @@ def use_cat_path(dirs) -> None:
     """Make ``--cat-path`` folders the search path of cat models (worker processes inherit it)."""
     import os
 
-    from ..lang.library import CAT_PATH_ENV
+    from ..lang.cat_lower import CAT_PATH_ENV
 
     if dirs:
         os.environ[CAT_PATH_ENV] = os.pathsep.join(str(d) for d in dirs)

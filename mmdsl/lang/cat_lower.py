@@ -12,6 +12,7 @@ its file:line:col.
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -500,6 +501,45 @@ class CatLowerer:
                 return Expr("name", name="id", type=REL, pos=pos)
             return a
         return Expr(op, (a,), type=REL, pos=pos)
+
+
+CAT_PATH_ENV = "MMDSL_CAT_PATH"
+
+
+def cat_path() -> list[Path]:
+    """The folders where a cat model's includes (and herd's stdlib.cat) are searched after
+    the model's own folder: ``--cat-path`` (which sets MMDSL_CAT_PATH, so worker processes
+    see it too), like herd's ``-I``."""
+    raw = os.environ.get(CAT_PATH_ENV, "")
+    return [Path(p) for p in raw.split(os.pathsep) if p]
+
+
+def include_cat(path: Path, model: Model, search_dirs: list[Path], pos: SourcePos) -> None:
+    """``include "x.cat"`` in a .mm model: the cat file's checks become axioms of ``model``.
+
+    The cat's definitions are lowered under names the model does not use, and its checks
+    see only them (and the built-ins), never a later definition of the .mm file.
+    """
+    low = CatLowerer([*cat_path(), *search_dirs])
+    low.used |= {b.name for g in model.lets for b in g.bindings} | set(model.classes) | set(model.fences)
+    cat = low.load(path)
+    model.lets.extend(cat.lets)
+    spelled = {s for f in model.fences.values() for s in f.spellings}
+    used = set()
+    for g in cat.lets:
+        for b in g.bindings:
+            used |= b.expr.names()
+    for ax in cat.axioms:
+        used |= ax.expr.names()
+    for name, decl in cat.fences.items():
+        if name in used and name not in spelled:
+            model.fences[name] = decl
+    for ax in cat.axioms:
+        if any(a.name == ax.name for a in model.axioms):
+            raise ModelError(f"axiom '{ax.name}' of {path.name} is already defined in the model", pos)
+        ax.scope = len(model.lets)
+        model.axioms.append(ax)
+    model.includes.extend(i for i in cat.includes if i not in model.includes)
 
 
 def lower_cat_file(path: str | Path, search_dirs: list[Path] | None = None,

@@ -13,7 +13,7 @@ from .lower import lower_model_file
 # a loaded model, by the resolved path of its file, with the modification times of that
 # file and of every file it includes: a change to any of them loads the model again
 _CACHE: dict[str, tuple[tuple, Model]] = {}
-CAT_PATH_ENV = "MMDSL_CAT_PATH"
+
 
 
 def models_dir() -> Path:
@@ -53,7 +53,7 @@ def load_model(name: str | Path) -> Model:
         return hit[1]
     stamps_before = _stamps([key])
     if path.suffix == ".cat":
-        from .cat_lower import lower_cat_file
+        from .cat_lower import cat_path, lower_cat_file
 
         dirs = cat_path()
         key = key + "\0" + os.pathsep.join(str(d) for d in dirs)
@@ -65,14 +65,6 @@ def load_model(name: str | Path) -> Model:
         model = lower_model_file(path, [models_dir()])
     _CACHE[key] = (stamps_before + _stamps(model.includes), model)
     return model
-
-
-def cat_path() -> list[Path]:
-    """The folders where a cat model's includes (and herd's stdlib.cat) are searched after
-    the model's own folder: ``--cat-path`` (which sets MMDSL_CAT_PATH, so worker processes
-    see it too), like herd's ``-I``."""
-    raw = os.environ.get(CAT_PATH_ENV, "")
-    return [Path(p) for p in raw.split(os.pathsep) if p]
 
 
 def _stamps(paths: list[str]) -> tuple:
