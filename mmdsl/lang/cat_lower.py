@@ -308,10 +308,11 @@ class CatLowerer:
                                    "function over sets or relations is not supported by mmdsl)", pos)
 
     def _ir_name(self, name: str) -> str:
-        out, k = name, 2
+        """The IR name of a cat binding: its own, primed when a built-in or an earlier
+        binding has it (x86tso's ``ppo`` is ``ppo'``; a third ``A`` is ``A''``)."""
+        out = name
         while out in self.used:
-            out = f"{name}#{k}"
-            k += 1
+            out += "'"
         self.used.add(out)
         return out
 
