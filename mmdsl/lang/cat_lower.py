@@ -374,9 +374,14 @@ class CatLowerer:
             inner = self._let(rec, binds, env)
             return self._value(body, inner)
         if k == "try":
+            # herd falls back on an error of the model (an unbound name, a type error); a
+            # construct or built-in mmdsl lacks is no such error: herd would have a value
+            # there, so it stays a refusal instead of a silent fallback
             try:
                 return self._deep(self._value(node.args[0], env), node.pos)
-            except (ModelError, UnsupportedError):
+            except UnsupportedError:
+                raise
+            except ModelError:
                 return self._value(node.args[1], env)
         if k == "setlit":
             if not node.args:

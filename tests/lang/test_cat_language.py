@@ -187,3 +187,12 @@ def test_a_library_definition_that_needs_a_missing_construct_is_refused_only_whe
 ])
 def test_type_and_syntax_errors_say_what_is_wrong(tmp_path, text, words):
     assert words in refused(write(tmp_path, "m.cat", text)).message
+
+
+def test_try_falls_back_on_an_unknown_name_but_never_on_a_missing_construct(tmp_path):
+    p = write(tmp_path, "t.cat", 'T\nlet f = try (match po with || {} -> po end) with 0\nacyclic po | f\n')
+    assert "'match ... with'" in refused(p).message
+    p = write(tmp_path, "t.cat", 'T\nlet f = try FW * W with 0\nacyclic po | f\n')
+    assert "'FW'" in refused(p).message
+    p = write(tmp_path, "t.cat", 'T\nlet f = try NOPE with 0\nacyclic po | rf | co | fr | f as sc\n')
+    assert verdict(p, "SB") == "Forbidden"
