@@ -226,9 +226,9 @@ class CatLowerer:
 
     def _check(self, st: Stmt, env: dict) -> None:
         d = st.data
-        if d["flag"] == "undefined_unless":
-            raise UnsupportedError("cat check 'undefined_unless' is not supported by mmdsl", st.pos)
-        if d["flag"]:  # a flag marks executions in herd's output; it never forbids one
+        if d["flag"]:
+            # `flag` and `undefined_unless` mark executions in herd's output (herd's
+            # interpreter adds a flag and goes on); neither ever forbids one
             return
         e = self._expr(d["expr"], env)
         test = d["test"]

@@ -132,7 +132,8 @@ def test_domain_range_toid_and_types(tmp_path):
 
 
 def test_flags_and_shows_do_not_forbid(tmp_path):
-    p = write(tmp_path, "s.cat", 'S\nshow po as p\nflag ~empty rf as racy\nacyclic po-loc | rf | co | fr\n')
+    p = write(tmp_path, "s.cat", 'S\nshow po as p\nflag ~empty rf as racy\nundefined_unless empty rf as r\n'
+                                 'acyclic po-loc | rf | co | fr\n')
     assert verdict(p, "SB") == "Allowed"
 
 
@@ -156,7 +157,6 @@ def test_includes_search_the_folder_then_the_cat_path(tmp_path):
     ('M\nacyclic po | FW * W\n', "'FW'", 2, 14),
     ('M\nacyclic po | nosuchname\n', "unknown name 'nosuchname'", 2, 14),
     ('M\nlet s = \'tag\nacyclic s\n', "tags ('tag)", 2, 9),
-    ('M\nundefined_unless empty po as x\n', "'undefined_unless'", 2, 1),
     ('M\nlet rec s = po | s\nand t = rf when acyclic s\n', "'let rec ... when'", 3, 12),
 ])
 def test_missing_constructs_are_refused_by_name_at_their_place(tmp_path, text, words, line, col):
