@@ -79,7 +79,6 @@ UNSUPPORTED = {
     "NDATA": "herd's obsolete data set",
     "ADDR": "herd's obsolete address set",
     "B": "branch events",
-    "RMW": "C's single-event read-modify-writes (mmdsl splits an RMW into a read and a write)",
 }
 
 

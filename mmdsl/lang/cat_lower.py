@@ -339,6 +339,10 @@ class CatLowerer:
             return self._force(env[name], pos)
         if name in B.SETS:
             return Expr("name", name=B.SETS[name], type=SET, pos=pos)
+        if name == "RMW":
+            # herd's RMW: events that are both a read and a write (C's one-event RMWs);
+            # mmdsl splits every RMW into a read and a write related by rmw, so none is
+            return Expr("inter", (_n("R", SET), _n("W", SET)), type=SET, pos=pos)
         if name in B.FENCE_SETS:
             return Expr("name", name=name, type=SET, pos=pos)
         if name in B.RELATIONS:

@@ -196,3 +196,11 @@ def test_try_falls_back_on_an_unknown_name_but_never_on_a_missing_construct(tmp_
     assert "'FW'" in refused(p).message
     p = write(tmp_path, "t.cat", 'T\nlet f = try NOPE with 0\nacyclic po | rf | co | fr | f as sc\n')
     assert verdict(p, "SB") == "Forbidden"
+
+
+def test_herds_one_event_rmw_set_is_empty_since_mmdsl_splits_rmws(tmp_path):
+    p = write(tmp_path, "r.cat", 'R\nlet myrmw = [RMW] | rmw\nempty myrmw & (fre ; coe) as atomic\n'
+                                 'acyclic po | rf | co | fr as sc\n')
+    m = lower_cat_file(p)
+    assert "R & W" in str(m.lets[0].bindings[0].expr)
+    assert verdict(p, "SB") == "Forbidden"
