@@ -101,3 +101,17 @@ def test_every_stock_model_loads_or_is_refused_by_name_at_a_place():
             assert err.pos.file and err.pos.file.endswith((".cat", ".bell")), path.name
     # measured when the loader landed: 52 of the 89 .cat files (see docs/cat.md)
     assert loaded >= 52
+
+
+# what stops the other models the issue names, today: each a named refusal at its place
+# (update this list as constructs and dialects arrive)
+@pytest.mark.parametrize("model, where, words", [
+    ("riscv.cat", "riscv-defs.cat:10:30", "unknown name 'Fence.r.r'"),  # the RISC-V dialect's fence sets
+    ("rc11.cat", "rc11.cat:19:12", "unknown name 'REL'"),  # C11 memory-order sets
+    ("linux-kernel.cat", "stdlib.cat:81:15", "built-in 'LKW'"),  # the kernel's lock events
+])
+def test_what_stops_the_next_models_is_named_at_its_place(model, where, words):
+    with pytest.raises(MmdslError) as info:
+        lower_cat_file(HERD_CATS / model, [HERD_CATS])
+    assert words in info.value.message
+    assert str(info.value.pos).endswith(where)
