@@ -81,6 +81,7 @@ class CatLowerer:
     used: set = field(default_factory=lambda: set(_RESERVED))
     depth: int = 0
     has_stdlib: bool = False
+    rec_names: set = field(default_factory=set)  # IR names of the let rec groups being lowered
 
     # ----- files --------------------------------------------------------------
     def load(self, path: Path) -> Model:
@@ -208,7 +209,12 @@ class CatLowerer:
             new = dict(env)
             for b in binds:
                 new[b["name"]] = Expr("name", name=names[b["name"]], type=types[b["name"]], pos=b["pos"])
-            exprs = {b["name"]: self._typed(self._expr(b["expr"], new), b["pos"], types[b["name"]]) for b in binds}
+            self.rec_names |= set(names.values())
+            try:
+                exprs = {b["name"]: self._typed(self._expr(b["expr"], new), b["pos"], types[b["name"]])
+                         for b in binds}
+            finally:
+                self.rec_names -= set(names.values())
             found = {nm: (e.type or types[nm]) for nm, e in exprs.items()}
             if found == types:
                 break
@@ -410,6 +416,19 @@ class CatLowerer:
             raise ModelError(f"{what} where a set or relation is expected", node.pos)
         return v
 
+    def _shared(self, arg, fname: str, pos: SourcePos):
+        """An argument as a name: a compound expression becomes an IR binding first, so a
+        body that uses its parameter twice (``let f(x) = x | x``, applied 40 deep) shares
+        it instead of copying it (copies would grow exponentially). Not inside a `let rec`
+        group that the argument depends on: there it stays inline."""
+        if isinstance(arg, tuple):
+            return tuple(self._shared(a, fname, pos) for a in arg)
+        if not isinstance(arg, Expr) or arg.op in ("name", "empty", "universe") or (arg.names() & self.rec_names):
+            return arg
+        ir = self._ir_name(f"{fname}.arg")
+        self.model.lets.append(LetGroup([Binding(ir, arg, pos)]))
+        return Expr("name", name=ir, type=arg.type, pos=pos)
+
     def _bind_params(self, params, arg, env: dict, pos: SourcePos, fname: str) -> dict:
         if isinstance(params, str):
             env[params] = arg
@@ -437,6 +456,7 @@ class CatLowerer:
             return Expr(op, (e,), type=typ, pos=node.pos)
         if not isinstance(f, Closure):
             raise ModelError("applying something that is not a function", node.pos)
+        arg = self._shared(arg, f.name, node.pos)
         inner = self._bind_params(f.params, arg, dict(f.env), node.pos, f.name)
         self._enter(node.pos)
         try:

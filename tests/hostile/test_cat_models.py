@@ -99,3 +99,12 @@ def test_unknown_names_inside_try_fall_back_but_not_outside(tmp_path):
     assert r.exit_code == 0, r.output
     _, r = run_cat(tmp_path, "M\nacyclic po | NOPE\n")
     assert_refused(r, "hostile.cat:2:14", "unknown name 'NOPE'")
+
+
+def test_a_function_using_its_argument_twice_applied_deep_does_not_blow_up(tmp_path):
+    calls = "po"
+    for _ in range(40):
+        calls = f"f({calls})"
+    _, r = run_cat(tmp_path, f"M\nlet f(x) = x | x\nacyclic {calls} | rf | co | fr as sc\n")
+    assert r.exit_code == 0, r.output
+    assert "Observation SB Never" in r.output
