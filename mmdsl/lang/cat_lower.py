@@ -81,7 +81,8 @@ class CatLowerer:
     used: set = field(default_factory=lambda: set(_RESERVED))
     depth: int = 0
     has_stdlib: bool = False
-    rec_names: set = field(default_factory=set)  # IR names of the let rec groups being lowered
+    rec_names: set = field(default_factory=set)
+    parsed: dict = field(default_factory=dict)  # resolved path -> its statements  # IR names of the let rec groups being lowered
 
     # ----- files --------------------------------------------------------------
     def load(self, path: Path) -> Model:
@@ -119,9 +120,13 @@ class CatLowerer:
             raise ModelError(f"include cycle: {chain}", pos, hint="a cat file may not include itself")
         if len(self.loading) >= MAX_INCLUDE_DEPTH:
             raise ModelError(f"includes nested more than {MAX_INCLUDE_DEPTH} deep", pos)
-        text = read_input(path, "cat model", ModelError)
-        _, stmts = parse_cat(text, str(path))
-        self.model.includes.append(str(key))
+        stmts = self.parsed.get(key)
+        if stmts is None:  # a file included again (x86fences.cat twice) is read once
+            text = read_input(path, "cat model", ModelError)
+            _, stmts = parse_cat(text, str(path))
+            self.parsed[key] = stmts
+        if str(key) not in self.model.includes:
+            self.model.includes.append(str(key))
         self.loading.append(key)
         try:
             return self._exec(stmts, env, path.parent)

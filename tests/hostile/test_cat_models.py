@@ -108,3 +108,16 @@ def test_a_function_using_its_argument_twice_applied_deep_does_not_blow_up(tmp_p
     _, r = run_cat(tmp_path, f"M\nlet f(x) = x | x\nacyclic {calls} | rf | co | fr as sc\n")
     assert r.exit_code == 0, r.output
     assert "Observation SB Never" in r.output
+
+
+def test_a_long_chain_of_lets_loads_or_is_refused_with_a_place(tmp_path):
+    lets = "".join(f"let x{k} = x{k - 1} | po\n" for k in range(1, 3000))
+    _, r = run_cat(tmp_path, "M\nlet x0 = po\n" + lets + "acyclic x2999 | rf | co | fr as sc\n")
+    assert "Traceback" not in r.output
+    assert r.exit_code == 0 or (r.exit_code == 2 and "hostile.cat:1:1" in r.output and "chained" in r.output)
+
+
+def test_the_same_include_many_times_is_read_once(tmp_path):
+    (tmp_path / "defs.cat").write_text("D\n" + "let y = po\n" * 50)
+    _, r = run_cat(tmp_path, "M\n" + 'include "defs.cat"\n' * 2000 + "acyclic y | rf | co | fr as sc\n")
+    assert r.exit_code == 0, r.output
