@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .ir import REL, SET
+from .ir import SET
 
 # herd's event sets -> the IR set each one is
 SETS = {
@@ -81,6 +81,3 @@ UNSUPPORTED = {
     "B": "branch events",
 }
 
-
-def type_of_relation(name: str) -> str:
-    return REL if name in RELATIONS else SET

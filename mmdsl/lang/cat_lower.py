@@ -36,8 +36,8 @@ def _n(name: str, typ: str) -> Expr:
 # stdlib's co0 is loc & ((IW * (W\IW)) | ((W\FW) * FW)). mmdsl fixes no final writes (FW
 # empty, as herd does for the tests of mmdsl's suites: the x86 corpus gives herd's verdicts
 # with it), so co0 is the initial write of each location before its other writes.
-CO0 = Expr("inter", (_n("loc", REL), Expr("product", (_n("IW", SET), Expr("diff", (_n("W", SET), _n("IW", SET)),
-                                                                            type=SET)), type=REL)), type=REL)
+_W_BUT_IW = Expr("diff", (_n("W", SET), _n("IW", SET)), type=SET)
+CO0 = Expr("inter", (_n("loc", REL), Expr("product", (_n("IW", SET), _W_BUT_IW), type=REL)), type=REL)
 
 
 class Thunk:
