@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ..core.errors import ModelError, SourcePos
+from ..core.errors import ModelError, SourcePos, UnsupportedError
 
 KEYWORDS = {
     "let", "rec", "and", "in", "as", "acyclic", "irreflexive", "empty", "show", "unshow",
@@ -199,7 +199,13 @@ class Parser:
     def model(self) -> tuple[str, list[Stmt]]:
         title_parts = []
         while self.tok.kind in ("name", "str", "num"):
-            title_parts.append(self.next().text.strip('"'))
+            t = self.next()
+            if title_parts and t.text in _MODEL_OPTIONS:
+                if not _MODEL_OPTIONS[t.text]:
+                    raise UnsupportedError(f"cat model option '{t.text}' is not supported by mmdsl (its "
+                                           "candidates always have initial writes and enumerated co)", t.pos)
+                continue  # withco / withinit: what mmdsl does anyway
+            title_parts.append(t.text.strip('"'))
         stmts = self.statements(top=True)
         if self.tok.kind != "eof":
             t = self.tok
@@ -542,6 +548,10 @@ class Parser:
         got = "end of file" if t.kind == "eof" else repr(t.text)
         raise ModelError(f"expected an expression but found {got}", t.pos, expected="a set or relation")
 
+
+# herd's model options after the title: True when mmdsl's candidates already behave so
+_MODEL_OPTIONS = {"withco": True, "withinit": True, "withoutco": False, "withoutinit": False,
+                  "withsc": False, "withoutsc": False}
 
 _STATEMENT_KWS = {
     "let", "acyclic", "irreflexive", "empty", "show", "unshow", "flag", "include", "if", "with",

@@ -158,6 +158,7 @@ def test_includes_search_the_folder_then_the_cat_path(tmp_path):
     ('M\nacyclic po | nosuchname\n', "unknown name 'nosuchname'", 2, 14),
     ('M\nlet s = \'tag\nacyclic s\n', "tags ('tag)", 2, 9),
     ('M\nlet rec s = po | s\nand t = rf when acyclic s\n', "'let rec ... when'", 3, 12),
+    ('X86 M withoutinit\nacyclic po\n', "option 'withoutinit'", 1, 7),
 ])
 def test_missing_constructs_are_refused_by_name_at_their_place(tmp_path, text, words, line, col):
     err = refused(write(tmp_path, "m.cat", text))
