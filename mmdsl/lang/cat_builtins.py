@@ -33,8 +33,6 @@ RELATIONS = {
     "data": "data",
     "ctrl": "ctrl",
     "rmw": "rmw",
-    # one-instruction atomics (xchg, LOCK-prefixed, C atomics): every rmw pair of mmdsl's tests
-    "amo": "rmw",
     "sm": "sm",  # events of the same instruction (reflexive)
     "po-loc": "po-loc",
     "rf": "rf",

@@ -348,6 +348,8 @@ class CatLowerer:
             return self._force(env[name], pos)
         if name in B.SETS:
             return Expr("name", name=B.SETS[name], type=SET, pos=pos)
+        if name == "amo":  # herd: the rmw pairs of one instruction (an AMO, xchg), not LR/SC pairs
+            return Expr("inter", (_n("rmw", REL), _n("sm", REL)), type=REL, pos=pos)
         if name == "RMW":
             # herd's RMW: events that are both a read and a write (C's one-event RMWs);
             # mmdsl splits every RMW into a read and a write related by rmw, so none is

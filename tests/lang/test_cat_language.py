@@ -205,3 +205,16 @@ def test_herds_one_event_rmw_set_is_empty_since_mmdsl_splits_rmws(tmp_path):
     m = lower_cat_file(p)
     assert "R & W" in str(m.lets[0].bindings[0].expr)
     assert verdict(p, "SB") == "Forbidden"
+
+
+def test_amo_is_the_rmw_pairs_of_one_instruction(tmp_path):
+    p = write(tmp_path, "a.cat", 'A\nlet lxsx = rmw \\ amo\nempty lxsx as only-amo\n'
+                                 'acyclic po-loc | rf | co | fr as uni\n')
+    m = lower_cat_file(p)
+    assert str(m.lets[0].bindings[0].expr) == "rmw \\ rmw & sm"
+    test = tmp_path / "SB+xchgs.litmus"
+    test.write_text("X86 SB+xchgs\n{ }\n P0 | P1 ;\n MOV EAX,$1 | MOV EAX,$1 ;\n"
+                    " XCHG [x],EAX | XCHG [y],EAX ;\n MOV EBX,[y] | MOV EBX,[x] ;\n"
+                    "exists (0:EBX=0 /\\ 1:EBX=0)\n")
+    result = check(load_litmus(test), m, collect="none")
+    assert result.verdict == "Allowed"  # every xchg pair is an amo: only-amo never fails
