@@ -40,6 +40,18 @@ _W_BUT_IW = Expr("diff", (_n("W", SET), _n("IW", SET)), type=SET)
 CO0 = Expr("inter", (_n("loc", REL), Expr("product", (_n("IW", SET), _W_BUT_IW), type=REL)), type=REL)
 
 
+def _only_positive(e: Expr, names: set, positive: bool = True) -> bool:
+    """True when the names occur in ``e`` only where growing them grows ``e``."""
+    if e.op == "name":
+        return positive or e.name not in names
+    if e.op == "compl":
+        return _only_positive(e.args[0], names, not positive)
+    if e.op == "diff":
+        return (_only_positive(e.args[0], names, positive)
+                and all(_only_positive(a, names, not positive) for a in e.args[1:]))
+    return all(_only_positive(a, names, positive) for a in e.args)
+
+
 class Thunk:
     """A `let` not yet lowered: lowered on first use, then kept."""
 
@@ -140,7 +152,9 @@ class CatLowerer:
     def _stmt(self, st: Stmt, env: dict, here: Path) -> dict:
         k, d = st.kind, st.data
         if k == "let":
-            return self._let(d["rec"], d["binds"], env)
+            if d.get("when") is None:
+                return self._let(d["rec"], d["binds"], env)
+            return self._let_when(st, env)
         if k == "check":
             self._check(st, env)
             return env
@@ -173,6 +187,13 @@ class CatLowerer:
                                hint="see docs/cat.md for what the cat loader supports")
 
     def _let(self, rec: bool, binds: list[dict], env: dict) -> dict:
+        for b in binds:
+            if b["name"] == "co" or (b["name"] is None and "co" in b["names"]):
+                # herd then takes the final state from this co, a run that enumerates no co;
+                # mmdsl's candidates enumerate co, so the verdicts would silently differ
+                raise UnsupportedError("a model that computes co itself ('let co = ...', herd's models "
+                                       "without generated co) is not supported by mmdsl: its candidates "
+                                       "enumerate co (use 'with co from generate_cos(co0)')", b["pos"])
         new = dict(env)
         if not rec:
             for b in binds:
@@ -200,6 +221,30 @@ class CatLowerer:
                     new[b["name"]] = Closure(f.args[0], f.args[1], new, b["name"])
             return new
         return self._let_rec_relations(binds, env)
+
+    def _let_when(self, st: Stmt, env: dict) -> dict:
+        """`let rec ... when CHECK`: herd iterates the group and rejects the execution when
+        CHECK fails on the way. The group's values only grow (the rec names occur only
+        positively), and acyclic/irreflexive/empty only get worse as a relation grows, so
+        CHECK fails during the iteration exactly when it fails on the fixpoint: the
+        fixpoint plus CHECK as an axiom. Anything else is refused."""
+        d, when = st.data, st.data["when"]
+        if not d["rec"]:
+            raise UnsupportedError("'let ... when' without rec", when.pos)
+        if when.data["neg"]:
+            raise UnsupportedError("'let rec ... when ~check' (a negated check) is not supported by mmdsl",
+                                   when.pos)
+        before = len(self.model.lets)
+        new = self._let(True, d["binds"], env)
+        group = self.model.lets[-1] if len(self.model.lets) > before else None
+        if group is None or not group.recursive:
+            raise UnsupportedError("'let rec ... when' over functions is not supported by mmdsl", when.pos)
+        names = {b.name for b in group.bindings}
+        if not all(_only_positive(b.expr, names) for b in group.bindings):
+            raise UnsupportedError("'let rec ... when' whose definitions are not monotone (a recursive name "
+                                   "under ~ or after \\\\) is not supported by mmdsl", when.pos)
+        self._check(when, new)
+        return new
 
     def _let_rec_relations(self, binds: list[dict], env: dict) -> dict:
         """`let rec r1 = ... and r2 = ...`: an IR recursive group (a least fixpoint)."""

@@ -242,11 +242,12 @@ class Parser:
                 binds.append(self.binding())
             if self.at("in"):  # `let ... in` at top level: an expression, not a statement
                 raise ModelError("'let ... in' where a statement is expected", self.tok.pos)
+            when = None
             if self.at("when"):  # let rec ... when <check>: herd's checked fixpoint
                 w = self.next()
-                self.check(flag=False)
-                return Stmt("unsupported", w.pos, {"what": "let rec ... when"})
-            return Stmt("let", t.pos, {"rec": rec, "binds": binds})
+                when = self.check(flag=False)
+                when.pos = w.pos
+            return Stmt("let", t.pos, {"rec": rec, "binds": binds, "when": when})
         if k in ("acyclic", "irreflexive", "empty"):
             return self.check(flag=False)
         if k in ("flag", "undefined_unless"):

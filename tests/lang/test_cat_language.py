@@ -157,7 +157,9 @@ def test_includes_search_the_folder_then_the_cat_path(tmp_path):
     ('M\nacyclic po | FW * W\n', "'FW'", 2, 14),
     ('M\nacyclic po | nosuchname\n', "unknown name 'nosuchname'", 2, 14),
     ('M\nlet s = \'tag\nacyclic s\n', "tags ('tag)", 2, 9),
-    ('M\nlet rec s = po | s\nand t = rf when acyclic s\n', "'let rec ... when'", 3, 12),
+    ('M\nlet rec s = po | ~s\nwhen acyclic s\n', "not monotone", 3, 1),
+    ('M\nlet U = po-loc | rf\nlet co = U & (W * W)\nacyclic U\n', "computes co itself", 3, 5),
+    ('M\nlet rec s = po | s\nwhen ~acyclic s\n', "negated check", 3, 1),
     ('X86 M withoutinit\nacyclic po\n', "option 'withoutinit'", 1, 7),
 ])
 def test_missing_constructs_are_refused_by_name_at_their_place(tmp_path, text, words, line, col):
@@ -218,3 +220,10 @@ def test_amo_is_the_rmw_pairs_of_one_instruction(tmp_path):
                     "exists (0:EBX=0 /\\ 1:EBX=0)\n")
     result = check(load_litmus(test), m, collect="none")
     assert result.verdict == "Allowed"  # every xchg pair is an amo: only-amo never fails
+
+
+def test_let_rec_when_is_the_fixpoint_plus_its_check(tmp_path):
+    p = write(tmp_path, "w.cat", 'W\nlet rec hb = po | rf | co | fr | hb ; hb\nwhen acyclic hb as sc\n')
+    m = lower_cat_file(p)
+    assert [a.name for a in m.axioms] == ["sc"] and any(g.recursive for g in m.lets)
+    assert verdict(p, "SB") == "Forbidden"
