@@ -118,6 +118,14 @@ class Structure:
         # address dependency also holds back everything after the access
         dep = addr_r | data_r | ctrl_r | addr_r.seq(po_r)
         full = (1 << n) - 1
+        # sm: events of one instruction (herd's name; reflexive), e.g. the read and write of xchg
+        same_instr = [1 << e.eid for e in events]
+        for ids in self.thread_events:
+            by_instr: dict[int, int] = {}
+            for eid in ids:
+                by_instr[events[eid].instr] = by_instr.get(events[eid].instr, 0) | (1 << eid)
+            for eid in ids:
+                same_instr[eid] = by_instr[events[eid].instr]
         self.internal = internal_r
         self.rels = {
             "po": po_r,
@@ -131,6 +139,7 @@ class Structure:
             "dep": dep,
             "rmw": Rel(n, rmw),
             "po-loc": po_r & loc_r,
+            "sm": Rel(n, same_instr),
         }
 
     def prepare(self, model: Model) -> Prepared:

@@ -22,6 +22,23 @@ def timeout_option():
                              "run: per test and model, parsing included, the other tests go on.")
 
 
+def cat_path_option():
+    """``--cat-path DIR`` (repeatable): where a herd .cat model's includes are searched, like herd's -I."""
+    return typer.Option([], "--cat-path", metavar="DIR",
+                        help="For -m FILE.cat: a folder searched for included .cat files and stdlib.cat "
+                             "after the model's own folder (like herd's -I); repeat for several.")
+
+
+def use_cat_path(dirs) -> None:
+    """Make ``--cat-path`` folders the search path of cat models (worker processes inherit it)."""
+    import os
+
+    from ..lang.cat_lower import CAT_PATH_ENV
+
+    if dirs:
+        os.environ[CAT_PATH_ENV] = os.pathsep.join(str(d) for d in dirs)
+
+
 def fail(err: MmdslError, as_json: bool = False) -> None:
     """Report a user error (one paragraph, no traceback) and exit with code 2 (1 for a timeout)."""
     from ..core.limits import TimeLimitError

@@ -7,13 +7,14 @@ from typing import List, Optional
 
 import typer
 
-from .common import EXIT_ERROR, EXIT_MISMATCH, EXIT_TIMEOUT, timeout_option, user_errors, warn
+from .common import (EXIT_ERROR, EXIT_MISMATCH, EXIT_TIMEOUT, cat_path_option, timeout_option, use_cat_path,
+                     user_errors, warn)
 
 
 @user_errors
 def run(
     tests: List[str] = typer.Argument(..., help="Litmus files or directories (searched recursively)."),
-    model: List[str] = typer.Option(["sc"], "--model", "-m", help="Model name or .mm file; repeat for several."),
+    model: List[str] = typer.Option(["sc"], "--model", "-m", help="Model name, .mm file or herd .cat file; repeat for several."),
     as_json: bool = typer.Option(False, "--json", help="Machine-readable output."),
     why: bool = typer.Option(False, "--why", help="Explain forbidden outcomes: violated axiom and cycle."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No herd blocks: only --why, the matrix and the summary."),
@@ -25,6 +26,7 @@ def run(
                                help="axiomatic (candidate executions), explorer (operational state space, "
                                     "loops allowed) or both (fails with exit code 1 when they disagree)."),
     timeout: float = timeout_option(),
+    cat_path: List[str] = cat_path_option(),
 ) -> None:
     """Run tests under models and print herd-shaped results."""
     from ..core.errors import MmdslError
@@ -34,6 +36,7 @@ def run(
     from ..suite.runner import EngineDisagreement, check_engine, iter_test_files, run_many
 
     check_engine(engine)
+    use_cat_path(cat_path)
     timeout = check_timeout(timeout)
     if why and engine == "explorer":
         raise MmdslError("--why explains forbidden executions with the axiomatic checker",

@@ -9,7 +9,7 @@ from typing import List, Optional
 import typer
 
 from ..core.errors import MmdslError
-from .common import user_errors
+from .common import cat_path_option, use_cat_path, user_errors
 
 
 @user_errors
@@ -37,6 +37,7 @@ def suite(
     matrix: Optional[bool] = typer.Option(None, "--matrix/--no-matrix",
                                           help="Print the full matrix (default: when at most 100 tests)."),
     as_json: bool = typer.Option(False, "--json", help="The JSON report on stdout, nothing else."),
+    cat_path: List[str] = cat_path_option(),
 ) -> None:
     """Run every test of a suite under every model and check the expected verdicts.
 
@@ -47,6 +48,7 @@ def suite(
     from ..suite.report import render_report, report_format, write_report
     from ..suite.run import model_columns, run_suite
 
+    use_cat_path(cat_path)
     report = report_format(report, output, as_json)
     to_stdout = report is not None and output is None
     the_suite = select_tests(load_suite(target), list(tests))

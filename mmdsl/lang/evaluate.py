@@ -208,14 +208,12 @@ class Prepared:
                 raise ModelError(f"relation '{name}' is not available here", e.pos)
             return ("c", rel)
         if op == "empty":
-            return ("c", Rel.empty(n))
+            return ("c", 0 if e.type == SET else Rel.empty(n))
         if op == "universe":
             return ("c", self.full)
         parts = [self._compile(a, env) for a in e.args]
-        fn = _OPS[op]
         full = self.full
-        if e.type == SET:
-            fn = _SET_OPS[op]
+        fn = _SET_OPS[op] if e.type == SET else _OPS[op]
         if all(k == "c" for k, _ in parts):
             return ("c", fn(n, full, [v for _, v in parts]))
         getters = [(lambda d, v=v: v) if k == "c" else v for k, v in parts]
@@ -338,4 +336,22 @@ _SET_OPS = {
     "inter": _set_inter,
     "diff": lambda n, full, vals: vals[0] & ~_set_union(n, full, vals[1:]),
     "compl": lambda n, full, vals: full & ~vals[0],
+    # a relation's domain and range (herd's cat functions)
+    "domain": lambda n, full, vals: _domain(vals[0]),
+    "range": lambda n, full, vals: _union_rows(vals[0]),
 }
+
+
+def _domain(r: Rel) -> int:
+    out = 0
+    for i, row in enumerate(r.rows):
+        if row:
+            out |= 1 << i
+    return out
+
+
+def _union_rows(r: Rel) -> int:
+    out = 0
+    for row in r.rows:
+        out |= row
+    return out

@@ -46,6 +46,7 @@ STATIC_RELATIONS = {
            "addr | data | ctrl | addr ; po): what the table's i condition tests",
     "rmw": "read and write of one atomic read-modify-write",
     "po-loc": "po & loc",
+    "sm": "same instruction (reflexive): herd's sm, e.g. the read and the write of one xchg",
 }
 DERIVED_RELATIONS = {
     "ppo": "program-order pairs the reordering table keeps",
@@ -71,7 +72,7 @@ class Expr:
     """A typed expression node. ``op`` is one of:
 
     name, empty, universe, union, seq, diff, inter, product, compl, inv, plus, star,
-    opt, id.  ``name`` is set for op == "name"; ``args`` hold sub-expressions. ``diff``
+    opt, id, domain, range (a relation's domain or range, a set; from cat models).  ``name`` is set for op == "name"; ``args`` hold sub-expressions. ``diff``
     may have more than two: ``a \\ b \\ c`` (left associative) is one node, a less b and c.
     """
 
@@ -110,6 +111,8 @@ def render_expr(e: Expr, outer: int = 0) -> str:
         return "[" + render_expr(e.args[0]) + "]"
     if e.op == "compl":
         return "~" + render_expr(e.args[0], 6)
+    if e.op in ("domain", "range"):  # herd's cat functions
+        return f"{e.op}({render_expr(e.args[0])})"
     if e.op in _POST:
         return render_expr(e.args[0], 7) + _POST[e.op]
     prec = _PREC[e.op]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from ..core.errors import ModelError
@@ -12,6 +13,7 @@ from .lower import lower_model_file
 # a loaded model, by the resolved path of its file, with the modification times of that
 # file and of every file it includes: a change to any of them loads the model again
 _CACHE: dict[str, tuple[tuple, Model]] = {}
+
 
 
 def models_dir() -> Path:
@@ -26,9 +28,9 @@ def model_path(name: str) -> Path:
     """The file a model name or path refers to."""
     p = Path(name)
     bundled = models_dir() / f"{name}.mm"
-    if p.suffix != ".mm" and not p.is_file() and bundled.is_file():
+    if p.suffix not in (".mm", ".cat") and not p.is_file() and bundled.is_file():
         return bundled  # a bundled name, even where a folder of that name is in the way
-    if p.suffix == ".mm" or p.exists():
+    if p.suffix in (".mm", ".cat") or p.exists():
         if p.is_file():
             return p
         alt = models_dir() / p.name
@@ -38,7 +40,7 @@ def model_path(name: str) -> Path:
             return p
         raise ModelError(f"model file '{name}' not found")
     known = ", ".join(q.stem for q in bundled_model_paths())
-    raise ModelError(f"unknown model '{name}'", hint=f"bundled models: {known}; or give a path to a .mm file")
+    raise ModelError(f"unknown model '{name}'", hint=f"bundled models: {known}; or give a path to a .mm or .cat file")
 
 
 def load_model(name: str | Path) -> Model:
@@ -50,7 +52,17 @@ def load_model(name: str | Path) -> Model:
     if hit is not None and hit[0] == _stamps([key, *hit[1].includes]):
         return hit[1]
     stamps_before = _stamps([key])
-    model = lower_model_file(path, [models_dir()])
+    if path.suffix == ".cat":
+        from .cat_lower import cat_path, lower_cat_file
+
+        dirs = cat_path()
+        key = key + "\0" + os.pathsep.join(str(d) for d in dirs)
+        hit = _CACHE.get(key)
+        if hit is not None and hit[0] == _stamps([str(path.resolve()), *hit[1].includes]):
+            return hit[1]
+        model = lower_cat_file(path, dirs)
+    else:
+        model = lower_model_file(path, [models_dir()])
     _CACHE[key] = (stamps_before + _stamps(model.includes), model)
     return model
 

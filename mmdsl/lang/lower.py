@@ -115,7 +115,11 @@ class _Lowerer:
 
     def _resolve_include(self, name: str, base: Path, pos: SourcePos) -> Path:
         candidates = [base.parent / name, *(d / name for d in self.search_dirs)]
-        if not name.endswith(".mm"):
+        if name.endswith(".cat"):  # a herd model: also on --cat-path
+            from .cat_lower import cat_path
+
+            candidates += [d / name for d in cat_path()]
+        elif not name.endswith(".mm"):
             candidates += [c.with_name(c.name + ".mm") for c in candidates]
         for c in candidates:
             if c.is_file():
@@ -140,6 +144,11 @@ class _Lowerer:
             return
         self.done.add(target)
         model.includes.append(str(target))
+        if target.suffix == ".cat":  # a herd cat model: its checks join this model's axioms
+            from .cat_lower import include_cat
+
+            include_cat(target, model, self.search_dirs, pos)
+            return
         self._lower_file(self._parse(target), model, target)
 
     def _lower_file(self, raw, model: Model, path: Path) -> None:
