@@ -1,4 +1,4 @@
-model riscv "RVWMO, the RISC-V Weak Memory Ordering model (RISC-V unprivileged ISA, chapter RVWMO)"
+model riscv "RVWMO, the RISC-V weak memory model (herd's riscv.cat)"
 """
 RISC-V's memory model: multi-copy atomic, one shared memory, loads may read their own
 thread's earlier stores early. Program order is preserved only as the thirteen rules of
