@@ -20,6 +20,7 @@ from ..core.program import (
 from .symbolic import is_concrete, substitute, symbolic_eval, taint, value_of, variables
 
 MAX_DOMAIN = 64
+RESERVATION = "%reserved"  # the read index of the load-reserved a thread holds, -1 for none
 _SUPPORTED = (Nop, Assign, Fence, Load, Store, Rmw, StoreCond, Branch, Assume)
 
 
@@ -206,6 +207,8 @@ class _PathWalker:
             if ins.dst:
                 regs[ins.dst] = rsym
                 taints[ins.dst] = 1 << k
+            if "lr" in ins.annots and isinstance(ins, Load):  # a load-reserved holds a reservation
+                regs[RESERVATION] = k
             self._walk(pc + 1, regs, taints, events + [read], pins, nreads + 1, ctrl)
             return
         inner = dict(regs)
@@ -241,16 +244,19 @@ class _PathWalker:
 
     def _store_cond(self, pc, ins, loc, adep, regs, taints, events, pins, nreads, ctrl):
         """Fork a store-conditional: it fails (no write, ``dst`` = 1), or, when the
-        thread holds a reservation on ``loc`` (a load-reserved of ``loc`` not yet paired),
-        it succeeds: a write paired with that load in ``rmw``, and ``dst`` = 0, which
-        depends on the write (as in herd, where the status comes from the store)."""
+        thread holds a reservation on ``loc`` (its latest load-reserved, of ``loc``, with
+        no sc since), it succeeds: a write paired with that load in ``rmw``, and ``dst`` =
+        0, which depends on the write (as in herd, where the status comes from the store).
+        Either way the reservation ends (RISC-V: every sc invalidates it)."""
+        lr = regs.get(RESERVATION, -1)
+        regs = dict(regs)
+        regs[RESERVATION] = -1  # an sc ends the reservation, whether it succeeds or fails
         regs2 = dict(regs)
         taints2 = dict(taints)
         if ins.dst:
             regs2[ins.dst] = 1
             taints2[ins.dst] = 0
         self._walk(pc + 1, regs2, taints2, events, pins, nreads, ctrl)
-        lr = _reservation(events)
         if lr < 0 or self.read_locs.get(lr) != loc:
             return
         regs2 = dict(regs)
@@ -262,16 +268,6 @@ class _PathWalker:
         ev = Template("W", pc, loc, val, annots=ins.annots, addr_dep=adep,
                       data_dep=taint(ins.value, taints), ctrl_dep=ctrl, pair=lr, source=nreads)
         self._walk(pc + 1, regs2, taints2, events + [ev], pins, nreads + 1, ctrl)
-
-
-def _reservation(events: list[Template]) -> int:
-    """The read index of the latest load-reserved not yet paired with a store-conditional, or -1."""
-    for ev in reversed(events):
-        if ev.pair >= 0:
-            return -1
-        if ev.kind == "R" and "lr" in ev.annots:
-            return ev.read
-    return -1
 
 
 def _subst_regs(regs, pins):
