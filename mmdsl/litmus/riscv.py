@@ -7,6 +7,7 @@ from functools import lru_cache
 
 import pyparsing as pp
 
+from ..core.errors import UnsupportedError
 from ..core.program import OLD, Assign, BinOp, Branch, Const, Expr, Fence, Load, Reg, Rmw, Store, StoreCond, UnOp
 from .finals import bounded_int
 from .threadtable import CellCode, CellError, TableDialect
@@ -240,8 +241,6 @@ class RiscvDialect(TableDialect):
         parts = kind.split("-")
         if len(parts) == 3 and parts[0] == "fence":
             return f"fence {parts[1]},{parts[2]}"
-        from ..core.errors import UnsupportedError
-
         raise UnsupportedError(f"RISCV has no fence instruction '{kind}'",
                                expected="fence-PRED-SUCC (e.g. fence-rw-rw) or fence-tso")
 

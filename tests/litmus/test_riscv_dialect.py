@@ -1,4 +1,4 @@
-"""The RISCV dialect: every instruction of the litmus-tests-riscv corpus, lowered faithfully; the rest refused by name."""
+"""The RISCV dialect: the litmus-tests-riscv corpus's instructions, lowered faithfully; the rest refused by name."""
 
 from __future__ import annotations
 
