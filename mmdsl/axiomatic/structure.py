@@ -39,6 +39,8 @@ class Structure:
                 ids.append(eid)
                 if t.kind == "R":
                     reads[t.read] = eid
+                elif t.source >= 0:  # a write whose outcome a register depends on (sc)
+                    reads[t.source] = eid
             self.thread_events.append(ids)
             self.read_eid.append(reads)
         # herd-style labels: thread events a, b, c... in thread order; init writes unlabeled
@@ -100,6 +102,8 @@ class Structure:
                         k = low.bit_length() - 1
                         m ^= low
                         rows[reads[k]] |= 1 << eid
+                if t.pair >= 0:  # a store-conditional and its load-reserved
+                    rmw[reads[t.pair]] |= 1 << eid
                 if t.rmw and t.kind == "W" and prev is not None and self.templates[prev].rmw \
                         and self.templates[prev].kind == "R" and self.templates[prev].instr == t.instr:
                     rmw[prev] |= 1 << eid

@@ -15,12 +15,13 @@ from itertools import product
 
 from ..core.errors import MmdslError, UnsupportedError
 from ..core.program import (
-    OLD, Assign, Assume, Branch, Fence, Load, Nop, Program, Rmw, Store, Thread, Value,
+    OLD, Assign, Assume, Branch, Fence, Load, Nop, Program, Rmw, Store, StoreCond, Thread, Value,
 )
 from .symbolic import is_concrete, substitute, symbolic_eval, taint, value_of, variables
 
 MAX_DOMAIN = 64
-_SUPPORTED = (Nop, Assign, Fence, Load, Store, Rmw, Branch, Assume)
+RESERVATION = "%reserved"  # the read index of the load-reserved a thread holds, -1 for none
+_SUPPORTED = (Nop, Assign, Fence, Load, Store, Rmw, StoreCond, Branch, Assume)
 
 
 @dataclass
@@ -38,6 +39,9 @@ class Template:
     addr_dep: int = 0  # bitmask of read indices
     data_dep: int = 0
     ctrl_dep: int = 0
+    pair: int = -1  # a store-conditional's write: the read index of its load-reserved
+    source: int = -1  # a store-conditional's write: the index its status register's taint names
+
 
 
 @dataclass
@@ -141,7 +145,7 @@ class _PathWalker:
                 elif isinstance(ins, Fence):
                     events = events + [Template("F", pc, fence=ins.kind, annots=ins.annots, ctrl_dep=ctrl)]
                     pc += 1
-                elif isinstance(ins, (Load, Store, Rmw)):
+                elif isinstance(ins, (Load, Store, Rmw, StoreCond)):
                     addr = symbolic_eval(ins.addr, regs, pins)
                     if not is_concrete(addr):
                         for a, new_pins, err in self._choices(addr, pins):
@@ -188,6 +192,9 @@ class _PathWalker:
                           data_dep=taint(ins.value, taints), ctrl_dep=ctrl)
             self._walk(pc + 1, regs, taints, events + [ev], pins, nreads, ctrl)
             return
+        if isinstance(ins, StoreCond):
+            self._store_cond(pc, ins, loc, adep, regs, taints, events, pins, nreads, ctrl)
+            return
         k = nreads
         self.read_locs[k] = loc
         rsym = pins.get(k, ("v", k))
@@ -200,6 +207,8 @@ class _PathWalker:
             if ins.dst:
                 regs[ins.dst] = rsym
                 taints[ins.dst] = 1 << k
+            if "lr" in ins.annots and isinstance(ins, Load):  # a load-reserved holds a reservation
+                regs[RESERVATION] = k
             self._walk(pc + 1, regs, taints, events + [read], pins, nreads + 1, ctrl)
             return
         inner = dict(regs)
@@ -233,6 +242,34 @@ class _PathWalker:
                 self._stop(err, ins, events, new_pins, regs, nreads)
 
 
+    def _store_cond(self, pc, ins, loc, adep, regs, taints, events, pins, nreads, ctrl):
+        """Fork a store-conditional: it fails (no write, ``dst`` = 1), or, when the
+        thread holds a reservation on ``loc`` (its latest load-reserved, of ``loc``, with
+        no sc since), it succeeds: a write paired with that load in ``rmw``, and ``dst`` =
+        0, which depends on the write (as in herd, where the status comes from the store).
+        Either way the reservation ends (RISC-V: every sc invalidates it)."""
+        lr = regs.get(RESERVATION, -1)
+        regs = dict(regs)
+        regs[RESERVATION] = -1  # an sc ends the reservation, whether it succeeds or fails
+        regs2 = dict(regs)
+        taints2 = dict(taints)
+        if ins.dst:
+            regs2[ins.dst] = 1
+            taints2[ins.dst] = 0
+        self._walk(pc + 1, regs2, taints2, events, pins, nreads, ctrl)
+        if lr < 0 or self.read_locs.get(lr) != loc:
+            return
+        regs2 = dict(regs)
+        taints2 = dict(taints)
+        if ins.dst:
+            regs2[ins.dst] = 0
+            taints2[ins.dst] = 1 << nreads
+        val = symbolic_eval(ins.value, regs, pins)
+        ev = Template("W", pc, loc, val, annots=ins.annots, addr_dep=adep,
+                      data_dep=taint(ins.value, taints), ctrl_dep=ctrl, pair=lr, source=nreads)
+        self._walk(pc + 1, regs2, taints2, events + [ev], pins, nreads + 1, ctrl)
+
+
 def _subst_regs(regs, pins):
     return {r: (substitute(v, pins) if isinstance(v, tuple) else v) for r, v in regs.items()}
 
@@ -244,7 +281,7 @@ def thread_traces(program: Program) -> list[list[Trace]]:
     # (a chain through one write twice would be thin air), so after one round per write
     # instruction every value an execution can produce is in the domains: stop there even
     # if the over-approximation (every value of the domain feeds every write) still grows.
-    rounds = 1 + sum(isinstance(i, (Store, Rmw)) for t in program.threads for i in t.instrs)
+    rounds = 1 + sum(isinstance(i, (Store, Rmw, StoreCond)) for t in program.threads for i in t.instrs)
     for round_no in range(rounds + 1):
         all_traces = [_PathWalker(t, domains).run() for t in program.threads]
         if round_no == rounds:

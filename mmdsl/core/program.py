@@ -193,6 +193,21 @@ class Rmw(Instr):
 
 
 @dataclass(frozen=True)
+class StoreCond(Instr):
+    """A store-conditional (RISC-V ``sc``): it may fail or succeed, as herd lets it.
+
+    On success it writes ``value`` and pairs with the thread's latest load-reserved
+    (a Load annotated ``lr``) in the ``rmw`` relation, and ``dst`` gets 0; on failure
+    no write happens and ``dst`` gets 1.
+    """
+
+    dst: str | None
+    addr: Expr
+    value: Expr
+    annots: frozenset[str] = frozenset()
+
+
+@dataclass(frozen=True)
 class Fence(Instr):
     kind: str
     annots: frozenset[str] = frozenset()
@@ -224,7 +239,7 @@ class Nop(Instr):
     """A label or an empty cell: keeps positions stable, does nothing."""
 
 
-MEMORY_INSTRS = (Load, Store, Rmw, Fence)
+MEMORY_INSTRS = (Load, Store, Rmw, StoreCond, Fence)
 
 
 @dataclass

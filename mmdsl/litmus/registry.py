@@ -11,9 +11,9 @@ def _dialects() -> dict:
     """Every dialect by upper-case architecture word, built on first use."""
     global _TABLE
     if _TABLE is None:
-        from . import c, lisa, x86, x86_64
+        from . import c, lisa, riscv, x86, x86_64
 
-        _TABLE = {arch.upper(): mod.DIALECT for mod in (lisa, x86, x86_64, c) for arch in mod.DIALECT.archs}
+        _TABLE = {arch.upper(): mod.DIALECT for mod in (lisa, x86, x86_64, riscv, c) for arch in mod.DIALECT.archs}
     return _TABLE
 
 
