@@ -5,6 +5,8 @@ from __future__ import annotations
 import sys
 from typing import List, Optional
 
+from typing import Optional
+
 import typer
 
 from .common import EXIT_ERROR, EXIT_MISMATCH, timeout_option, user_errors, warn, within_timeout
@@ -25,8 +27,10 @@ def fences(
     time_limit: Optional[float] = typer.Option(None, "--time-limit", help="Seconds per CP-SAT solve."),
     max_states: int = typer.Option(2_000_000, "--max-states", min=1,
                                    help="Explorer: most states to visit (programs with loops, --method cut)."),
-    max_pending: int = typer.Option(16, "--max-pending", min=1,
-                                    help="Explorer: longest pending list per thread."),
+    max_pending: Optional[int] = typer.Option(None, "--max-pending", min=1, show_default=False,
+                                    help="Longest pending list a thread may build: an error beyond (default 16), "
+                                         "or, for a program that loops forever (.rmm), the bound a full "
+                                         "list waits at (default 3)"),
     as_json: bool = typer.Option(False, "--json", help="Machine-readable output."),
     output: Optional[str] = typer.Option(None, "--output", "-o",
                                          help="Write the fenced test here (in its own dialect) and re-run it."),

@@ -66,9 +66,12 @@ class PendingLimit(MmdslError):
 class Semantics:
     """Enabled transitions of a state and their effect, for one compiled program."""
 
-    def __init__(self, machine: Machine, max_pending: int):
+    def __init__(self, machine: Machine, max_pending: int, bounded: bool = False):
         self.m = machine
         self.max_pending = max_pending
+        # bounded: a thread whose pending list is full waits (a bound on buffers, for programs
+        # that loop forever) instead of raising PendingLimit
+        self.bounded = bounded
         self.forwarding = machine.rules.forwarding
         self.max_seen = 0
         self.uses_rmw = machine.uses_rmw
@@ -139,9 +142,11 @@ class Semantics:
     def _issue(self, t: int, ts):
         """The issue transitions of thread ``t`` (several when it guesses), None when it must wait,
         False when its assume failed."""
-        pc, regs, _ = ts
+        pc, regs, pending = ts
         th = self.m.threads[t]
         if pc >= th.length:
+            return None
+        if self.bounded and len(pending) >= self.max_pending:
             return None
         c = th.code[pc]
         op = c[0]

@@ -44,7 +44,7 @@ class FenceOptions:
     max_solutions: int = 100
     # the explorer's bounds, for programs searched operationally (loops, --method cut)
     max_states: int = 2_000_000
-    max_pending: int = 16
+    max_pending: int | None = None  # None: the explorer's default (pending_bound)
 
 
 @dataclass
@@ -111,6 +111,7 @@ def execution_key(x: Execution) -> tuple:
 
 
 def _allowed(program: Program, model: Model) -> tuple[TestResult, list[Execution]]:
+    program.require_final_condition("axiomatic fence selection")
     result = check(program, model, collect="allowed", max_collected=MAX_EXECUTIONS)
     stored = result.stats["collected"].allowed
     if len(stored) < result.positive + result.negative:
