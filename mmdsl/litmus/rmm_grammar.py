@@ -73,10 +73,10 @@ def _grammar():
     kw = {w: pp.Keyword(w) for w in RESERVED}
     sup = pp.Suppress
     ident = pp.Regex(r"[_a-zA-Z][_a-zA-Z0-9]*")
-    label = ~pp.MatchFirst(list(kw.values())) + ident
-    reg = pp.Regex(r"\$[_a-zA-Z0-9]+")
+    label = (~pp.MatchFirst(list(kw.values())) + ident).set_name("a name")
+    reg = pp.Regex(r"\$[_a-zA-Z0-9]+").set_name("a register ($name)")
     placed_label = (~pp.MatchFirst(list(kw.values())) + ident).set_parse_action(
-        lambda s, loc, t: pp.ParseResults([(t[0], _at(s, loc))]))
+        lambda s, loc, t: pp.ParseResults([(t[0], _at(s, loc))])).set_name("a label")
     nat = pp.Regex(r"[0-9]+").set_parse_action(lambda s, loc, t: _bounded(s, loc, t[0]))
 
     expr = pp.Forward()
@@ -87,11 +87,13 @@ def _grammar():
               | (sup("(") + expr + sup(")"))
               | kw["me"].copy().set_parse_action(_node("refused"))
               | (kw["other"] + nat).set_parse_action(_node("refused"))
-              | (pp.Literal("@") + nat).set_parse_action(_node("refused")))
-    expr <<= (unit + pp.ZeroOrMore(pp.one_of("+ -") + unit)).set_parse_action(_arith)
+              | (pp.Literal("@") + nat).set_parse_action(_node("refused"))).set_name("an expression")
+    expr <<= (unit + pp.ZeroOrMore(pp.one_of("+ -") + unit)).set_parse_action(_arith).set_name("an expression")
+    expr.set_name("an expression")
+    unit.set_name("an expression")
 
     bexpr = pp.Forward()
-    cmp = (expr + pp.one_of("= != <= >= < >") + expr).set_parse_action(
+    cmp = (expr + pp.one_of("= != <= >= < >").set_name("a comparison") + expr).set_parse_action(
         lambda s, loc, t: Node("cmp", (t[1], t[0], t[2]), _at(s, loc)))
     batom = (kw["true"].copy().set_parse_action(_node("true"))
              | kw["false"].copy().set_parse_action(_node("false"))
@@ -99,11 +101,12 @@ def _grammar():
              | cmp)
     bnot = (sup(kw["not"]) + batom).set_parse_action(_node("not")) | batom
     band = (bnot + pp.ZeroOrMore(sup("&&") + bnot)).set_parse_action(_chain("and"))
-    bexpr <<= (band + pp.ZeroOrMore(sup("||") + band)).set_parse_action(_chain("or"))
+    bexpr <<= (band + pp.ZeroOrMore(sup("||") + band)).set_parse_action(_chain("or")).set_name("a condition")
+    bexpr.set_name("a condition")
 
     memloc = ((sup("[") + expr + sup("]")).set_parse_action(_node("ptr"))
               | (ident + sup("[") + (kw["my"] | nat) + sup("]")).set_parse_action(_node("local"))
-              | label.copy().set_parse_action(_node("global")))
+              | label.copy().set_parse_action(_node("global"))).set_name("a memory location")
 
     stmt = pp.Forward()
     lstmt = pp.Forward()
@@ -132,8 +135,11 @@ def _grammar():
         | (sup(kw["locked"]) + sup("{") + stmt_list + pp.ZeroOrMore(sup(kw["or"]) + stmt_list) + sup("}")
            ).set_parse_action(_node("locked_block"))
         | (sup("{") + stmt_list + sup("}")).set_parse_action(_node("block"))
-    )
-    lstmt <<= (pp.Group(pp.ZeroOrMore(placed_label + sup(":"))) + stmt).set_parse_action(_node("lstmt"))
+    ).set_name("a statement")
+    stmt.set_name("a statement")
+    lstmt.set_name("a statement")
+    lstmt <<= (pp.Group(pp.ZeroOrMore(placed_label + sup(":"))) + stmt).set_parse_action(
+        _node("lstmt")).set_name("a statement")
 
     init_value = (pp.Literal("*") | pp.Regex(r"-?[0-9]+"))
     domain = pp.Optional(sup(":") + (pp.Group(sup("[") + pp.Regex(r"-?[0-9]+") + sup(":")
@@ -143,7 +149,7 @@ def _grammar():
     data = sup(kw["data"]) + pp.Group(var_decl + pp.ZeroOrMore(sup(pp.Optional(",")) + var_decl))
     registers = sup(kw["registers"]) + pp.Group(reg_decl + pp.ZeroOrMore(sup(pp.Optional(",")) + reg_decl))
     count = pp.Optional(sup("(") + nat + sup(")"), default=1)
-    process = (kw["process"] + count + pp.Optional(data, default=[]) + pp.Optional(registers, default=[])
+    process = (kw["process"].copy().set_name("'process'") + count + pp.Optional(data, default=[]) + pp.Optional(registers, default=[])
                + sup(kw["text"]) + stmt_list).set_parse_action(_process)
     any_label = pp.Literal("*").set_parse_action(lambda s, loc, t: pp.ParseResults([("*", _at(s, loc))]))
     tuple_ = pp.Group(pp.OneOrMore(placed_label | any_label))
@@ -209,7 +215,9 @@ def parse_rmm_text(text: str, path: str | None) -> RmmFile:
         found = text[err.loc:err.loc + 20].split("\n")[0]
         if not found and err.loc >= len(text.rstrip()):
             found = "end of file"
-        raise LitmusError(f"{msg} (at '{found}')" if "Expected" in msg or "expected" in msg else msg,
+        if msg == "Expected end of text":
+            msg = "unexpected text: expected ';' between statements, or 'process'"
+        raise LitmusError(f"{msg} (at '{found}')" if "xpected" in msg else msg,
                           SourcePos(path, *line_col(text, err.loc)),
                           expected=None if "not supported" in msg else "Memorax's .rmm syntax") from None
     forbidden = [list(tup) for tup in toks[1]]
