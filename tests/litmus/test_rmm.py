@@ -143,3 +143,16 @@ def test_fence_benchmarks_suite_holds_every_expectation():
     assert len(suite.tests) == 10
     run = run_suite(suite, suite.models, timeout=600)
     assert run.problems() == [] and run.exit_code() == 0
+
+
+def test_fences_for_a_state_property_recheck_where_the_labels_moved():
+    """Inserted fences shift the pcs: the labels must follow their instructions, or the re-check
+    of the fenced program never sees the processes at CS (it reported one fence for Peterson)."""
+    from mmdsl.fences.loop import FenceOptions
+    from mmdsl.fences.explorer_selector import select_on_explorer
+
+    p = load_litmus(f"{BENCH}/peterson.rmm")
+    sel = select_on_explorer(p, load_model("tso"), FenceOptions())
+    assert sorted(c.place.tid for c in sel.fences) == [0, 1]
+    assert sel.after.positive == 0 and sel.optimal
+    assert explore(sel.fenced, load_model("tso")).positive == 0
