@@ -156,3 +156,36 @@ def test_fences_for_a_state_property_recheck_where_the_labels_moved():
     assert sorted(c.place.tid for c in sel.fences) == [0, 1]
     assert sel.after.positive == 0 and sel.optimal
     assert explore(sel.fenced, load_model("tso")).positive == 0
+
+
+MINIMAL_SETS = {  # docs/fence-benchmarks.md: minimal sets of full fences, tso then pso
+    "bakery": (4, 1), "burns": (1, 1), "clh": (0, 0), "dekker": (1, 1), "dijkstra": (1, 1),
+    "lamport_fast": (1, 1), "peterson": (1, 1), "sense_barrier": (0, 0), "szymanski": (5, 5), "ticket": (0, 0),
+}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", sorted(MINIMAL_SETS))
+def test_fence_benchmarks_minimal_fence_sets(name):
+    """Every inclusion-minimal set of full fences per benchmark (about 60 s for all, one core)."""
+    from mmdsl.fences import FenceOptions, select_fences
+
+    program = load_litmus(f"{BENCH}/{name}.rmm")
+    counts = []
+    for model in ("tso", "pso"):
+        sel = select_fences(program, load_model(model), FenceOptions(kinds=["full"], all_minimal=True))
+        assert sel.alternatives_stopped is None
+        counts.append(len(sel.alternatives) if sel.fences else 0)
+        for fences in sel.alternatives:  # each set forbids the state, and no fence of it can go
+            assert explore(_fenced(program, fences), load_model(model)).positive == 0
+            for drop in range(len(fences)):
+                fewer = fences[:drop] + fences[drop + 1:]
+                assert explore(_fenced(program, fewer), load_model(model)).positive > 0
+    assert tuple(counts) == MINIMAL_SETS[name]
+
+
+def _fenced(program, fences):
+    from mmdsl.fences.insert import insert_fences
+    from mmdsl.fences.loop import insertions_of
+
+    return insert_fences(program, insertions_of(fences))
