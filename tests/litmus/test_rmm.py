@@ -189,3 +189,15 @@ def _fenced(program, fences):
     from mmdsl.fences.loop import insertions_of
 
     return insert_fences(program, insertions_of(fences))
+
+
+def test_a_loop_free_rmm_program_still_gets_its_fences_from_the_explorer():
+    """A .rmm property is on states: even without a loop the axiomatic selector cannot judge it."""
+    from mmdsl.fences import FenceOptions, select_fences
+
+    sb = rmm("forbidden A B\ndata x = 0 y = 0\n"
+             "process\nregisters $r = 0\ntext\n  write: x := 1; read: $r := y; if $r = 0 then A: $r := 2\n"
+             "process\nregisters $r = 0\ntext\n  write: y := 1; read: $r := x; if $r = 0 then B: $r := 2\n")
+    assert not sb.has_loops()
+    sel = select_fences(sb, load_model("tso"), FenceOptions())
+    assert sel.engine == "explorer" and len(sel.fences) == 2 and sel.after.positive == 0
