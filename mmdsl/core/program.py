@@ -207,10 +207,16 @@ class Assign(Instr):
 
 @dataclass(frozen=True)
 class Branch(Instr):
-    """Jump to instruction index ``target`` when ``cond`` is non-zero (always when None)."""
+    """Jump to instruction index ``target`` when ``cond`` is non-zero (always when None).
+
+    With ``choice`` the jump is nondeterministic (Memorax's `either`): both ways are
+    possible and ``cond`` is the constant 1, so code that only follows control flow sees a
+    two-way branch. Only the explorer runs such programs.
+    """
 
     cond: Expr | None
     target: int
+    choice: bool = False
 
 
 @dataclass(frozen=True)

@@ -90,6 +90,8 @@ class CompiledThread:
         if isinstance(ins, Assign):
             return (I_ASSIGN, ri[ins.dst], c(ins.expr))
         if isinstance(ins, Branch):
+            if ins.choice:  # either way, nondeterministically
+                return (I_BRANCH, c(ins.cond), ins.target, True)
             return (I_BRANCH, c(ins.cond), ins.target)
         if isinstance(ins, Assume):
             return (I_ASSUME, c(ins.cond))

@@ -158,6 +158,8 @@ class Semantics:
                     return None
                 return [Transition(t, ISSUE, pc, guess=loc) for loc in self._address_guesses(addr)]
         elif op == I_BRANCH:
+            if len(c) > 3:  # a nondeterministic choice: one transition each way
+                return [Transition(t, ISSUE, pc, guess=True), Transition(t, ISSUE, pc, guess=False)]
             if c[1] is not None and is_deferred(evaluate(c[1], regs)):
                 if not speculates[G_CTRL]:
                     return None
@@ -395,6 +397,9 @@ class Semantics:
                 pending = pending + ((FENCE, c[1], None, pc),)
         elif op == I_ASSIGN:
             regs = regs[:c[1]] + (evaluate(c[2], regs),) + regs[c[1] + 1:]
+        elif op == I_BRANCH and len(c) > 3:  # a nondeterministic choice, no guess to confirm
+            if guess:
+                nxt = c[2]
         elif op == I_BRANCH:
             if guess is not None:  # the condition waits for pending reads: go on as guessed
                 pending = pending + ((GUARD, G_CTRL, None, pc, evaluate(c[1], regs), guess),)

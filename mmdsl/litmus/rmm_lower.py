@@ -227,9 +227,21 @@ class _Body:
         elif kind == "block":
             for st in parts[0]:
                 self.lstmt(st)
-        elif kind == "either":
-            raise self.low.error("'either' (a nondeterministic choice) is not supported", node.at,
-                                 UnsupportedError)
+        elif kind == "either":  # a choice branch to each alternative but the last, which falls in
+            lists = parts
+            tests, ends = [], []
+            for stmts in lists[:-1]:
+                tests.append(self.emit(None))
+            for k, stmts in enumerate(lists):
+                if k > 0:
+                    j = tests[k - 1]
+                    self.instrs[j] = Branch(Const(1), len(self.instrs), choice=True, pos=pos, text="either")
+                for st in stmts:
+                    self.lstmt(st)
+                if k < len(lists) - 1:
+                    ends.append(self.emit(None))
+            for j in ends:
+                self.instrs[j] = Branch(None, len(self.instrs), pos=pos, text="either")
         elif kind == "locked_block":
             raise self.low.error("'locked { ... }' blocks are not supported (a 'locked write' and 'cas' are)",
                                  node.at, UnsupportedError)

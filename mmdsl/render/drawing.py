@@ -69,6 +69,7 @@ def draw_test(program: Program, model: Model, outdir: str | Path, options: DrawO
 
 def require_loop_free(program: Program) -> None:
     """Execution diagrams come from the axiomatic checker: refuse a program with a loop, saying what to draw."""
+    program.require_final_condition("axiomatic checker (execution diagrams)")
     if program.has_loops():
         raise UnsupportedError(f"{program.name} has a loop, and execution diagrams come from the axiomatic "
                                "checker, which runs loop-free tests",
