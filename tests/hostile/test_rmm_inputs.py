@@ -47,3 +47,11 @@ def test_a_process_that_spins_forever_terminates_by_state_hashing():
     for model in ("sc", "tso", "pso"):
         result = explore(p, load_model(model))
         assert result.positive == 0 and result.stats["buffer_bound"] == 3
+
+
+def test_an_either_of_a_thousand_alternatives_explores_each():
+    alts = " or ".join(f"write: x := {k}" for k in range(1000))
+    p = rmm(f"forbidden CS\ndata x = 0\nprocess\ntext\n  either {{ {alts} }};\n  read: x = 999;\n  CS: nop; nop\n")
+    start = time.perf_counter()
+    assert explore(p, load_model("sc")).positive > 0
+    assert time.perf_counter() - start < 60

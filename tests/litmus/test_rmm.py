@@ -218,3 +218,8 @@ def test_an_either_step_in_a_trace_is_a_choice_not_a_guess():
     texts = [s.label for s in result.trace]
     assert any("either goto" in t and "(goes to the target)" in t for t in texts), texts
     assert not any("guessing" in t for t in texts)
+
+
+def test_fences_target_sc_is_refused_for_a_state_property():
+    r = CliRunner().invoke(app, ["fences", f"{BENCH}/peterson.rmm", "-m", "tso", "--target", "sc"])
+    assert r.exit_code == 2 and "--target sc" in r.output and "Traceback" not in r.output
