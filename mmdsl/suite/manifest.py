@@ -12,16 +12,16 @@ from pathlib import Path
 from ..core.errors import MmdslError, SourcePos
 from ..core.files import read_input
 from ..core.resources import resolve_bundled
+from ..litmus.registry import PROGRAM_SUFFIXES  # .litmus, and Memorax's .rmm
 from .expectations import Expectation, parse_word, read_expected_file
 
 MANIFEST_NAMES = ("manifest.yaml", "manifest.yml")
 ENGINES = ("axiomatic", "explorer", "both")
 TOP_KEYS = ("name", "description", "models", "engine", "tests", "expect")
-LITMUS_SUFFIX = ".litmus"
-PROGRAM_SUFFIXES = (LITMUS_SUFFIX, ".rmm")  # as litmus.registry: Memorax programs are tests too
 
 
-def _strip_suffix(text: str) -> str:
+def strip_test_suffix(text: str) -> str:
+    """A test's key from its file name: without `.litmus` or `.rmm`."""
     for suffix in PROGRAM_SUFFIXES:
         if text.endswith(suffix):
             return text[: -len(suffix)]
@@ -129,7 +129,7 @@ def select_tests(suite: Suite, patterns: list[str]) -> Suite:
     if not patterns:
         return suite
     # a key has no suffix; `-t SB.litmus` (as a shell completes it) means `SB`, as in `expect`
-    regexes = [re.compile(_key_pattern(_strip_suffix(p))) for p in patterns]
+    regexes = [re.compile(_key_pattern(strip_test_suffix(p))) for p in patterns]
     for pat, rx in zip(patterns, regexes):
         if not any(rx.fullmatch(t.key) for t in suite.tests):
             raise ManifestError(f"no test of suite '{suite.name}' matches '{pat}'",
@@ -328,7 +328,7 @@ class _Reader:
         columns = [m.column for m in suite.models]
         named: dict[str, object] = {}  # test key -> the key node that named it first
         for k, v in self.mapping(node, "'expect'"):
-            test = _strip_suffix(k.value)
+            test = strip_test_suffix(k.value)
             if test in named:  # `SB` and `SB.litmus` are one test
                 first = named[test]
                 self.fail(k, f"'{k.value}' and '{first.value}' (line {self.pos(first).line}) name the same test "
@@ -433,7 +433,7 @@ def _key(path: Path, root: Path) -> str:
     except ValueError:
         rel = Path(path.name)
     text = rel.as_posix()
-    return _strip_suffix(text)
+    return strip_test_suffix(text)
 
 
 def _expected_files(tests: list[TestEntry]) -> dict[tuple[str, str | None], Expectation]:
