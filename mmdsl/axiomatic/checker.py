@@ -73,6 +73,7 @@ def check(program: Program, model: Model, *, why: bool = False, collect: str = "
     ``why``, forbidden executions whose final state satisfies the condition are explained
     (axiom and cycle) in ``result.why``.
     """
+    program.require_final_condition("axiomatic checker")
     start = time.perf_counter()
     keys = observed_keys(program)
     prop = program.condition.prop

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Optional
+
 import typer
 
 from .common import timeout_option, user_errors, warn, within_timeout
@@ -17,8 +19,10 @@ def explore(
     no_por: bool = typer.Option(False, "--no-por", help="Switch the partial-order reduction off."),
     bfs: bool = typer.Option(True, "--bfs/--dfs",
                              help="Breadth-first (shortest trace) or depth-first search."),
-    max_pending: int = typer.Option(16, "--max-pending", min=1,
-                                    help="Longest pending list a thread may build (an error beyond)."),
+    max_pending: Optional[int] = typer.Option(None, "--max-pending", min=1, show_default=False,
+                                    help="Longest pending list a thread may build: an error beyond (default 16), "
+                                         "or, for a program that loops forever (.rmm), the bound a full "
+                                         "list waits at (default 3)."),
     max_states: int = typer.Option(2_000_000, "--max-states", min=1,
                                    help="Most states to visit (an error beyond)."),
     trace: bool = typer.Option(True, "--trace/--no-trace",

@@ -5,6 +5,8 @@ from __future__ import annotations
 import sys
 from typing import List, Optional
 
+from typing import Optional
+
 import typer
 
 from .common import EXIT_ERROR, EXIT_MISMATCH, timeout_option, user_errors, warn, within_timeout
@@ -21,12 +23,17 @@ def fences(
     kinds: Optional[str] = typer.Option(None, "--kinds", help="Fence kinds to use, comma separated (default: all)."),
     cost: List[str] = typer.Option([], "--cost", help="Override a kind's cost: KIND=N (repeatable)."),
     all_optimal: bool = typer.Option(False, "--all-optimal", help="List every optimal placement."),
+    all_minimal: bool = typer.Option(False, "--all-minimal",
+                                     help="List every inclusion-minimal fence set (each re-checked), "
+                                          "cheapest first."),
     method: str = typer.Option("cegar", "--method", help="cegar (executions/traces) or cut (min-cut, programs)."),
     time_limit: Optional[float] = typer.Option(None, "--time-limit", help="Seconds per CP-SAT solve."),
     max_states: int = typer.Option(2_000_000, "--max-states", min=1,
                                    help="Explorer: most states to visit (programs with loops, --method cut)."),
-    max_pending: int = typer.Option(16, "--max-pending", min=1,
-                                    help="Explorer: longest pending list per thread."),
+    max_pending: Optional[int] = typer.Option(None, "--max-pending", min=1, show_default=False,
+                                    help="Longest pending list a thread may build: an error beyond (default 16), "
+                                         "or, for a program that loops forever (.rmm), the bound a full "
+                                         "list waits at (default 3)"),
     as_json: bool = typer.Option(False, "--json", help="Machine-readable output."),
     output: Optional[str] = typer.Option(None, "--output", "-o",
                                          help="Write the fenced test here (in its own dialect) and re-run it."),
@@ -43,7 +50,7 @@ def fences(
     if timeout and time_limit is None:  # no single CP-SAT solve may outlast the whole run
         time_limit = timeout
     options = FenceOptions(target=target, kinds=kinds.split(",") if kinds else None, costs=parse_costs(cost),
-                           all_optimal=all_optimal, method=method, time_limit=time_limit,
+                           all_optimal=all_optimal, all_minimal=all_minimal, method=method, time_limit=time_limit,
                            max_states=max_states, max_pending=max_pending)
     path = resolve_bundled(test, "litmus")
     if path.is_dir():

@@ -5,16 +5,20 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Iterable, Union
 
-Key = tuple  # ("reg", tid, name) or ("mem", location)
+Key = tuple  # ("reg", tid, name), ("mem", location) or ("at", tid): the label thread tid is at
 
 
 def key_text(key: Key) -> str:
+    if key[0] == "at":  # where thread key[1] is: the label of its pc
+        return f"{key[1]}:at"
     if key[0] == "reg":
         return f"{key[1]}:{key[2]}"
     return key[1]
 
 
 def key_sort(key: Key):
+    if key[0] == "at":
+        return (0, key[1], "")
     return (0, key[1], key[2]) if key[0] == "reg" else (1, 0, key[1])
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from itertools import product
 from typing import Union
 
 from .condition import Condition, Prop
@@ -221,10 +222,16 @@ class Assign(Instr):
 
 @dataclass(frozen=True)
 class Branch(Instr):
-    """Jump to instruction index ``target`` when ``cond`` is non-zero (always when None)."""
+    """Jump to instruction index ``target`` when ``cond`` is non-zero (always when None).
+
+    With ``choice`` the jump is nondeterministic (Memorax's `either`): both ways are
+    possible and ``cond`` is the constant 1, so code that only follows control flow sees a
+    two-way branch. Only the explorer runs such programs.
+    """
 
     cond: Expr | None
     target: int
+    choice: bool = False
 
 
 @dataclass(frozen=True)
@@ -248,6 +255,10 @@ class Thread:
     name: str
     instrs: list[Instr]
     reg_init: dict[str, Value] = field(default_factory=dict)
+    # registers whose initial value is any of several (Memorax's `$r = * : [a:b]`)
+    reg_choices: dict[str, tuple[Value, ...]] = field(default_factory=dict)
+    # the name of each labelled pc a state property may test (key ("at", tid))
+    pc_labels: dict[int, str] = field(default_factory=dict)
 
     def has_loops(self) -> bool:
         return any(isinstance(i, Branch) and i.target <= k for k, i in enumerate(self.instrs))
@@ -279,6 +290,33 @@ class Program:
     source: str = ""
     # dialect-specific data the writer needs to print the program back (-o)
     layout: object | None = None
+    # locations whose initial value is any of several (Memorax's `x = * : [a:b]`)
+    init_choices: dict[str, tuple[Value, ...]] = field(default_factory=dict)
+
+    @property
+    def state_property(self) -> bool:
+        """The condition tests where threads are (keys ("at", tid)): it holds or not on every
+        reachable state, not on final states (a Memorax `forbidden` tuple of labels)."""
+        return any(k[0] == "at" for k in self.condition.keys())
+
+    def initial_choices(self) -> list[tuple[dict[str, Value], dict[int, dict[str, Value]]]]:
+        """Every (memory init, per-thread register init) the initial-value choices allow."""
+        keys: list[tuple] = [("mem", loc) for loc in self.init_choices]
+        values: list[tuple] = [self.init_choices[loc] for loc in self.init_choices]
+        for t in self.threads:
+            keys.extend(("reg", t.tid, r) for r in t.reg_choices)
+            values.extend(t.reg_choices.values())
+        out = []
+        for combo in product(*values):
+            mem = dict(self.init)
+            regs = {t.tid: dict(t.reg_init) for t in self.threads}
+            for key, v in zip(keys, combo):
+                if key[0] == "mem":
+                    mem[key[1]] = v
+                else:
+                    regs[key[1]][key[2]] = v
+            out.append((mem, regs))
+        return out
 
     @property
     def locations(self) -> list[str]:
@@ -306,6 +344,15 @@ class Program:
 
     def has_loops(self) -> bool:
         return any(t.has_loops() for t in self.threads)
+
+    def require_final_condition(self, engine: str) -> None:
+        """Refuse, by name, an engine that judges final states only for a state property."""
+        if self.state_property:
+            raise UnsupportedError(
+                f"{self.name}: its condition {self.condition.text()} says where the threads are on "
+                f"every state (a Memorax 'forbidden' tuple); the {engine} judges final states only",
+                hint="use the explorer: mmdsl explore, --engine explorer, or 'engine: explorer' in a manifest")
+
 
 def _exprs_of(ins: Instr) -> list[Expr]:
     out = []

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Iterator
 
 from ..axiomatic.checker import observed_keys
+from ..core.condition import FinalState
 from ..core.errors import UnsupportedError
 from ..core.outcome import TestResult
 from ..core.program import Program
@@ -23,6 +24,16 @@ from .transitions import PendingLimit, Semantics
 ENGINE = "explorer"
 DEFAULT_MAX_PENDING = 16
 DEFAULT_MAX_STATES = 2_000_000
+# the pending-list bound of a program that loops forever with a property on its states
+# (Memorax's `.rmm`): its buffers would grow without end, so a full list waits
+DEFAULT_BUFFER_BOUND = 3
+
+
+def pending_bound(program: Program, max_pending: int | None) -> int:
+    """The pending-list bound a search of ``program`` uses when asked for ``max_pending``."""
+    if max_pending is not None:
+        return max_pending
+    return DEFAULT_BUFFER_BOUND if program.state_property else DEFAULT_MAX_PENDING
 
 
 @dataclass
@@ -47,7 +58,7 @@ class Exploration(TestResult):
 
 
 def explore(program: Program, model: Model, *, por: bool = True, order: str = "dfs",
-            max_pending: int = DEFAULT_MAX_PENDING, max_states: int = DEFAULT_MAX_STATES,
+            max_pending: int | None = None, max_states: int = DEFAULT_MAX_STATES,
             graph: bool = False, truncate: bool | None = None, compare_sc: bool = False) -> Exploration:
     """Explore every state of ``program`` under ``model`` (a reordering-table model).
 
@@ -72,7 +83,11 @@ def explore(program: Program, model: Model, *, por: bool = True, order: str = "d
     describer = Describer(machine)
     if found.target is not None:
         result.trace = [describer.step(state, tr) for state, tr in path_to(found, found.target)]
-        result.trace_final = machine.final_state(found.state_list[found.target], observed_keys(program)).text()
+        last = found.state_list[found.target]
+        if program.state_property:
+            result.trace_final = FinalState.of(machine.at_values(last), program.condition.keys()).text()
+        else:
+            result.trace_final = machine.final_state(last, observed_keys(program)).text()
     if graph:
         result.graph = build_graph(describer, found.state_list, found.edges, found.final_ids,
                                    found.target_ids, found.truncated)
@@ -98,6 +113,7 @@ class StateSpace:
     found: SearchOutcome
     por: bool
     order: str
+    bounded_pending: int | None = None  # the pending-list bound of a state-property search
 
     @property
     def states(self) -> int:
@@ -112,11 +128,21 @@ class StateSpace:
         """The search as a ``TestResult`` (engine "explorer"; the condition's verdict, whatever the target)."""
         found, program = self.found, self.program
         prop = program.condition.prop
-        positive = sum(1 for s in found.finals if prop.holds(s.as_dict()))
+        if program.state_property:  # the states reaching the property, by where the threads are
+            finals: dict = {}
+            for sid in found.target_ids:
+                fs = FinalState.of(self.machine.at_values(found.state_list[sid]), program.condition.keys())
+                finals[fs] = finals.get(fs, 0) + 1
+            positive, negative = len(found.target_ids), found.states - len(found.target_ids)
+        else:
+            finals = dict(found.finals)
+            positive = sum(1 for s in found.finals if prop.holds(s.as_dict()))
+            negative = len(found.finals) - positive
         result = cls(test=program.name, model=self.model.name, engine=ENGINE, condition=program.condition,
-                     states=dict(found.finals), positive=positive, negative=len(found.finals) - positive,
-                     path=program.path, time=found.time)
+                     states=finals, positive=positive, negative=negative, path=program.path, time=found.time)
         result.stats.update(_stats(found, self.por, self.order))
+        if program.state_property:
+            result.stats["buffer_bound"] = self.bounded_pending
         result.warnings = fence_warnings(program, self.model)
         return result
 
@@ -132,7 +158,7 @@ class StateSpace:
 
 
 def explore_space(program: Program, model: Model, *, target=None, por: bool = True, order: str = "dfs",
-                  max_pending: int = DEFAULT_MAX_PENDING, max_states: int = DEFAULT_MAX_STATES,
+                  max_pending: int | None = None, max_states: int = DEFAULT_MAX_STATES,
                   graph: bool = False, truncate: bool | None = None) -> StateSpace:
     """Search the states of ``program`` under ``model`` and keep the search (see ``explore`` for the options).
 
@@ -141,18 +167,34 @@ def explore_space(program: Program, model: Model, *, target=None, por: bool = Tr
     """
     if order not in ("dfs", "bfs"):
         raise ValueError(order)
+    max_pending = pending_bound(program, max_pending)
     machine = Machine(program, model_rules(model))
+    state_target = None
+    if program.state_property:
+        # where the threads are, on every state: the reduction keeps only final states, so it
+        # is off; the programs loop forever, so buffers are bounded (a full one waits)
+        por = False
+        prop = program.condition.prop
+
+        def state_target(state, at_values=machine.at_values, holds=prop.holds):
+            values = at_values(state)
+            return values is not None and holds(values)
+
+        if target is None:
+            target = lambda values: False  # noqa: E731 - final states are not what is asked
     if target is None:
         cond = program.condition
         target = (lambda values: not cond.prop.holds(values)) if cond.quantifier == "forall" else cond.prop.holds
     try:
-        found = search(machine, Semantics(machine, max_pending), keys=observed_keys(program), is_target=target,
-                       state_filter=program.filter, por=por, order=order, max_states=max_states,
-                       truncate=graph if truncate is None else truncate, keep_graph=graph)
+        found = search(machine, Semantics(machine, max_pending, bounded=program.state_property),
+                       keys=observed_keys(program), is_target=target, state_filter=program.filter, por=por,
+                       order=order, max_states=max_states, truncate=graph if truncate is None else truncate,
+                       keep_graph=graph, state_target=state_target)
     except (StateLimit, PendingLimit) as err:
         err.message = f"exploring {program.name} under {model.name}: {err.message}"
         raise
-    return StateSpace(program, model, machine, found, por, order)
+    return StateSpace(program, model, machine, found, por, order,
+                      bounded_pending=max_pending if program.state_property else None)
 
 
 def _stats(found: SearchOutcome, por: bool, order: str) -> dict:

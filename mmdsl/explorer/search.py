@@ -42,22 +42,24 @@ class SearchOutcome:
 
 def search(machine: Machine, semantics: Semantics, *, keys: list, is_target, state_filter=None,
            por: bool = True, order: str = "dfs", max_states: int = 2_000_000, truncate: bool = False,
-           keep_graph: bool = False) -> SearchOutcome:
+           keep_graph: bool = False, state_target=None) -> SearchOutcome:
     """Explore every state reachable from the initial one.
 
     ``is_target(values)`` says whether a final state reaches the condition's outcome (the
     witness of an ``exists``, the violation of a ``~exists``, a counterexample of a
     ``forall``). ``state_filter`` is the test's ``filter``: final states failing it are
     not counted. With ``order="bfs"`` the first target found is a nearest one.
+    ``state_target(state)``, when given, is tested on every state (a property of where the
+    threads are, for programs that never finish): the states it holds on are targets too.
     """
     start = time.perf_counter()
     out = SearchOutcome()
     reduction = Reduction(machine, semantics) if por else None
-    s0 = machine.initial_state()
-    ids = {s0: 0}
-    states = [s0]
-    parents = [(-1, None)]
-    frontier = deque([0])
+    roots = machine.initial_states()
+    ids = {s0: i for i, s0 in enumerate(roots)}
+    states = list(roots)
+    parents = [(-1, None)] * len(roots)
+    frontier = deque(range(len(roots)))
     pop = frontier.pop if order == "dfs" else frontier.popleft
     enabled_of = semantics.enabled
     apply = semantics.apply
@@ -67,6 +69,11 @@ def search(machine: Machine, semantics: Semantics, *, keys: list, is_target, sta
     while frontier:
         sid = pop()
         state = states[sid]
+        if state_target is not None and state_target(state):
+            out.target_ids.add(sid)
+            if out.target is None:
+                out.target = sid
+                out.first_target_time = time.perf_counter() - start
         enabled = enabled_of(state)
         if enabled is None:
             out.deadlocks += 1

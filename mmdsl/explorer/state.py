@@ -90,6 +90,8 @@ class CompiledThread:
         if isinstance(ins, Assign):
             return (I_ASSIGN, ri[ins.dst], c(ins.expr))
         if isinstance(ins, Branch):
+            if ins.choice:  # either way, nondeterministically
+                return (I_BRANCH, c(ins.cond), ins.target, True)
             return (I_BRANCH, c(ins.cond), ins.target)
         if isinstance(ins, Assume):
             return (I_ASSUME, c(ins.cond))
@@ -122,12 +124,36 @@ class Machine:
             t.set_observed({k[2] for k in observed if k[1] == t.tid})
 
     def initial_state(self):
-        mem = tuple(self.program.init.get(loc, 0) for loc in self.locations)
-        threads = []
-        for t in self.threads:
-            pc = t.skip_nops(0)
-            threads.append((pc, t.canonical(pc, t.init_regs), ()))
-        return (mem, tuple(threads))
+        return self.initial_states()[0]
+
+    def initial_states(self) -> list:
+        """One initial state per choice of the program's `*` initial values (one when none)."""
+        program = self.program
+        if not program.init_choices and not any(t.reg_choices for t in program.threads):
+            choices = [(program.init, {t.tid: t.reg_init for t in program.threads})]
+        else:
+            choices = program.initial_choices()
+        out: dict = {}
+        for init, reg_init in choices:
+            mem = tuple(init.get(loc, 0) for loc in self.locations)
+            threads = []
+            for t in self.threads:
+                pc = t.skip_nops(0)
+                regs = tuple(reg_init[t.tid].get(r, 0) for r in t.reg_names)
+                threads.append((pc, t.canonical(pc, regs), ()))
+            out[(mem, tuple(threads))] = None
+        return list(out)
+
+    def at_values(self, state) -> dict | None:
+        """Where each thread is (keys ("at", tid): the label of its pc, else "#pc"), or None while
+        some thread goes on from a guess not yet confirmed (the state may never happen)."""
+        values = {}
+        for t, (pc, _, pending) in zip(self.threads, state[1]):
+            for o in pending:
+                if o[0] == GUARD:
+                    return None
+            values[("at", t.tid)] = t.thread.pc_labels.get(pc, f"#{pc}")
+        return values
 
     def location(self, value, thread: CompiledThread, pc: int) -> int:
         """The index of the location an address evaluates to (it must name one)."""

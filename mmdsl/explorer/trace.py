@@ -58,6 +58,8 @@ def instr_text(ins) -> str:
     if isinstance(ins, Assign):
         return f"{ins.dst} = {ins.expr}"
     if isinstance(ins, Branch):
+        if ins.choice:
+            return f"either goto {ins.target} or go on"
         return f"goto {ins.target}" if ins.cond is None else f"if {ins.cond} goto {ins.target}"
     if isinstance(ins, Assume):
         return f"assume {ins.cond}"
@@ -108,6 +110,8 @@ class Describer:
         if tr.action == ISSUE:
             ins = th.thread.instrs[pc]
             guess = f" (guessing {_guess_text(tr.guess)})" if tr.guess is not None else ""
+            if getattr(ins, "choice", False):  # a nondeterministic choice, not a guess
+                guess = " (goes to the target)" if tr.guess else " (goes on)"
             return Step(t, "issue", pc, f"{th.name}: issue {instr_text(ins)}{guess}", False)
         op = pending[tr.pos]
         mem = state[0]

@@ -66,9 +66,12 @@ class PendingLimit(MmdslError):
 class Semantics:
     """Enabled transitions of a state and their effect, for one compiled program."""
 
-    def __init__(self, machine: Machine, max_pending: int):
+    def __init__(self, machine: Machine, max_pending: int, bounded: bool = False):
         self.m = machine
         self.max_pending = max_pending
+        # bounded: a thread whose pending list is full waits (a bound on buffers, for programs
+        # that loop forever) instead of raising PendingLimit
+        self.bounded = bounded
         self.forwarding = machine.rules.forwarding
         self.max_seen = 0
         self.uses_rmw = machine.uses_rmw
@@ -139,9 +142,11 @@ class Semantics:
     def _issue(self, t: int, ts):
         """The issue transitions of thread ``t`` (several when it guesses), None when it must wait,
         False when its assume failed."""
-        pc, regs, _ = ts
+        pc, regs, pending = ts
         th = self.m.threads[t]
         if pc >= th.length:
+            return None
+        if self.bounded and len(pending) >= self.max_pending:
             return None
         c = th.code[pc]
         op = c[0]
@@ -153,6 +158,8 @@ class Semantics:
                     return None
                 return [Transition(t, ISSUE, pc, guess=loc) for loc in self._address_guesses(addr)]
         elif op == I_BRANCH:
+            if len(c) > 3:  # a nondeterministic choice: one transition each way
+                return [Transition(t, ISSUE, pc, guess=True), Transition(t, ISSUE, pc, guess=False)]
             if c[1] is not None and is_deferred(evaluate(c[1], regs)):
                 if not speculates[G_CTRL]:
                     return None
@@ -390,6 +397,9 @@ class Semantics:
                 pending = pending + ((FENCE, c[1], None, pc),)
         elif op == I_ASSIGN:
             regs = regs[:c[1]] + (evaluate(c[2], regs),) + regs[c[1] + 1:]
+        elif op == I_BRANCH and len(c) > 3:  # a nondeterministic choice, no guess to confirm
+            if guess:
+                nxt = c[2]
         elif op == I_BRANCH:
             if guess is not None:  # the condition waits for pending reads: go on as guessed
                 pending = pending + ((GUARD, G_CTRL, None, pc, evaluate(c[1], regs), guess),)

@@ -52,4 +52,7 @@ def _thread_with_fences(t: Thread, at: dict[int, list[str]]) -> Thread:
         if isinstance(ins, Branch):
             ins = replace(ins, target=arrive[ins.target])
         out.append(ins)
-    return Thread(t.tid, t.name, out, dict(t.reg_init))
+    # a label (a state property's "at") stays on its instruction, after the fences before it:
+    # a thread about to run those fences has not reached the label yet
+    labels = {arrive[i] + len(at.get(i, ())): name for i, name in t.pc_labels.items()}
+    return replace(t, instrs=out, reg_init=dict(t.reg_init), pc_labels=labels)

@@ -25,7 +25,9 @@ from .cycles import CycleEncoder, ExecutionCycles, refinement
 from .encoding import Choice, Problem, holds
 from .insert import insert_fences
 from .places import fence_kinds, program_places
-from .solver import FEASIBLE, INFEASIBLE, OPTIMAL, UNKNOWN, Solution, next_optimal, solve_minimum
+from .solver import (
+    FEASIBLE, INFEASIBLE, OPTIMAL, UNKNOWN, Solution, next_minimal, next_optimal, solve_minimum,
+)
 from .targets import Target, make_target
 
 MAX_EXECUTIONS = 200_000
@@ -38,13 +40,14 @@ class FenceOptions:
     kinds: list[str] | None = None
     costs: dict[str, int] = field(default_factory=dict)
     all_optimal: bool = False
+    all_minimal: bool = False  # every inclusion-minimal fence set, each re-checked
     method: str = "cegar"  # cegar | cut
     time_limit: float | None = None
     max_rounds: int = 100
     max_solutions: int = 100
     # the explorer's bounds, for programs searched operationally (loops, --method cut)
     max_states: int = 2_000_000
-    max_pending: int = 16
+    max_pending: int | None = None  # None: the explorer's default (pending_bound)
 
 
 @dataclass
@@ -68,7 +71,8 @@ class Selection:
     before: TestResult | None = None
     after: TestResult | None = None  # the fenced program, re-checked
     fenced: Program | None = None
-    alternatives: list[list[Choice]] = field(default_factory=list)  # --all-optimal
+    alternatives: list[list[Choice]] = field(default_factory=list)  # --all-optimal / --all-minimal
+    alternatives_kind: str = "optimal"  # "optimal" (every cheapest set) or "minimal" (inclusion-minimal)
     # why the list of alternatives is not complete: None (it is), "limit" (there are more
     # than max_solutions) or "time limit" (CP-SAT stopped before it knew whether more exist)
     alternatives_stopped: str | None = None
@@ -111,6 +115,7 @@ def execution_key(x: Execution) -> tuple:
 
 
 def _allowed(program: Program, model: Model) -> tuple[TestResult, list[Execution]]:
+    program.require_final_condition("axiomatic fence selection")
     result = check(program, model, collect="allowed", max_collected=MAX_EXECUTIONS)
     stored = result.stats["collected"].allowed
     if len(stored) < result.positive + result.negative:
@@ -205,8 +210,44 @@ class Selector:
         sel.bound = sol.bound
         sel.fenced = fenced
         sel.after = after
-        if self.options.all_optimal and sol.status == OPTIMAL:
+        if self.options.all_minimal and sol.status == OPTIMAL:
+            sel.alternatives, sel.alternatives_stopped = self.all_minimal(sol)
+            sel.alternatives_kind = "minimal"
+        elif self.options.all_optimal and sol.status == OPTIMAL:
             sel.alternatives, sel.alternatives_stopped = self.all_optimal(sol)
+
+    def all_minimal(self, sol: Solution) -> tuple[list[list[Choice]], str | None]:
+        """Every inclusion-minimal fence set that passes the re-check (Memorax's answer), cheapest first.
+
+        Each round asks CP-SAT for the cheapest set meeting the requirements that contains
+        no set found so far (``next_minimal``); one the re-check refutes adds its survivors'
+        requirements, one it confirms is minimal. Also why the list stopped early, as
+        ``all_optimal``.
+        """
+        good = [sol.chosen]
+        stopped = None
+        rounds = 0
+        while True:
+            nxt = next_minimal(self.problem, good, self.options.time_limit)
+            if nxt.status == INFEASIBLE:
+                break
+            if nxt.status == UNKNOWN:
+                stopped = "time limit"
+                break
+            fenced, _, survivors = self.verify(nxt.chosen)
+            if survivors:
+                rounds += 1
+                if rounds > self.options.max_rounds * 10:
+                    raise MmdslError(f"the enumeration of minimal fence sets for {self.program.name} did "
+                                     "not converge")
+                self._refine(nxt.chosen, fenced, survivors)
+            elif len(good) >= self.options.max_solutions:
+                stopped = "limit"
+                break
+            else:
+                good.append(nxt.chosen)
+        sets = [self.problem.sorted_choices(g) for g in good]
+        return sorted(sets, key=lambda cs: (sum(c.cost for c in cs), [c.key() for c in cs])), stopped
 
     def all_optimal(self, sol: Solution) -> tuple[list[list[Choice]], str | None]:
         """Every fence set of the optimal cost that passes the re-check, in canonical order.
@@ -289,7 +330,7 @@ def select_fences(program: Program, model: Model, options: FenceOptions | None =
         raise UnsupportedError(f"unknown method '{options.method}'", expected=" or ".join(METHODS))
     if options.time_limit is not None and not options.time_limit > 0:
         raise UnsupportedError(f"--time-limit {options.time_limit}: the time limit is a positive number of seconds")
-    if program.has_loops() or options.method == "cut":
+    if program.has_loops() or program.state_property or options.method == "cut":
         from .explorer_selector import select_on_explorer
 
         return select_on_explorer(program, model, options)

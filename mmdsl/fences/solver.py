@@ -150,3 +150,24 @@ def next_optimal(problem: Problem, cost: int, found: list[frozenset[int]],
     if chosen is None:
         return Solution(status, frozenset(), None, None, time.perf_counter() - start)
     return Solution(status, chosen, cost, cost, time.perf_counter() - start)
+
+
+def next_minimal(problem: Problem, found: list[frozenset[int]], time_limit: float | None = None) -> Solution:
+    """The cheapest fence set meeting every requirement and containing none of ``found``.
+
+    Every requirement is necessary, so a correct fence set that is a proper subset of the
+    answer would meet them too, avoid ``found`` as well, and cost less (costs are
+    positive): an OPTIMAL answer that passes the re-check is therefore inclusion-minimal,
+    and excluding the supersets of each found set loses no other minimal one. Among equally
+    cheap answers the canonical one is taken (as ``solve_minimum``).
+    """
+    start = time.perf_counter()
+    built = _Built(problem, found)
+    built.model.minimize(built.cost_expr())
+    solver, status = built.run(time_limit)
+    if status != OPTIMAL:  # a FEASIBLE answer might not be minimal: the enumeration stops there
+        return Solution(INFEASIBLE if status == INFEASIBLE else UNKNOWN, frozenset(), None, None,
+                        time.perf_counter() - start)
+    cost = int(round(solver.objective_value))
+    chosen = _canonical(problem, cost, time_limit, found)[1] or built.chosen(solver)
+    return Solution(OPTIMAL, chosen, cost, cost, time.perf_counter() - start)

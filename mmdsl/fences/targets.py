@@ -48,6 +48,10 @@ def make_target(program: Program, name: str, engine: str = "axiomatic") -> Targe
         verb = "forbid" if cond.quantifier == "exists" else "keep"
         return Target(name, f"{verb} {cond.quantifier} ({prop_text(cond.prop)})", program)
     if name == "sc":
+        if program.state_property:
+            raise UnsupportedError(f"--target sc compares final states, and {program.name}'s property "
+                                   "is on every state (a Memorax 'forbidden' tuple)",
+                                   hint="use the default --target outcome: keep the forbidden labels unreachable")
         from ..lang import load_model
 
         sc = load_model("sc")

@@ -8,11 +8,16 @@ from ..core.errors import LitmusError, MmdslError, SourcePos, too_deep
 from ..core.files import read_input
 from ..core.program import Program
 from .layout import split_layout
-from .registry import dialect_for
+from .registry import dialect_for, format_of
 
 
 def parse_litmus(text: str, path: str | None = None) -> Program:
-    """Parse litmus source text; every error carries file:line:col."""
+    """Parse litmus source text (or a Memorax `.rmm` program, by its suffix); every error carries
+    file:line:col."""
+    if format_of(path) == "rmm":
+        from .rmm import parse_rmm
+
+        return parse_rmm(text, path)
     text = text.removeprefix("\ufeff")  # a byte-order mark is not part of the header
     layout = split_layout(text, path)
     try:

@@ -6,6 +6,16 @@ from ..core.errors import UnsupportedError
 
 _TABLE: dict | None = None
 
+# Program formats by file suffix: a litmus test names its dialect in its header; a file
+# of another format (Memorax's `.rmm`) is known by its suffix alone.
+LITMUS_SUFFIX = ".litmus"
+PROGRAM_SUFFIXES = (LITMUS_SUFFIX, ".rmm")
+
+
+def format_of(path: str | None) -> str:
+    """``"rmm"`` for a Memorax program, ``"litmus"`` for everything else."""
+    return "rmm" if path is not None and str(path).lower().endswith(".rmm") else "litmus"
+
 
 def _dialects() -> dict:
     """Every dialect by upper-case architecture word, built on first use."""

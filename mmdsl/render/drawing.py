@@ -69,6 +69,7 @@ def draw_test(program: Program, model: Model, outdir: str | Path, options: DrawO
 
 def require_loop_free(program: Program) -> None:
     """Execution diagrams come from the axiomatic checker: refuse a program with a loop, saying what to draw."""
+    program.require_final_condition("axiomatic checker (execution diagrams)")
     for thread in program.threads:
         back = next((i for k, i in enumerate(thread.instrs) if isinstance(i, Branch) and i.target <= k), None)
         if back is not None:  # located at the branch that jumps backwards

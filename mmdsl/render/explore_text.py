@@ -11,6 +11,14 @@ def outcome_line(result: Exploration) -> str:
     total = len(result.states)
     cond = result.condition
     head = f"Outcome {result.test} under {result.model}: "
+    bound = result.stats.get("buffer_bound")
+    if bound is not None:  # a property of every state (Memorax's forbidden labels)
+        prop = cond.text().split(" ", 1)[1]
+        states = result.stats.get("states", 0)
+        limit = f"pending lists bounded at {bound} operations per thread"
+        if result.positive:
+            return head + f"the state {prop} is reachable ({result.positive} of {states} states; {limit})"
+        return head + f"the state {prop} is unreachable (0 of {states} states; {limit})"
     if cond.quantifier == "forall":
         if result.negative == 0:
             return head + f"{cond.text()} holds in all {total} final states"

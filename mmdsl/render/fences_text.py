@@ -29,7 +29,10 @@ def recheck_text(sel: Selection, result: TestResult) -> str:
 
 
 def _unwanted_word(sel: Selection) -> str:
-    what = "violating final state(s)" if sel.engine == "explorer" else "execution(s)"
+    if sel.target.program.state_property:  # the states at the forbidden labels (.rmm)
+        what = "reachable state(s) at the forbidden labels"
+    else:
+        what = "violating final state(s)" if sel.engine == "explorer" else "execution(s)"
     return f"{sel.unwanted} {what}"
 
 
@@ -60,7 +63,8 @@ def selection_text(sel: Selection, show_time: bool = True) -> str:
             more = {None: "", "limit": " (stopped at the limit; there are more)",
                     "time limit": " (the time limit stopped the enumeration; there may be more)"}[
                 sel.alternatives_stopped]
-            lines.append(f"Optimal placements {len(sel.alternatives)}{more}")
+            word = "Minimal fence sets" if sel.alternatives_kind == "minimal" else "Optimal placements"
+            lines.append(f"{word} {len(sel.alternatives)}{more}")
             for i, alt in enumerate(sel.alternatives, 1):
                 lines.append(f"  #{i}: {placement_text(alt)}")
     if show_time:
@@ -117,8 +121,9 @@ def selection_dict(sel: Selection) -> dict:
     if sel.status == INFEASIBLE:
         d["remaining"] = [{key_text(k): v for k, v in s} for s in sel.remaining]
     if sel.alternatives:
-        d["all_optimal"] = [[choice_dict(c) for c in alt] for alt in sel.alternatives]
-        d["more_optimal"] = sel.more_alternatives
+        key = "all_minimal" if sel.alternatives_kind == "minimal" else "all_optimal"
+        d[key] = [[choice_dict(c) for c in alt] for alt in sel.alternatives]
+        d["more_" + key.split("_")[1]] = sel.more_alternatives
     return d
 
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 from ..core.errors import writing
 from .expectations import OBSERVATIONS, parse_word
-from .manifest import LITMUS_SUFFIX, ManifestError, compose_manifest, load_manifest
+from .manifest import ManifestError, compose_manifest, load_manifest, strip_test_suffix
 from .run import SuiteRun
 from .work import OK
 
@@ -84,7 +84,7 @@ def bless(run: SuiteRun) -> BlessReport:
     entries = {}  # test key -> (key node, value node)
     if isinstance(expect_node, yaml.MappingNode):
         for k, v in expect_node.value:
-            test = k.value[: -len(LITMUS_SUFFIX)] if k.value.endswith(LITMUS_SUFFIX) else k.value
+            test = strip_test_suffix(k.value)
             entries[test] = (k, v)
     observation_style = _observation_style(run)
     report = BlessReport()

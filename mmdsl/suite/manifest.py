@@ -12,12 +12,20 @@ from pathlib import Path
 from ..core.errors import MmdslError, SourcePos
 from ..core.files import read_input
 from ..core.resources import resolve_bundled
+from ..litmus.registry import PROGRAM_SUFFIXES  # .litmus, and Memorax's .rmm
 from .expectations import Expectation, parse_word, read_expected_file
 
 MANIFEST_NAMES = ("manifest.yaml", "manifest.yml")
 ENGINES = ("axiomatic", "explorer", "both")
 TOP_KEYS = ("name", "description", "models", "engine", "tests", "expect")
-LITMUS_SUFFIX = ".litmus"
+
+
+def strip_test_suffix(text: str) -> str:
+    """A test's key from its file name: without `.litmus` or `.rmm`."""
+    for suffix in PROGRAM_SUFFIXES:
+        if text.endswith(suffix):
+            return text[: -len(suffix)]
+    return text
 
 
 class ManifestError(MmdslError):
@@ -99,7 +107,7 @@ def load_suite(target: str | Path) -> Suite:
 
 def folder_suite(folder: Path) -> Suite:
     """Every litmus test under a folder without a manifest: no models, no manifest expectations."""
-    paths = sorted(q for q in folder.rglob("*" + LITMUS_SUFFIX) if q.is_file())
+    paths = sorted(q for q in folder.rglob("*") if q.suffix in PROGRAM_SUFFIXES and q.is_file())
     if not paths:
         raise ManifestError(f"no litmus tests (*.litmus) under '{folder}'")
     tests = [TestEntry(_key(q, folder), q) for q in paths]
@@ -121,7 +129,7 @@ def select_tests(suite: Suite, patterns: list[str]) -> Suite:
     if not patterns:
         return suite
     # a key has no suffix; `-t SB.litmus` (as a shell completes it) means `SB`, as in `expect`
-    regexes = [re.compile(_key_pattern(p.removesuffix(LITMUS_SUFFIX))) for p in patterns]
+    regexes = [re.compile(_key_pattern(strip_test_suffix(p))) for p in patterns]
     for pat, rx in zip(patterns, regexes):
         if not any(rx.fullmatch(t.key) for t in suite.tests):
             raise ManifestError(f"no test of suite '{suite.name}' matches '{pat}'",
@@ -297,7 +305,7 @@ class _Reader:
                     self.fail(item, f"the glob '{pattern}' matches no file under {self.root}")
                 self.fail(item, f"test file '{pattern}' not found under {self.root}")
             for p in matches:
-                if p.suffix != LITMUS_SUFFIX:
+                if p.suffix not in PROGRAM_SUFFIXES:
                     if globlib.has_magic(pattern):
                         continue  # a glob may sweep up .expected files and the like
                     self.fail(item, f"'{pattern}' is not a litmus file", expected="a .litmus file")
@@ -320,7 +328,7 @@ class _Reader:
         columns = [m.column for m in suite.models]
         named: dict[str, object] = {}  # test key -> the key node that named it first
         for k, v in self.mapping(node, "'expect'"):
-            test = k.value[: -len(LITMUS_SUFFIX)] if k.value.endswith(LITMUS_SUFFIX) else k.value
+            test = strip_test_suffix(k.value)
             if test in named:  # `SB` and `SB.litmus` are one test
                 first = named[test]
                 self.fail(k, f"'{k.value}' and '{first.value}' (line {self.pos(first).line}) name the same test "
@@ -425,7 +433,7 @@ def _key(path: Path, root: Path) -> str:
     except ValueError:
         rel = Path(path.name)
     text = rel.as_posix()
-    return text[: -len(LITMUS_SUFFIX)] if text.endswith(LITMUS_SUFFIX) else text
+    return strip_test_suffix(text)
 
 
 def _expected_files(tests: list[TestEntry]) -> dict[tuple[str, str | None], Expectation]:

@@ -10,7 +10,7 @@ from ..core.errors import MmdslError
 from ..core.outcome import TestResult
 from ..core.resources import resolve_bundled
 
-LITMUS_SUFFIXES = (".litmus",)
+from ..litmus.registry import PROGRAM_SUFFIXES as LITMUS_SUFFIXES  # .litmus and .rmm
 
 
 def iter_test_files(paths: Iterable[str | Path]) -> list[Path]:
@@ -54,6 +54,8 @@ def check_with(program, model, engine: str = "axiomatic", *, why: bool = False,
     ``both`` runs the axiomatic checker and the explorer and fails loudly when their
     sets of final states differ (the axiomatic result is returned otherwise).
     """
+    if engine != "explorer":
+        program.require_final_condition("axiomatic checker")
     if engine == "axiomatic":
         from ..axiomatic import check
 

@@ -1,0 +1,83 @@
+"""Benchmark: reachability of every program of litmus/fence-benchmarks under sc, tso and pso.
+
+Prints a Markdown table (program, model, reachable, states, transitions, time, peak
+memory) for docs/fence-benchmarks.md. Run it from the repository root, one core:
+    .venv/bin/python bench/fence_benchmarks.py [--models sc,tso,pso] [--max-pending 3]
+Not a timed test: our machines are noisy; compare within one run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+import tracemalloc
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from mmdsl.explorer import explore  # noqa: E402
+from mmdsl.explorer.explore import DEFAULT_BUFFER_BOUND  # noqa: E402
+from mmdsl.lang import load_model  # noqa: E402
+from mmdsl.litmus import load_litmus  # noqa: E402
+
+SUITE = ROOT / "litmus" / "fence-benchmarks"
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--models", default="sc,tso,pso")
+    ap.add_argument("--max-pending", type=int, default=DEFAULT_BUFFER_BOUND)
+    ap.add_argument("--memory", action="store_true", help="measure peak memory (tracemalloc, slower)")
+    ap.add_argument("--fences", action="store_true",
+                    help="instead: every inclusion-minimal set of full fences under tso and pso")
+    args = ap.parse_args()
+    if args.fences:
+        minimal_sets(args.max_pending)
+        return
+    models = {m: load_model(m) for m in args.models.split(",")}
+    print(f"pending lists bounded at {args.max_pending} operations per thread\n")
+    print("| program | model | reachable | states | transitions | time (s) |" + (" peak MB |" if args.memory else ""))
+    print("|---|---|---|---:|---:|---:|" + ("---:|" if args.memory else ""))
+    for path in sorted(SUITE.glob("*.rmm")):
+        program = load_litmus(path)
+        for name, model in models.items():
+            if args.memory:
+                tracemalloc.start()
+            start = time.perf_counter()
+            result = explore(program, model, max_pending=args.max_pending)
+            took = time.perf_counter() - start
+            peak = ""
+            if args.memory:
+                peak = f" {tracemalloc.get_traced_memory()[1] / 1e6:.0f} |"
+                tracemalloc.stop()
+            word = "yes" if result.positive else "no"
+            print(f"| {path.stem} | {name} | {word} | {result.stats['states']} | "
+                  f"{result.stats['transitions']} | {took:.2f} |{peak}", flush=True)
+
+
+def minimal_sets(max_pending: int) -> None:
+    """Per program and model: how many minimal sets of full fences, the first, and the time."""
+    from mmdsl.fences import FenceOptions, select_fences
+    from mmdsl.render.fences_text import placement_text
+
+    print(f"full fences only, pending lists bounded at {max_pending} operations per thread\n")
+    print("| program | model | minimal sets | fences of each | first set | time (s) |")
+    print("|---|---|---:|---|---|---:|")
+    for path in sorted(SUITE.glob("*.rmm")):
+        program = load_litmus(path)
+        for name in ("tso", "pso"):
+            start = time.perf_counter()
+            sel = select_fences(program, load_model(name), FenceOptions(kinds=["full"], all_minimal=True,
+                                                                         max_pending=max_pending))
+            took = time.perf_counter() - start
+            sets = sel.alternatives if sel.fences else []
+            sizes = ", ".join(str(len(s)) for s in sets) or "-"
+            first = placement_text(sets[0]) if sets else "none needed"
+            more = "+" if sel.more_alternatives else ""
+            print(f"| {path.stem} | {name} | {len(sets)}{more} | {sizes} | {first} | {took:.2f} |", flush=True)
+
+
+if __name__ == "__main__":
+    main()
