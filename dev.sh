@@ -54,10 +54,11 @@ case "$job" in
         status=0
         mm=.venv/bin/mmdsl
         $mm suite litmus/classic --draw out/diagrams/classic --report html -o out/classic.html "$@" || status=1
-        for suite in programs archtest dotnet fences; do
+        for suite in programs archtest dotnet fences fence-benchmarks; do
             $mm suite litmus/$suite --report html -o out/$suite.html "$@" || status=1
         done
         $mm suite litmus/x86 --report html -o out/x86.html "$@" || status=1
+        $mm suite litmus/riscv --jobs 2 --report html -o out/riscv.html "$@" || status=1
         $mm run litmus/classic -m sc -m tso -m pso -m rmo -m dotnet -m relaxed -m tso-axioms -q || status=1
         echo "reports: out/*.html; diagrams: out/diagrams/"
         exit $status
