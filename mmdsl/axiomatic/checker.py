@@ -69,7 +69,10 @@ def check(program: Program, model: Model, *, why: bool = False, collect: str = "
 
     collect: "witness" keeps one allowed execution matching the condition; "allowed" keeps
     every allowed execution; "all" keeps every allowed execution and every forbidden one
-    with its violations (in ``result.stats["collected"]``); "none" keeps nothing. With
+    with its violations (in ``result.stats["collected"]``); "none" keeps nothing;
+    "verdict" keeps nothing and stops at the first allowed execution that satisfies the
+    condition's proposition (herd's ``-speedcheck true``): the verdict is known then, but
+    the states and counts are those seen so far (``result.stats["stopped_early"]``). With
     ``why``, forbidden executions whose final state satisfies the condition are explained
     (axiom and cycle) in ``result.why``.
     """
@@ -83,14 +86,22 @@ def check(program: Program, model: Model, *, why: bool = False, collect: str = "
     store = Collected()
     explanations: list[Explanation] = []
     ncands = 0
-    for combo in product(*thread_traces(program)):
+    npartial = 0
+    stopped = False
+    traces = thread_traces(program)
+    # verdict-only: stop at the first witness, unless a path ends at an error that the full
+    # run would report (it is raised only when an allowed execution takes that path)
+    verdict_only = (collect == "verdict" and not why
+                    and not any(tr.error is not None for paths in traces for tr in paths))
+    wanted = wanted_values(prop) if verdict_only else None
+    for combo in product(*traces):
         structure = Structure(program, list(combo))
         prepared = structure.prepare(model)
-        enum = Enumerator(structure, prepared, prune=prune)
         error = next((tr.error for tr in combo if tr.error is not None), None)
         if error is not None:  # some thread's path stops at an unsupported value
-            enum.run(_reached(error))
+            Enumerator(structure, prepared, prune=prune).run(_reached(error))
             continue
+        enum = Enumerator(structure, prepared, prune=prune, wanted=wanted)
 
         def on_leaf(leaf: Leaf, allowed: bool, structure=structure, prepared=prepared) -> None:
             if filt is not None and not filt.holds(leaf.final):
@@ -102,9 +113,17 @@ def check(program: Program, model: Model, *, why: bool = False, collect: str = "
                 store.allowed.append(_execution(structure, leaf))
             elif collect == "witness" and holds and not witness:
                 witness.append(_execution(structure, leaf))
+            elif verdict_only and holds:
+                raise _VerdictKnown
 
-        enum.run(on_leaf, want_forbidden=False)
+        try:
+            enum.run(on_leaf, want_forbidden=False)
+        except _VerdictKnown:
+            stopped = True
         ncands += enum.candidates
+        npartial += enum.partial
+        if stopped:
+            break
         if why or collect == "all":
             def on_forbidden(leaf: Leaf, allowed: bool, structure=structure, prepared=prepared) -> None:
                 if allowed or (filt is not None and not filt.holds(leaf.final)):
@@ -130,4 +149,27 @@ def check(program: Program, model: Model, *, why: bool = False, collect: str = "
     result.warnings = fence_warnings(program, model)
     result.why = explanations
     result.stats["collected"] = store
+    result.stats["stopped_early"] = stopped
+    result.stats["partial"] = npartial  # work done besides the complete candidates
     return result
+
+
+def wanted_values(prop) -> dict:
+    """Final values every state satisfying ``prop`` has: the equalities of a conjunction."""
+    from ..core.condition import And, Atom
+
+    items = prop.items if isinstance(prop, And) else (prop,)
+    wanted: dict = {}
+    for item in items:
+        if isinstance(item, Atom) and not item.negated:
+            if wanted.get(item.key, item.value) != item.value:
+                return {item.key: _NEVER}  # x=1 /\ x=2: no state has both
+            wanted[item.key] = item.value
+    return wanted
+
+
+_NEVER = object()  # a wanted value no event has
+
+
+class _VerdictKnown(Exception):
+    """Raised from a leaf in verdict-only mode: an allowed execution satisfies the condition."""
