@@ -87,6 +87,7 @@ def check(program: Program, model: Model, *, why: bool = False, collect: str = "
     explanations: list[Explanation] = []
     ncands = 0
     npartial = 0
+    nexplained = 0  # complete candidates enumerated to find explanations (--why)
     stopped = False
     traces = thread_traces(program)
     # verdict-only: stop at the first witness, unless a path ends at an error that the full
@@ -138,8 +139,22 @@ def check(program: Program, model: Model, *, why: bool = False, collect: str = "
                     store.forbidden.append(explanation or Explanation(
                         _execution(structure, leaf), explain(prepared, leaf.dynamic),
                         FinalState.of(leaf.final, keys)))
+                elif collect != "all" and len(explanations) >= max_explanations:
+                    raise _VerdictKnown  # every explanation wanted is found
 
-            Enumerator(structure, prepared, prune=False).run(on_forbidden, want_forbidden=True)
+            if collect == "all":
+                Enumerator(structure, prepared, prune=False).run(on_forbidden, want_forbidden=True)
+                continue
+            if len(explanations) >= max_explanations:
+                continue
+            # only forbidden executions that satisfy the condition are explained: cut the
+            # others early as -q does, and stop once max_explanations are found
+            explainer = Enumerator(structure, prepared, prune=False, wanted=wanted_values(prop))
+            try:
+                explainer.run(on_forbidden, want_forbidden=True)
+            except _VerdictKnown:
+                pass
+            nexplained += explainer.candidates
     result = TestResult(
         test=program.name, model=model.name, engine=ENGINE, condition=program.condition,
         states=dict(states), positive=counts[0], negative=counts[1],
@@ -151,6 +166,7 @@ def check(program: Program, model: Model, *, why: bool = False, collect: str = "
     result.stats["collected"] = store
     result.stats["stopped_early"] = stopped
     result.stats["partial"] = npartial  # work done besides the complete candidates
+    result.stats["why_candidates"] = nexplained
     return result
 
 
@@ -172,4 +188,5 @@ _NEVER = object()  # a wanted value no event has
 
 
 class _VerdictKnown(Exception):
-    """Raised from a leaf in verdict-only mode: an allowed execution satisfies the condition."""
+    """Raised from a leaf when the search can stop: in verdict-only mode an allowed execution
+    satisfies the condition; with ``why``, every explanation wanted is found."""
