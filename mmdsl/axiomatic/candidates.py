@@ -14,7 +14,7 @@ completed.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable, Iterator
+from typing import Callable
 
 from ..core.errors import UnsupportedError
 from ..core.program import Value
