@@ -1,7 +1,9 @@
 """Benchmark: the x86 corpus (and the classic shapes) under sc and tso, in one process.
 
-Prints parse time and, per model, the checking time and tests per second. Run it from
-the repository root:  .venv/bin/python bench/corpus.py [--models sc,tso] [--repeat 1]
+Prints parse time and, per model, the checking time and tests per second: wall seconds
+and the CPU seconds of this process (on a shared machine the wall time grows with the
+load, the CPU time much less). Run it from the repository root:
+  .venv/bin/python bench/corpus.py [--models sc,tso] [--verdict]
 Not a timed test: compare ratios within one run, our machines are noisy.
 """
 
@@ -37,30 +39,34 @@ def machine() -> str:
     return f"{cpu}, {os.cpu_count()} cores, Python {platform.python_version()}"
 
 
-def run(files: list[str], models: list[str], label: str) -> None:
-    t0 = time.perf_counter()
+def run(files: list[str], models: list[str], label: str, collect: str) -> None:
+    t0, c0 = time.perf_counter(), time.process_time()
     programs = [load_litmus(f) for f in files]
-    parse = time.perf_counter() - t0
-    print(f"{label}: {len(files)} tests, parsed in {parse:.2f} s ({len(files) / parse:.0f} tests/s)")
+    parse, pcpu = time.perf_counter() - t0, time.process_time() - c0
+    print(f"{label}: {len(files)} tests, parsed in {parse:.2f} s ({len(files) / parse:.0f} tests/s, "
+          f"{pcpu:.2f} s CPU)")
     for name in models:
         model = load_model(name)
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.process_time()
         cands = 0
         for p in programs:
-            cands += check(p, model, collect="none").candidates
-        dt = time.perf_counter() - t0
-        print(f"  {name:<6} checked in {dt:6.2f} s  {len(programs) / dt:7.0f} tests/s  "
-              f"{cands} complete candidates  (parse + check {parse + dt:.2f} s)")
+            cands += check(p, model, collect=collect).candidates
+        dt, cpu = time.perf_counter() - t0, time.process_time() - c0
+        print(f"  {name:<6} checked in {dt:6.2f} s ({cpu:.2f} s CPU)  {len(programs) / dt:7.0f} tests/s  "
+              f"{cands} complete candidates  (parse + check {parse + dt:.2f} s, {pcpu + cpu:.2f} s CPU)")
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--models", default="sc,tso")
+    ap.add_argument("--verdict", action="store_true", help="verdicts only (run -q): collect=\"verdict\"")
     args = ap.parse_args()
     models = args.models.split(",")
-    print(machine())
-    run(sorted(glob.glob(str(ROOT / "litmus" / "classic" / "**" / "*.litmus"), recursive=True)), models, "classic")
-    run(sorted(glob.glob(str(CORPUS / "**" / "*.litmus"), recursive=True)), models, "x86 corpus")
+    collect = "verdict" if args.verdict else "none"
+    print(machine(), f"load average {os.getloadavg()[0]:.1f}, collect={collect}")
+    classic = sorted(glob.glob(str(ROOT / "litmus" / "classic" / "**" / "*.litmus"), recursive=True))
+    run(classic, models, "classic", collect)
+    run(sorted(glob.glob(str(CORPUS / "**" / "*.litmus"), recursive=True)), models, "x86 corpus", collect)
 
 
 if __name__ == "__main__":

@@ -1,17 +1,20 @@
 """Candidate executions of one event structure: coherence orders and reads-from, pruned early.
 
-Coherence is chosen location by location, then reads-from read by read. After every
-choice the axioms that can only get worse as rf and co grow (acyclic / irreflexive /
-empty of expressions positive in rf and co) are checked on the partial candidate, and
-a failing branch is cut: no order of same-location writes against program order, no read
-from a write that coherence already hides, is ever completed.
+Coherence is chosen location by location, each order built write by write from its
+start, then reads-from read by read. After every choice the axioms that can only get
+worse as rf and co grow (acyclic / irreflexive / empty of expressions positive in rf and
+co) are checked on the partial candidate, and a failing branch is cut: a coherence prefix
+is already a part of every order that extends it (its writes come before every write not
+placed yet), so an order of same-location writes against program order is cut at the
+first write placed out of order, not after all n! orders (herd's -optace idea, done by
+the model's own axioms), and no read from a write that coherence already hides is ever
+completed.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from itertools import permutations
-from typing import Callable, Iterator
+from typing import Callable
 
 from ..core.errors import UnsupportedError
 from ..core.program import Value
@@ -34,14 +37,6 @@ class Leaf:
     dynamic: Dynamic
 
 
-def _orders(structure: Structure, loc: str) -> Iterator[list[int]]:
-    """Every coherence order of ``loc``'s writes (init first), one at a time: there are n! of them."""
-    writes = structure.writes_by_loc.get(loc, [])
-    init = [w for w in writes if structure.events[w].init]
-    rest = [w for w in writes if not structure.events[w].init]
-    return (init + list(p) for p in permutations(rest))
-
-
 def _co_rows(n: int, orders: dict[str, list[int]]) -> list[int]:
     rows = [0] * n
     for order in orders.values():
@@ -55,12 +50,16 @@ def _co_rows(n: int, orders: dict[str, list[int]]) -> list[int]:
 class Enumerator:
     """Depth-first enumeration of the candidates of one structure under one prepared model."""
 
-    def __init__(self, structure: Structure, prepared: Prepared, prune: bool = True):
+    def __init__(self, structure: Structure, prepared: Prepared, prune: bool = True,
+                 wanted: dict | None = None):
+        """``wanted``: final values (("reg", tid, name) / ("mem", loc) -> value) every leaf of
+        interest has; leaves without them are cut early (verdict-only runs, see ``wanted_values``)."""
         self.s = structure
         self.p = prepared
         self.prune = prune and any(pr for _, _, pr in prepared.axioms)
         self.n = structure.n
-        self.candidates = 0
+        self.candidates = 0  # complete candidates whose values are consistent (leaves)
+        self.partial = 0  # partial candidates checked against the prunable axioms
         s = structure
         # rf choices: writes to the same location whose value can match a pinned read
         self.choices: list[tuple[int, list[int]]] = []
@@ -70,6 +69,10 @@ class Enumerator:
                 if k in s.read_eid[tid]:
                     pins[s.read_eid[tid][k]] = v
         self.pins = pins
+        self.last_value: dict[str, Value] = {}  # location -> the value its co-last write must have
+        self.hopeless = False  # no leaf of this structure can have the wanted values
+        if wanted:
+            self._want(wanted)
         for r in s.reads:
             loc = s.events[r].loc
             opts = []
@@ -83,8 +86,38 @@ class Enumerator:
                 opts.append(w)
             self.choices.append((r, opts))
         self.locs = [loc for loc in sorted(s.writes_by_loc)]
+        self.locations = s.program.locations  # a property that walks the program: once
+
+    def _want(self, wanted: dict) -> None:
+        """Turn wanted final values into pinned reads and co-last values where they are direct."""
+        s = self.s
+        for key, value in wanted.items():
+            if key[0] == "mem":
+                self.last_value[key[1]] = value
+                continue
+            _, tid, reg = key
+            if tid >= len(s.traces) or reg not in s.traces[tid].regs:
+                continue
+            sym = s.traces[tid].regs[reg]
+            if not isinstance(sym, tuple):
+                if sym != value:
+                    self.hopeless = True
+            elif sym[0] == "v" and sym[1] in s.read_eid[tid]:
+                r = s.read_eid[tid][sym[1]]
+                if self.pins.get(r, value) != value:
+                    self.hopeless = True
+                self.pins[r] = value
+
+    def _last_ok(self, loc: str, last: int) -> bool:
+        """Can ``last`` end ``loc``'s coherence order when a final value is wanted there?"""
+        want = self.last_value.get(loc)
+        if want is None:
+            return True
+        v = self.s.events[last].value
+        return v is None or v == want
 
     def _fails(self, rf_rows: list[int], co_rows: list[int]) -> bool:
+        self.partial += 1
         d = Dynamic(Rel(self.n, rf_rows), Rel(self.n, co_rows), self.s.internal)
         return self.p.first_failure(d, prunable_only=True) is not None
 
@@ -94,6 +127,8 @@ class Enumerator:
         self.want_forbidden = want_forbidden
         prune = self.prune and not want_forbidden
         self._prune_now = prune
+        if self.hopeless:
+            return
         self._co({})
 
     # Both choices are depth-first searches over one level per location (coherence) and one
@@ -104,22 +139,54 @@ class Enumerator:
         if not locs:
             self._co_done(chosen)
             return
-        stack = [iter(_orders(self.s, locs[0]))]  # one iterator per location chosen so far
+        # One level per location; within a location one level per position of its order.
+        # A frame is (location index, the order so far, writes not placed yet, next index).
+        s = self.s
+        inits, rests = [], []
+        for loc in locs:
+            writes = s.writes_by_loc.get(loc, [])
+            inits.append([w for w in writes if s.events[w].init])
+            rests.append([w for w in writes if not s.events[w].init])
+        stack = [(0, list(inits[0]), rests[0], 0)]
         while stack:
-            depth = len(stack) - 1
-            loc = locs[depth]
-            order = next(stack[-1], None)
-            if order is None:  # every order of this location tried: back to the one before
-                stack.pop()
-                chosen.pop(loc, None)
+            li, order, rest, k = stack.pop()
+            loc = locs[li]
+            if not rest:  # this location's order is complete
+                if order and not self._last_ok(loc, order[-1]):
+                    continue
+                chosen[loc] = order
+                if li + 1 < len(locs):
+                    stack.append((li + 1, list(inits[li + 1]), rests[li + 1], 0))
+                else:
+                    self._co_done(chosen)
                 continue
-            chosen[loc] = order
-            if self._prune_now and len(order) > 2 and self._fails([0] * self.n, _co_rows(self.n, chosen)):
+            if k == len(rest):  # every write tried at this position
                 continue
-            if depth + 1 < len(locs):
-                stack.append(iter(_orders(self.s, locs[depth + 1])))
-            else:
-                self._co_done(chosen)
+            stack.append((li, order, rest, k + 1))  # the next write at this position, later
+            w = rest[k]
+            prefix = order + [w]
+            remaining = rest[:k] + rest[k + 1:]
+            if self._prune_now and remaining and len(prefix) + len(remaining) > 2:
+                chosen[loc] = prefix + remaining  # rows below keep only the prefix's edges
+                if self._fails([0] * self.n, self._co_prefix_rows(chosen, loc, len(prefix))):
+                    continue
+            stack.append((li, prefix, remaining, 0))
+        for loc in locs:
+            chosen.pop(loc, None)
+
+    def _co_prefix_rows(self, chosen: dict[str, list[int]], loc: str, placed: int) -> list[int]:
+        """co rows of the locations before ``loc`` and of ``loc``'s first ``placed`` writes:
+        each placed write before every later write, the unplaced ones still unordered."""
+        done = {k: v for k, v in chosen.items() if self.locs.index(k) < self.locs.index(loc)}
+        rows = _co_rows(self.n, done)
+        order = chosen[loc]
+        later = 0
+        for w in order[placed:]:
+            later |= 1 << w
+        for w in reversed(order[:placed]):
+            rows[w] |= later
+            later |= 1 << w
+        return rows
 
     def _co_done(self, chosen: dict[str, list[int]]) -> None:
         co_rows = _co_rows(self.n, chosen)
@@ -237,7 +304,7 @@ class Enumerator:
         final: dict = {}
         for loc, order in co.items():
             final[("mem", loc)] = values[order[-1]]
-        for loc in s.program.locations:
+        for loc in self.locations:
             final.setdefault(("mem", loc), s.program.init.get(loc, 0))
         for tid, tr in enumerate(s.traces):
             env = self.env[tid]

@@ -69,7 +69,10 @@ def check(program: Program, model: Model, *, why: bool = False, collect: str = "
 
     collect: "witness" keeps one allowed execution matching the condition; "allowed" keeps
     every allowed execution; "all" keeps every allowed execution and every forbidden one
-    with its violations (in ``result.stats["collected"]``); "none" keeps nothing. With
+    with its violations (in ``result.stats["collected"]``); "none" keeps nothing;
+    "verdict" keeps nothing and stops at the first allowed execution that satisfies the
+    condition's proposition (herd's ``-speedcheck true``): the verdict is known then, but
+    the states and counts are those seen so far (``result.stats["stopped_early"]``). With
     ``why``, forbidden executions whose final state satisfies the condition are explained
     (axiom and cycle) in ``result.why``.
     """
@@ -84,14 +87,23 @@ def check(program: Program, model: Model, *, why: bool = False, collect: str = "
     store = Collected()
     explanations: list[Explanation] = []
     ncands = 0
-    for combo in product(*thread_traces(program)):
+    npartial = 0
+    nexplained = 0  # complete candidates enumerated to find explanations (--why)
+    stopped = False
+    traces = thread_traces(program)
+    # verdict-only: stop at the first witness, unless a path ends at an error that the full
+    # run would report (it is raised only when an allowed execution takes that path)
+    verdict_only = (collect == "verdict" and not why
+                    and not any(tr.error is not None for paths in traces for tr in paths))
+    wanted = wanted_values(prop) if verdict_only else None
+    for combo in product(*traces):
         structure = Structure(program, list(combo))
         prepared = structure.prepare(model)
-        enum = Enumerator(structure, prepared, prune=prune)
         error = next((tr.error for tr in combo if tr.error is not None), None)
         if error is not None:  # some thread's path stops at an unsupported value
-            enum.run(_reached(error))
+            Enumerator(structure, prepared, prune=prune).run(_reached(error))
             continue
+        enum = Enumerator(structure, prepared, prune=prune, wanted=wanted)
 
         def on_leaf(leaf: Leaf, allowed: bool, structure=structure, prepared=prepared) -> None:
             if filt is not None and not filt.holds(leaf.final):
@@ -103,9 +115,17 @@ def check(program: Program, model: Model, *, why: bool = False, collect: str = "
                 store.allowed.append(_execution(structure, leaf))
             elif collect == "witness" and holds and not witness:
                 witness.append(_execution(structure, leaf))
+            elif verdict_only and holds:
+                raise _VerdictKnown
 
-        enum.run(on_leaf, want_forbidden=False)
+        try:
+            enum.run(on_leaf, want_forbidden=False)
+        except _VerdictKnown:
+            stopped = True
         ncands += enum.candidates
+        npartial += enum.partial
+        if stopped:
+            break
         if why or collect == "all":
             def on_forbidden(leaf: Leaf, allowed: bool, structure=structure, prepared=prepared) -> None:
                 if allowed or (filt is not None and not filt.holds(leaf.final)):
@@ -120,8 +140,22 @@ def check(program: Program, model: Model, *, why: bool = False, collect: str = "
                     store.forbidden.append(explanation or Explanation(
                         _execution(structure, leaf), explain(prepared, leaf.dynamic),
                         FinalState.of(leaf.final, keys)))
+                elif collect != "all" and len(explanations) >= max_explanations:
+                    raise _VerdictKnown  # every explanation wanted is found
 
-            Enumerator(structure, prepared, prune=False).run(on_forbidden, want_forbidden=True)
+            if collect == "all":
+                Enumerator(structure, prepared, prune=False).run(on_forbidden, want_forbidden=True)
+                continue
+            if len(explanations) >= max_explanations:
+                continue
+            # only forbidden executions that satisfy the condition are explained: cut the
+            # others early as -q does, and stop once max_explanations are found
+            explainer = Enumerator(structure, prepared, prune=False, wanted=wanted_values(prop))
+            try:
+                explainer.run(on_forbidden, want_forbidden=True)
+            except _VerdictKnown:
+                pass
+            nexplained += explainer.candidates
     result = TestResult(
         test=program.name, model=model.name, engine=ENGINE, condition=program.condition,
         states=dict(states), positive=counts[0], negative=counts[1],
@@ -131,4 +165,29 @@ def check(program: Program, model: Model, *, why: bool = False, collect: str = "
     result.warnings = fence_warnings(program, model)
     result.why = explanations
     result.stats["collected"] = store
+    result.stats["stopped_early"] = stopped
+    result.stats["partial"] = npartial  # work done besides the complete candidates
+    result.stats["why_candidates"] = nexplained
     return result
+
+
+def wanted_values(prop) -> dict:
+    """Final values every state satisfying ``prop`` has: the equalities of a conjunction."""
+    from ..core.condition import And, Atom
+
+    items = prop.items if isinstance(prop, And) else (prop,)
+    wanted: dict = {}
+    for item in items:
+        if isinstance(item, Atom) and not item.negated:
+            if wanted.get(item.key, item.value) != item.value:
+                return {item.key: _NEVER}  # x=1 /\ x=2: no state has both
+            wanted[item.key] = item.value
+    return wanted
+
+
+_NEVER = object()  # a wanted value no event has
+
+
+class _VerdictKnown(Exception):
+    """Raised from a leaf when the search can stop: in verdict-only mode an allowed execution
+    satisfies the condition; with ``why``, every explanation wanted is found."""

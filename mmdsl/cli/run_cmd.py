@@ -17,7 +17,8 @@ def run(
     model: List[str] = typer.Option(["sc"], "--model", "-m", help="Model name, .mm file or herd .cat file; repeat for several."),
     as_json: bool = typer.Option(False, "--json", help="Machine-readable output."),
     why: bool = typer.Option(False, "--why", help="Explain forbidden outcomes: violated axiom and cycle."),
-    quiet: bool = typer.Option(False, "--quiet", "-q", help="No herd blocks: only --why, the matrix and the summary."),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="Verdicts only: no herd blocks, just --why, the matrix "
+                               "and the summary; each check stops at its first witness (herd's -speedcheck true)."),
     matrix: bool = typer.Option(False, "--matrix", help="Always print the full verdict matrix."),
     draw: Optional[str] = typer.Option(None, "--draw", help="Also write a diagram per test and model into "
                                        "DIR/MODEL/: the witness, or the forbidden execution with its cycle."),
@@ -32,7 +33,6 @@ def run(
     from ..core.errors import MmdslError
     from ..core.limits import TimeLimitError, check_timeout
     from ..render.herd_text import herd_block, why_text
-    from ..suite.console import RunProgress
     from ..suite.runner import EngineDisagreement, check_engine, iter_test_files, run_many
 
     check_engine(engine)
@@ -52,10 +52,12 @@ def run(
 
         drawer = RunDiagrams(draw, draw_format, files)
     items = []
-    progress = RunProgress(enabled=not as_json, threshold=41)  # on a terminal, past 40 runs
-    progress.start(len(files) * len(model))
+    progress = _progress(not as_json, len(files) * len(model))
+    # -q needs only each verdict: the checker stops at the first allowed execution that
+    # satisfies the condition (herd's -speedcheck true) unless something else wants them all
+    verdict_only = quiet and not why and not as_json and drawer is None and engine == "axiomatic"
     for item in run_many(files, list(model), engine=engine, why=why or drawer is not None,
-                         timeout=timeout):
+                         timeout=timeout, collect="verdict" if verdict_only else "witness"):
         items.append(item)
         if drawer is not None:
             drawer.add(item)
@@ -97,6 +99,25 @@ def run(
         raise typer.Exit(EXIT_MISMATCH)
     if timeouts:
         raise typer.Exit(EXIT_TIMEOUT)
+
+
+class _NoProgress:
+    def advance(self) -> None:
+        pass
+
+    def stop(self) -> None:
+        pass
+
+
+def _progress(enabled: bool, runs: int):
+    """A progress bar on a terminal past 40 runs; below that not even its module is imported."""
+    if not enabled or runs <= 40:
+        return _NoProgress()
+    from ..suite.console import RunProgress
+
+    progress = RunProgress(enabled=True, threshold=41)
+    progress.start(runs)
+    return progress
 
 
 def _summary(items, nfiles: int, models, errors: int, full: bool) -> None:

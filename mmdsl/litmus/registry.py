@@ -27,8 +27,19 @@ def _dialects() -> dict:
     return _TABLE
 
 
+# The module of the common architectures, so that reading an X86 test does not import the
+# C grammar (and textX) too; an architecture not listed here is looked up in the full table.
+_MODULE_OF = {"X86": "x86", "X86_64": "x86_64", "LISA": "lisa", "BELL": "lisa", "C": "c"}
+
+
 def dialect_for(arch: str):
     """The dialect object for ``arch``, or an UnsupportedError naming the supported ones."""
+    if _TABLE is None and arch.upper() in _MODULE_OF:
+        from importlib import import_module
+
+        mod = import_module(f".{_MODULE_OF[arch.upper()]}", __package__)
+        if arch.upper() in (a.upper() for a in mod.DIALECT.archs):
+            return mod.DIALECT
     d = _dialects().get(arch.upper())
     if d is None:
         raise UnsupportedError(f"litmus architecture '{arch}' is not supported",

@@ -96,12 +96,14 @@ def _explore(program, model) -> TestResult:
 
 
 def run_many(paths: list[Path], models: list[str], *, engine: str = "axiomatic",
-             why: bool = False, timeout: float | None = None) -> Iterator[RunItem]:
+             why: bool = False, timeout: float | None = None,
+             collect: str = "witness") -> Iterator[RunItem]:
     """Run every test under every model; a bad file yields an item with its error, the rest go on.
 
     ``timeout`` limits each test under each model, as ``suite --timeout`` does: parsing the
     test counts against its first model. A test that times out yields a TimeLimitError item
     and the run goes on; a model that cannot be loaded within it stops the whole run.
+    ``collect="verdict"`` stops each axiomatic check at its first witness (``run -q``).
     """
     from ..core.limits import TimeLimitError, check_timeout, too_deep_to_run, within
     from ..lang import load_model
@@ -118,7 +120,7 @@ def run_many(paths: list[Path], models: list[str], *, engine: str = "axiomatic",
                 with within(timeout, f"{path} under {m}"):
                     if prog is None:
                         prog = load_litmus(path)
-                    result = run_test(path, m, engine=engine, why=why, program=prog)
+                    result = run_test(path, m, engine=engine, why=why, program=prog, collect=collect)
             except TimeLimitError as err:
                 error = err
             except MmdslError as err:

@@ -43,3 +43,26 @@ def test_coherence_forall_tests_are_always():
         result = check(load_litmus(row["file"]), load_model("tso"), collect="none")
         assert result.condition.quantifier == "forall"
         assert result.observation == "Always" and result.ok
+
+
+def _verdicts_of_herd(rows, model):
+    """Verdict-only runs (`run -q`) give herd's verdict: Allowed exactly when herd observed it."""
+    m = load_model(model)
+    wrong = []
+    for row in rows:
+        result = check(load_litmus(row["file"]), m, collect="verdict")
+        herd = "Forbidden" if row[model] == "Never" else "Allowed"
+        if result.verdict != herd:
+            wrong.append((row["path"], result.verdict, herd))
+    assert not wrong, f"{len(wrong)} of {len(rows)} differ from herd7, e.g. {wrong[:5]}"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("model", ["sc", "tso"])
+def test_x86_corpus_verdict_only(model):
+    _verdicts_of_herd(ROWS, model)
+
+
+@pytest.mark.parametrize("model", ["sc", "tso"])
+def test_x86_corpus_verdict_only_sample(model):
+    _verdicts_of_herd(ROWS[::25], model)

@@ -1,0 +1,44 @@
+"""Start-up of `mmdsl run` on one test: which modules it imports (a work count, not a timed test).
+
+Running one classic X86 test must not import the other dialects' grammars (C and its
+textX grammar), the suite machinery, the progress bar (rich), diagrams, the explorer, the
+fence solver (OR-Tools) or graphviz: each costs start-up time a user feels on every call.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+PROBE = """
+import json, sys
+sys.argv = ["mmdsl", "run", "litmus/classic/SB.litmus", "-m", "tso"]
+from mmdsl.cli.app import app
+try:
+    app()
+except SystemExit as exit:
+    code = exit.code
+print(json.dumps({"code": code, "modules": sorted(sys.modules)}))
+"""
+
+NOT_NEEDED = ["ortools", "graphviz", "dask", "rich", "yaml", "mmdsl.litmus.c", "mmdsl.litmus.c_grammar",
+              "mmdsl.litmus.lisa", "mmdsl.suite.run", "mmdsl.suite.console", "mmdsl.explorer", "mmdsl.fences",
+              "mmdsl.render.dot_text", "mmdsl.render.matrix"]
+
+
+def _modules_of_one_run() -> list[str]:
+    out = subprocess.run([sys.executable, "-c", PROBE], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    last = json.loads(out.stdout.strip().splitlines()[-1])
+    assert last["code"] in (0, None), out.stderr
+    assert "Observation SB" in out.stdout
+    return last["modules"]
+
+
+def test_run_one_x86_test_imports_only_what_it_needs():
+    modules = _modules_of_one_run()
+    loaded = [m for m in NOT_NEEDED if m in modules or any(x.startswith(m + ".") for x in modules)]
+    assert loaded == [], f"`mmdsl run` on one X86 test imports {loaded}"
