@@ -11,15 +11,38 @@ SETS = {
     "M": "M",
     "F": "F",
     "IW": "IW",
-    # herd: events of atomic (locked) instructions; mmdsl's read-modify-write events
-    "X": "RMW",
 }
+
+# herd's X: x86's locked instructions and RISC-V's exclusives (lr, sc); in mmdsl the
+# events of a read-modify-write (RMW) plus the accesses the RISCV dialect annotates X
+# (an lr or sc without its pair is one too)
+X_PARTS = ("RMW", "X")
+
+# herd's RISC-V annotation sets: the annotations the RISCV dialect puts on events
+# (.aq -> Acq, .rl -> Rel, .aqrl -> AcqRel, both halves of an AMO -> AMO). herd's `Sc`
+# (older herd's name for .aqrl) is carried by no event: the dialect spells .aqrl AcqRel,
+# and riscv-defs.cat reads `AcqRel|Sc`.
+ANNOTATION_SETS = {
+    "Acq": "Acq",
+    "Rel": "Rel",
+    "AcqRel": "AcqRel",
+    "Sc": "Sc",
+    "AMO": "AMO",
+}
+
+# herd's AMO is one event, both a read and a write; mmdsl gives it two, joined by rmw.
+# A model that uses one of these names is a RISC-V model: its acyclic checks are read
+# with each AMO's halves merged (see cat_lower.merge_amo_halves)
+ONE_EVENT_AMO_NAMES = {"AMO", "Acq", "Rel", "AcqRel", "Sc"}
 
 # herd's fence sets: the set name -> the fence tag a test's fence event carries
 FENCE_SETS = {
     "MFENCE": "mfence",
     "LFENCE": "lfence",
     "SFENCE": "sfence",
+    # RISC-V: fence PRED,SUCC is Fence.PRED.SUCC, the RISCV dialect's fence-PRED-SUCC
+    **{f"Fence.{p}.{q}": f"fence-{p}-{q}" for p in ("r", "w", "rw") for q in ("r", "w", "rw")},
+    "Fence.tso": "fence-tso",
 }
 
 # herd's relations -> (IR name, type); the IR evaluator knows each one
