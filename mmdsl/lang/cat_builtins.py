@@ -20,8 +20,8 @@ X_PARTS = ("RMW", "X")
 
 # herd's RISC-V annotation sets: the annotations the RISCV dialect puts on events
 # (.aq -> Acq, .rl -> Rel, .aqrl -> AcqRel, both halves of an AMO -> AMO). herd's `Sc`
-# (older herd's name for .aqrl) is carried by no event: the dialect spells .aqrl AcqRel,
-# and riscv-defs.cat reads `AcqRel|Sc`.
+# is carried by no event (the dialect spells .aqrl AcqRel;
+# riscv-defs.cat reads `let AcqRel = AcqRel|Sc (* Compat *)`).
 ANNOTATION_SETS = {
     "Acq": "Acq",
     "Rel": "Rel",
@@ -35,15 +35,25 @@ ANNOTATION_SETS = {
 # with each AMO's halves merged (see cat_lower.merge_amo_halves)
 ONE_EVENT_AMO_NAMES = {"AMO", "Acq", "Rel", "AcqRel", "Sc"}
 
-# herd's fence sets: the set name -> the fence tag a test's fence event carries
+# herd's fence sets: the set name -> the fence tags a test's fence event of it carries
 FENCE_SETS = {
-    "MFENCE": "mfence",
-    "LFENCE": "lfence",
-    "SFENCE": "sfence",
-    # RISC-V: fence PRED,SUCC is Fence.PRED.SUCC, the RISCV dialect's fence-PRED-SUCC
-    **{f"Fence.{p}.{q}": f"fence-{p}-{q}" for p in ("r", "w", "rw") for q in ("r", "w", "rw")},
-    "Fence.tso": "fence-tso",
+    "MFENCE": ("mfence",),
+    "LFENCE": ("lfence",),
+    "SFENCE": ("sfence",),
 }
+
+
+def _riscv_fence_tags(pred: str, succ: str) -> tuple[str, ...]:
+    """The RISCV dialect's kinds of ``fence PRED,SUCC`` whose memory part is pred,succ:
+    device bits (i, o) order no memory access, so ``fence iorw,iorw`` (a bare ``fence``)
+    is a Fence.rw.rw."""
+    io = ("", "i", "o", "io")
+    return tuple(f"fence-{a}{pred}-{b}{succ}" for a in io for b in io)
+
+
+# RISC-V: fence PRED,SUCC is herd's Fence.PRED.SUCC, the RISCV dialect's fence-PRED-SUCC
+FENCE_SETS.update({f"Fence.{p}.{q}": _riscv_fence_tags(p, q) for p in ("r", "w", "rw") for q in ("r", "w", "rw")})
+FENCE_SETS["Fence.tso"] = ("fence-tso",)
 
 # herd's relations -> (IR name, type); the IR evaluator knows each one
 RELATIONS = {

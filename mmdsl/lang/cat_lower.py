@@ -122,8 +122,8 @@ class CatLowerer:
         text = read_input(path, "cat model", ModelError)
         title, stmts = parse_cat(text, str(path))
         self.model = Model(name=path.stem, title=title or path.stem, doc="", path=str(path))
-        for tag_set, tag in B.FENCE_SETS.items():
-            self.model.fences[tag_set] = FenceDecl(tag_set, [tag], [], 0, "herd fence set")
+        for tag_set, tags in B.FENCE_SETS.items():
+            self.model.fences[tag_set] = FenceDecl(tag_set, list(tags), [], 0, "herd fence set")
         env: dict = {}
         stdlib = self._find("stdlib.cat", path.parent)
         if stdlib is not None and stdlib.resolve() != path.resolve():

@@ -101,6 +101,15 @@ def test_each_fence_set_is_the_dialects_fence_of_that_kind(first, second, word):
     assert check(p, load_model("riscv"), collect="none").observation == word
 
 
+@pytest.mark.parametrize("first, second, word", [
+    ("iorw,iorw", "iorw,iorw", "Never"), ("ow,iw", "ir,r", "Never"), ("i,o", "i,o", "Sometimes"),
+])
+def test_device_bits_of_a_fence_order_no_memory_access(first, second, word):
+    """fence iorw,iorw (a bare fence) is herd's Fence.rw.rw: i and o order devices."""
+    p = parse_litmus(FENCED % (first, second), "MPf.litmus")
+    assert check(p, riscv_cat(), collect="none").observation == word
+
+
 def test_riscv_cat_merges_the_halves_of_an_amo_only_in_its_acyclic_checks():
     m = lower_cat_file(RISCV_CAT, [HERD_CATS])
     by_name = {a.name: a for a in m.axioms}
