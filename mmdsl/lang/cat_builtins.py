@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .ir import SET
+from .ir import REL, SET, Expr
 
 # herd's event sets -> the IR set each one is
 SETS = {
@@ -32,8 +32,27 @@ ANNOTATION_SETS = {
 
 # herd's AMO is one event, both a read and a write; mmdsl gives it two, joined by rmw.
 # A model that uses one of these names is a RISC-V model: its acyclic checks are read
-# with each AMO's halves merged (see cat_lower.merge_amo_halves)
+# with each AMO's halves merged (merge_amo_halves)
 ONE_EVENT_AMO_NAMES = {"AMO", "Acq", "Rel", "AcqRel", "Sc"}
+
+
+def merge_amo_halves(r: Expr) -> Expr:
+    """``r`` read with each AMO's two events as one, herd's way (for an acyclic check).
+
+    herd makes a RISC-V AMO one event, both a read and a write; mmdsl gives it a read and
+    a write joined by rmw. A cycle through the merged event may enter at one half and
+    leave from the other, so each edge is extended by a hop between the halves, and the
+    AMO's own read-to-write edge (no edge at all in herd) is left out. An edge from its
+    write back to its read (reading its own write) stays: a cycle, as herd has no such
+    execution. On a test without AMOs this is ``r``. (models/riscv.mm does the same.)
+    """
+    amo = Expr("id", (Expr("name", name="AMO", type=SET),), type=REL)
+    rmw = Expr("name", name="rmw", type=REL)
+    pair = Expr("seq", (amo, Expr("union", (rmw, Expr("inv", (rmw,), type=REL)), type=REL), amo), type=REL)
+    own = Expr("seq", (amo, rmw, amo), type=REL)
+    hop = Expr("opt", (pair,), type=REL)
+    return Expr("seq", (hop, Expr("diff", (r, own), type=REL, pos=r.pos), hop), type=REL, pos=r.pos)
+
 
 # herd's fence sets: the set name -> the fence tags a test's fence event of it carries
 FENCE_SETS = {

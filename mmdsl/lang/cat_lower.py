@@ -41,24 +41,6 @@ _W_BUT_IW = Expr("diff", (_n("W", SET), _n("IW", SET)), type=SET)
 CO0 = Expr("inter", (_n("loc", REL), Expr("product", (_n("IW", SET), _W_BUT_IW), type=REL)), type=REL)
 
 
-def merge_amo_halves(r: Expr) -> Expr:
-    """``r`` read with each AMO's two events as one, herd's way (for an acyclic check).
-
-    herd makes a RISC-V AMO one event, both a read and a write; mmdsl gives it a read and
-    a write joined by rmw. A cycle through the merged event may enter at one half and
-    leave from the other, so each edge is extended by a hop between the halves, and the
-    AMO's own read-to-write edge (no edge at all in herd) is left out. An edge from its
-    write back to its read (reading its own write) stays: a cycle, as herd has no such
-    execution. On a test without AMOs this is ``r``. (models/riscv.mm does the same.)
-    """
-    amo = Expr("id", (_n("AMO", SET),), type=REL)
-    rmw = _n("rmw", REL)
-    pair = Expr("seq", (amo, Expr("union", (rmw, Expr("inv", (rmw,), type=REL)), type=REL), amo), type=REL)
-    own = Expr("seq", (amo, rmw, amo), type=REL)
-    hop = Expr("opt", (pair,), type=REL)
-    return Expr("seq", (hop, Expr("diff", (r, own), type=REL, pos=r.pos), hop), type=REL, pos=r.pos)
-
-
 def _only_positive(e: Expr, names: set, positive: bool = True) -> bool:
     """True when the names occur in ``e`` only where growing them grows ``e``."""
     if e.op == "name":
@@ -137,7 +119,7 @@ class CatLowerer:
         if self.one_event_amos:
             for ax in self.model.axioms:
                 if ax.test == "acyclic":
-                    ax.expr = merge_amo_halves(ax.expr)
+                    ax.expr = B.merge_amo_halves(ax.expr)
         return self.model
 
     def _find(self, name: str, here: Path) -> Path | None:
