@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .ir import SET
+from .ir import REL, SET, Expr
 
 # herd's event sets -> the IR set each one is
 SETS = {
@@ -11,16 +11,68 @@ SETS = {
     "M": "M",
     "F": "F",
     "IW": "IW",
-    # herd: events of atomic (locked) instructions; mmdsl's read-modify-write events
-    "X": "RMW",
 }
 
-# herd's fence sets: the set name -> the fence tag a test's fence event carries
-FENCE_SETS = {
-    "MFENCE": "mfence",
-    "LFENCE": "lfence",
-    "SFENCE": "sfence",
+# herd's X: x86's locked instructions and RISC-V's exclusives (lr, sc); in mmdsl the
+# events of a read-modify-write (RMW) plus the accesses the RISCV dialect annotates X
+# (an lr or sc without its pair is one too)
+X_PARTS = ("RMW", "X")
+
+# herd's RISC-V annotation sets: the annotations the RISCV dialect puts on events
+# (.aq -> Acq, .rl -> Rel, .aqrl -> AcqRel, both halves of an AMO -> AMO). herd's `Sc`
+# is carried by no event (the dialect spells .aqrl AcqRel;
+# riscv-defs.cat reads `let AcqRel = AcqRel|Sc (* Compat *)`).
+ANNOTATION_SETS = {
+    "Acq": "Acq",
+    "Rel": "Rel",
+    "AcqRel": "AcqRel",
+    "Sc": "Sc",
+    "AMO": "AMO",
 }
+
+# herd's AMO is one event, both a read and a write; mmdsl gives it two, joined by rmw.
+# A model that uses one of these names is a RISC-V model: its acyclic checks are read
+# with each AMO's halves merged (merge_amo_halves)
+ONE_EVENT_AMO_NAMES = {"AMO", "Acq", "Rel", "AcqRel", "Sc"}
+
+
+def merge_amo_halves(r: Expr) -> Expr:
+    """``r`` read with each AMO's two events as one, herd's way (for an acyclic check).
+
+    herd makes a RISC-V AMO one event, both a read and a write; mmdsl gives it a read and
+    a write joined by rmw. A cycle through the merged event may enter at one half and
+    leave from the other, so each edge is extended by a hop between the halves, and the
+    AMO's own read-to-write edge (no edge at all in herd) is left out. An edge from its
+    write back to its read (reading its own write) stays: a cycle, as herd has no such
+    execution. On a test without AMOs this is ``r``. (models/riscv.mm does the same.)
+    """
+    amo = Expr("id", (Expr("name", name="AMO", type=SET),), type=REL)
+    rmw = Expr("name", name="rmw", type=REL)
+    pair = Expr("seq", (amo, Expr("union", (rmw, Expr("inv", (rmw,), type=REL)), type=REL), amo), type=REL)
+    own = Expr("seq", (amo, rmw, amo), type=REL)
+    hop = Expr("opt", (pair,), type=REL)
+    return Expr("seq", (hop, Expr("diff", (r, own), type=REL, pos=r.pos), hop), type=REL, pos=r.pos)
+
+
+# herd's fence sets: the set name -> the fence tags a test's fence event of it carries
+FENCE_SETS = {
+    "MFENCE": ("mfence",),
+    "LFENCE": ("lfence",),
+    "SFENCE": ("sfence",),
+}
+
+
+def _riscv_fence_tags(pred: str, succ: str) -> tuple[str, ...]:
+    """The RISCV dialect's kinds of ``fence PRED,SUCC`` whose memory part is pred,succ:
+    device bits (i, o) order no memory access, so ``fence iorw,iorw`` (a bare ``fence``)
+    is a Fence.rw.rw."""
+    io = ("", "i", "o", "io")
+    return tuple(f"fence-{a}{pred}-{b}{succ}" for a in io for b in io)
+
+
+# RISC-V: fence PRED,SUCC is herd's Fence.PRED.SUCC, the RISCV dialect's fence-PRED-SUCC
+FENCE_SETS.update({f"Fence.{p}.{q}": _riscv_fence_tags(p, q) for p in ("r", "w", "rw") for q in ("r", "w", "rw")})
+FENCE_SETS["Fence.tso"] = ("fence-tso",)
 
 # herd's relations -> (IR name, type); the IR evaluator knows each one
 RELATIONS = {

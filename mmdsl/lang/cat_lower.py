@@ -26,7 +26,8 @@ from .ir import (BASE_SETS, DERIVED_RELATIONS, DYNAMIC_RELATIONS, KNOWN_ANNOTATI
 MAX_CALL_DEPTH = 100  # nested function applications (a recursive function is refused past it)
 MAX_INCLUDE_DEPTH = 40
 _RESERVED = (set(BASE_SETS) | set(STATIC_RELATIONS) | set(DERIVED_RELATIONS) | set(DYNAMIC_RELATIONS)
-             | set(KNOWN_ANNOTATIONS) | set(B.SETS) | set(B.RELATIONS) | set(B.FENCE_SETS) | {"sm"})
+             | set(KNOWN_ANNOTATIONS) | set(B.SETS) | set(B.RELATIONS) | set(B.FENCE_SETS) | set(B.ANNOTATION_SETS)
+             | {"sm", "X"})
 
 
 def _n(name: str, typ: str) -> Expr:
@@ -93,6 +94,7 @@ class CatLowerer:
     used: set = field(default_factory=lambda: set(_RESERVED))
     depth: int = 0
     has_stdlib: bool = False
+    one_event_amos: bool = False  # the model uses herd's RISC-V sets: AMOs are one event
     rec_names: set = field(default_factory=set)
     parsed: dict = field(default_factory=dict)  # resolved path -> its statements  # IR names of the let rec groups being lowered
 
@@ -102,8 +104,8 @@ class CatLowerer:
         text = read_input(path, "cat model", ModelError)
         title, stmts = parse_cat(text, str(path))
         self.model = Model(name=path.stem, title=title or path.stem, doc="", path=str(path))
-        for tag_set, tag in B.FENCE_SETS.items():
-            self.model.fences[tag_set] = FenceDecl(tag_set, [tag], [], 0, "herd fence set")
+        for tag_set, tags in B.FENCE_SETS.items():
+            self.model.fences[tag_set] = FenceDecl(tag_set, list(tags), [], 0, "herd fence set")
         env: dict = {}
         stdlib = self._find("stdlib.cat", path.parent)
         if stdlib is not None and stdlib.resolve() != path.resolve():
@@ -114,6 +116,10 @@ class CatLowerer:
         self.loading.append(path.resolve())
         self._exec(stmts, env, path.parent)  # a model without checks allows every candidate
         self.loading.pop()
+        if self.one_event_amos:
+            for ax in self.model.axioms:
+                if ax.test == "acyclic":
+                    ax.expr = B.merge_amo_halves(ax.expr)
         return self.model
 
     def _find(self, name: str, here: Path) -> Path | None:
@@ -393,6 +399,11 @@ class CatLowerer:
             return self._force(env[name], pos)
         if name in B.SETS:
             return Expr("name", name=B.SETS[name], type=SET, pos=pos)
+        if name == "X":  # herd's locked or exclusive accesses: see cat_builtins.X_PARTS
+            return Expr("union", tuple(_n(x, SET) for x in B.X_PARTS), type=SET, pos=pos)
+        if name in B.ANNOTATION_SETS:
+            self.one_event_amos = self.one_event_amos or name in B.ONE_EVENT_AMO_NAMES
+            return Expr("name", name=B.ANNOTATION_SETS[name], type=SET, pos=pos)
         if name == "amo":  # herd: the rmw pairs of one instruction (an AMO, xchg), not LR/SC pairs
             return Expr("inter", (_n("rmw", REL), _n("sm", REL)), type=REL, pos=pos)
         if name == "RMW":

@@ -99,14 +99,15 @@ def test_every_stock_model_loads_or_is_refused_by_name_at_a_place():
         except MmdslError as err:
             assert err.pos is not None and err.pos.line >= 1, path.name
             assert err.pos.file and err.pos.file.endswith((".cat", ".bell")), path.name
-    # measured when the loader landed: 48 of the 89 .cat files (see docs/cat.md)
-    assert loaded >= 48
+    # 48 of the 89 .cat files when the loader landed; 50 with the RISC-V sets (riscv.cat,
+    # riscv-tso.cat: see docs/cat.md)
+    assert loaded >= 50
 
 
 # what stops the other models the issue names, today: each a named refusal at its place
-# (update this list as constructs and dialects arrive)
+# (update this list as constructs and dialects arrive; riscv.cat loads since the RISC-V
+# sets: tests/axiomatic/test_herd_riscv_cat.py)
 @pytest.mark.parametrize("model, where, words", [
-    ("riscv.cat", "riscv-defs.cat:10:30", "unknown name 'Fence.r.r'"),  # the RISC-V dialect's fence sets
     ("rc11.cat", "rc11.cat:19:12", "unknown name 'REL'"),  # C11 memory-order sets
     ("linux-kernel.cat", "stdlib.cat:81:15", "built-in 'LKW'"),  # the kernel's lock events
     ("sccat.cat", "uniproccat.cat:18:5", "computes co itself"),  # no co generated: refused, not wrong

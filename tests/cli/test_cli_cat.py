@@ -66,3 +66,11 @@ def test_the_explorer_refuses_a_cat_model_by_name(tmp_path):
     model.write_text('M\nacyclic po | rf | co | fr as sc\n')
     r = runner.invoke(app, ["run", "-m", str(model), "--engine", "explorer", SB])
     assert r.exit_code == 2 and "not supported by the explorer" in r.output
+
+
+@needs_herd
+def test_run_with_herds_riscv_cat_beside_the_bundled_riscv_model():
+    test = ROOT / "litmus" / "riscv" / "tests" / "HAND" / "MP+fence.rw.rw+data-amoswap-addr.litmus"
+    r = runner.invoke(app, ["run", "-m", str(HERD_CATS / "riscv.cat"), "-m", "riscv", str(test)])
+    assert r.exit_code == 0, r.output
+    assert r.output.count("Observation MP+fence.rw.rw+data-amoswap-addr Never") == 2  # herd: Never
