@@ -91,7 +91,7 @@ def run(
             "errors": [dict(error_dict(it.error, str(it.path)), model=it.model)
                        for it in items if it.error is not None],
         }))
-    elif len(files) > 1 or len(model) > 1:
+    elif len(files) > 1 or len(model) > 1 or (quiet and not why):  # -q on one test: its verdict
         _summary(items, len(files), model, errors, matrix)
     if errors > disagreements + timeouts:
         raise typer.Exit(EXIT_ERROR)

@@ -194,7 +194,16 @@ def _select(cond: Expr, a: Expr, b: Expr) -> Expr:
 
 
 def fence_kind(pred: str, succ: str) -> str:
-    """The fence kind of ``fence PRED,SUCC``: herd's Fence.rw.w spelled as a model name, fence-rw-w."""
+    """The fence kind of ``fence PRED,SUCC``: herd's Fence.rw.w spelled as a model name, fence-rw-w.
+
+    The device bits (i, o) order no memory access, so they are dropped where memory bits
+    remain: ``fence iorw,iorw`` (a bare ``fence``) is the full fence ``fence-rw-rw``, as in
+    herd's Fence.rw.rw. A fence with no memory bit on a side (``fence i,o``) keeps its
+    spelling, which no model orders anything with.
+    """
+    mem_pred, mem_succ = pred.replace("i", "").replace("o", ""), succ.replace("i", "").replace("o", "")
+    if mem_pred and mem_succ:
+        return f"fence-{mem_pred}-{mem_succ}"
     return f"fence-{pred}-{succ}"
 
 

@@ -43,3 +43,10 @@ def test_verdict_only_cuts_what_cannot_satisfy_the_condition():
 def test_json_keeps_every_state_even_with_q():
     r = runner.invoke(app, ["run", "litmus/classic/SB.litmus", "-m", "tso", "-q", "--json"])
     assert r.exit_code == 0 and '"stopped_early": false' in r.stdout
+
+
+def test_quiet_on_one_test_still_says_its_verdict():
+    """-q on one test and one model printed nothing at all (the matrix was only for several)."""
+    r = runner.invoke(app, ["run", "litmus/classic/SB.litmus", "-m", "tso", "-q"])
+    assert r.exit_code == 0
+    assert "SB" in r.stdout and "tso: 1 allowed, 0 forbidden" in r.stdout
