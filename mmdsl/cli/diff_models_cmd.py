@@ -28,7 +28,7 @@ def diff_models(
     size: int = typer.Option(6, "--size", help="With --generate: edges per cycle at most."),
     threads: int = typer.Option(4, "--threads", help="With --generate: threads per test at most."),
     max_count: int = typer.Option(1000, "--max", help="With --generate: cycles tried at most."),
-    arch: str = typer.Option("X86", "--arch", "-a", help="With --generate: write X86, LISA or C tests."),
+    arch: str = typer.Option("X86", "--arch", "-a", help="With --generate: write X86, LISA, C or RISCV tests."),
 ) -> None:
     """List every test that one model allows and the other forbids.
 

@@ -19,7 +19,7 @@ def generate(
     size: int = typer.Option(6, "--size", help="Edges per cycle at most (2-16)."),
     threads: int = typer.Option(4, "--threads", help="Threads per test at most (2-8)."),
     max_count: int = typer.Option(1000, "--max", help="Tests at most."),
-    arch: str = typer.Option("X86", "--arch", "-a", help="Write tests in X86, LISA or C."),
+    arch: str = typer.Option("X86", "--arch", "-a", help="Write tests in X86, LISA, C or RISCV."),
     output: Optional[Path] = typer.Option(None, "--output", "-o", help="Write the tests and a manifest.yaml here."),
     timeout: float = typer.Option(60.0, "--timeout", min=0, help="Seconds in all (0: no limit)."),
     engine: str = typer.Option("axiomatic", "--engine", help="With --from-model: axiomatic, explorer or both."),

@@ -43,10 +43,17 @@ class Generated:
         return thread_count(self.cycle)
 
 
+# the fence kinds of the RISC-V dialect that order memory accesses (as models/riscv.mm names them)
+RISCV_FENCES = ("fence-rw-rw", "fence-rw-r", "fence-rw-w", "fence-r-rw", "fence-w-rw",
+                "fence-r-r", "fence-r-w", "fence-w-r", "fence-w-w", "fence-tso")
+
+
 def arch_fences(arch: str) -> dict[str, str]:
     """The fence words edges may name when writing ``arch`` tests (lower-case word -> spelling)."""
     from ..litmus import dialect_for
 
+    if arch.upper() in ("RISCV", "RISC-V"):  # riscv.mm's fence kinds, in diy's words (Fence.rw.rw)
+        return {k.replace("-", "."): k for k in RISCV_FENCES}
     words = {"X86": ["mfence", "sfence", "lfence"], "C": ["mb", "rmb", "wmb"]}.get(arch.upper())
     if words is None:
         return {}  # LISA: the model's fences (model_fences)
@@ -55,8 +62,10 @@ def arch_fences(arch: str) -> dict[str, str]:
 
 
 def model_fences(model: Model) -> dict[str, str]:
-    """Every spelling of every fence of ``model`` (lower-case -> the spelling)."""
-    return {s.lower(): s for f in model.fences.values() for s in f.spellings}
+    """Every spelling of every fence of ``model`` (lower-case -> the spelling; ``fence-rw-rw``
+    is also named as diy writes it in edges, ``fence.rw.rw``)."""
+    spellings = [s for f in model.fences.values() for s in f.spellings]
+    return {**{s.lower().replace("-", "."): s for s in spellings}, **{s.lower(): s for s in spellings}}
 
 
 def po_edges() -> list[Edge]:
@@ -221,6 +230,8 @@ def edges_from_words(words: list[str], fences: dict[str, str], any_fence: bool =
 def check_arch(arch: str) -> str:
     from .writers import WRITABLE
 
+    if arch.upper() == "RISC-V":
+        arch = "RISCV"
     if arch.upper() not in WRITABLE:
         raise MmdslError(f"mmdsl generate cannot write {arch} tests", hint="architectures: " + ", ".join(WRITABLE))
     return arch.upper()

@@ -59,8 +59,9 @@ class Edge:
 
 
 def fence_word(spelling: str) -> str:
-    """``mfence`` -> ``MFence``: the fence as diy writes it inside an edge name."""
-    return _FENCE_WORDS.get(spelling.lower()) or spelling[:1].upper() + spelling[1:]
+    """``mfence`` -> ``MFence``, ``fence-rw-w`` -> ``Fence.rw.w``: the fence as diy writes it
+    inside an edge name (a ``-`` cannot be part of an edge word)."""
+    return _FENCE_WORDS.get(spelling.lower()) or (spelling[:1].upper() + spelling[1:]).replace("-", ".")
 
 
 _PO = re.compile(r"Po([sd])([RW*])([RW*])$")

@@ -108,7 +108,7 @@ def _descriptor(thread: list[Edge]) -> str:
         if e.kind == "po":
             words.append("pos" if e.same_loc else "po")
         elif e.kind == "fence":
-            words.append(e.fence.lower() + ("s" if e.same_loc else ""))
+            words.append(e.fence.lower().replace("-", ".") + ("s" if e.same_loc else ""))
         elif e.kind == "dep":
             words.append(e.dep.lower() + ("s" if e.same_loc else ""))
         else:
