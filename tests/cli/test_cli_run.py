@@ -27,7 +27,7 @@ def test_check_model_prints_table_and_axioms():
     r = invoke("check-model", "models/tso.mm")
     assert r.exit_code == 0
     assert "      Ld  St  At\n  Ld  -   -   -\n  St  Y   -   -\n  At  -   -   -\n" in r.output
-    assert "tso: acyclic ppo | fence | rfe | co | fr  (default)" in r.output
+    assert "tso: acyclic ppo | fence | rfe | co | fr | (dep | rmw) ; rfi  (default)" in r.output
     assert "ok: model 'tso' is well formed" in r.output
     j = json.loads(invoke("check-model", "dotnet", "--json").output)
     assert j["table"]["rows"] == ["Read", "Write", "VolRead", "VolWrite", "Lock", "Unlock"]

@@ -11,7 +11,7 @@ import time
 
 import pytest
 from explorer_paths import MODELS, classic_tests, corpus_tests, data_tests, path_id
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from random_programs import random_program
 
@@ -59,6 +59,9 @@ def test_whole_x86_corpus_agrees_under_every_model(por):
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2**32 - 1))
+# under relaxed, a read took the value of its own thread's fetch-and-add before the
+# fetch-and-add's read was performed (axiomatic only: out of thin air); see defaults.py
+@example(seed=1618686)
 def test_random_programs_agree_under_every_model(seed):
     """Random loop-free programs: loads, stores, fetch-and-add, CAS, locks, fences, dependencies, branches."""
     program = random_program(random.Random(seed))
