@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import sys
 import time
 
@@ -34,8 +35,8 @@ class MemoryCeiling:
     """Checks ``peak_memory_mb`` against ``max_mb`` (None: no ceiling) every ``MEMORY_CHECK_EVERY`` states."""
 
     def __init__(self, max_mb: float | None, measure=peak_memory_mb):
-        if max_mb is not None and max_mb <= 0:
-            raise MmdslError(f"--max-memory must be a positive number of MB, not {max_mb:g}")
+        if max_mb is not None and not 0 < max_mb < math.inf:  # NaN fails both
+            raise MmdslError(f"--max-memory must be a positive, finite number of MB, not {max_mb:g}")
         self.max_mb = max_mb
         self.measure = measure
 
