@@ -5,6 +5,7 @@ from __future__ import annotations
 import time
 from collections import deque
 from hashlib import blake2b
+from marshal import dumps
 from dataclasses import dataclass, field
 
 from ..core.condition import FinalState
@@ -86,6 +87,7 @@ def _run(out, machine, semantics, keys, is_target, state_filter, por, order, max
     states = list(roots)  # every state; under compact only the roots (the rest are replayed)
     parents = [(-1, None)] * len(roots)
     frontier = deque((i, s0) for i, s0 in enumerate(roots))
+    kept: dict = {}  # under compact: the final and target states, which callers read back
     pop = frontier.pop if order == "dfs" else frontier.popleft
     enabled_of = semantics.enabled
     apply = semantics.apply
@@ -96,6 +98,8 @@ def _run(out, machine, semantics, keys, is_target, state_filter, por, order, max
         sid, state = pop()
         if state_target is not None and state_target(state):
             out.target_ids.add(sid)
+            if compact:
+                kept[sid] = state
             if out.target is None:
                 out.target = sid
                 out.first_target_time = time.perf_counter() - start
@@ -118,6 +122,8 @@ def _run(out, machine, semantics, keys, is_target, state_filter, por, order, max
                 fs = FinalState.of(values, keys)
                 finals[fs] = finals.get(fs, 0) + 1
                 out.final_ids.add(sid)
+                if compact:
+                    kept[sid] = state
                 if is_target(values):
                     out.target_ids.add(sid)
                     if out.target is None:
@@ -157,7 +163,7 @@ def _run(out, machine, semantics, keys, is_target, state_filter, por, order, max
     out.transitions = transitions
     out.max_pending = semantics.max_seen
     out.parents = parents
-    out.state_list = ReplayedStates(states, parents, apply) if compact else states
+    out.state_list = ReplayedStates(states, parents, apply, kept) if compact else states
     out.time = time.perf_counter() - start
 
 
@@ -182,22 +188,27 @@ def path_to(outcome: SearchOutcome, sid: int) -> list[tuple[object, object]]:
 
 
 def state_key(state) -> bytes:
-    """A 128-bit hash of a state (BLAKE2b of its text: a state is nested tuples of ints, strings, None)."""
-    return blake2b(repr(state).encode(), digest_size=16).digest()
+    """A 128-bit hash of a state: BLAKE2b of its marshal bytes (format 0, where equal tuples of ints,
+    strings and None give equal bytes: no back-references, no mark on interned strings)."""
+    return blake2b(dumps(state, 0), digest_size=16).digest()
 
 
 class ReplayedStates:
-    """The states of a compact search by id: the roots are kept, any other is rebuilt from its path."""
+    """The states of a compact search by id: the roots, finals and targets are kept, any other is
+    rebuilt by replaying the transitions on its path."""
 
-    def __init__(self, roots: list, parents: list, apply):
+    def __init__(self, roots: list, parents: list, apply, kept: dict):
         self.roots = roots
         self.parents = parents
         self.apply = apply
+        self.kept = kept
 
     def __len__(self) -> int:
         return len(self.parents)
 
     def __getitem__(self, sid: int):
+        if sid in self.kept:
+            return self.kept[sid]
         steps = []
         while True:
             parent, tr = self.parents[sid]

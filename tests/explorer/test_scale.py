@@ -149,3 +149,16 @@ def test_a_long_cli_exploration_shows_no_progress_when_not_a_terminal(monkeypatc
     r = invoke("explore", RW, "-m", "pso", "--no-por")
     assert r.exit_code == 0
     assert "exploring:" not in r.output and "\r" not in r.output
+
+
+def test_the_compact_key_of_equal_states_is_equal_whatever_their_sharing_and_interning():
+    import sys
+
+    from mmdsl.explorer.search import state_key
+
+    name = sys.intern("lock")
+    built = "".join(["lo", "ck"])
+    shared = (1, 2)
+    assert state_key(((shared, shared), (name, None, -1))) == state_key((((1, 2), (1, 2)), (built, None, -1)))
+    assert state_key((0, (-1,))) != state_key((0, (-2,)))  # hash(-1) == hash(-2) in CPython: not here
+    assert len(state_key((0,))) == 16
