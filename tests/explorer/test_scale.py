@@ -162,3 +162,22 @@ def test_the_compact_key_of_equal_states_is_equal_whatever_their_sharing_and_int
     assert state_key(((shared, shared), (name, None, -1))) == state_key((((1, 2), (1, 2)), (built, None, -1)))
     assert state_key((0, (-1,))) != state_key((0, (-2,)))  # hash(-1) == hash(-2) in CPython: not here
     assert len(state_key((0,))) == 16
+
+
+def test_run_with_the_explorer_takes_the_ceiling_per_test_and_compact():
+    r = invoke("run", RW, "-m", "pso", "--engine", "explorer", "--max-memory", "1")
+    assert r.exit_code == 2
+    assert "exploring rw under pso: the search used " in r.stderr and "--max-memory ceiling of 1 MB" in r.stderr
+    exact = invoke("run", ROOT / "litmus" / "programs", "-m", "pso", "--engine", "explorer", "--json")
+    compact = invoke("run", ROOT / "litmus" / "programs", "-m", "pso", "--engine", "explorer", "--json",
+                     "--compact")
+    assert exact.exit_code == compact.exit_code == 0
+
+    def verdicts(out):
+        import json
+
+        return {(d["test"], d["verdict"], tuple(sorted(map(str, d["states"])))) for d in json.loads(out)["results"]}
+
+    assert verdicts(compact.stdout) == verdicts(exact.stdout)
+    bad = invoke("run", RW, "-m", "pso", "--engine", "explorer", "--max-memory", "nan")
+    assert bad.exit_code == 2 and bad.stderr.count("--max-memory must be a positive") == 1
