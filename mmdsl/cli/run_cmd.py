@@ -67,7 +67,7 @@ def run(
     verdict_only = quiet and not why and not as_json and drawer is None and engine == "axiomatic"
     for item in run_many(files, list(model), engine=engine, why=why or drawer is not None,
                          timeout=timeout, collect="verdict" if verdict_only else "witness",
-                         explorer={"max_memory": max_memory, "compact": compact}):
+                         explorer={"max_memory": max_memory, "compact": compact} if max_memory or compact else None):
         items.append(item)
         if drawer is not None:
             drawer.add(item)

@@ -63,12 +63,12 @@ def check_with(program, model, engine: str = "axiomatic", *, why: bool = False,
 
         return check(program, model, why=why, collect=collect)
     if engine == "explorer":
-        return _explore(program, model, explorer)
+        return _explore(program, model, explorer) if explorer else _explore(program, model)
     if engine == "both":
         from ..axiomatic import check
 
         ax = check(program, model, why=why, collect=collect)
-        ex = _explore(program, model, explorer)
+        ex = _explore(program, model, explorer) if explorer else _explore(program, model)
         if ax.state_set() != ex.state_set():
             only_ax = sorted(s.text() for s in ax.state_set() - ex.state_set())
             only_ex = sorted(s.text() for s in ex.state_set() - ax.state_set())
