@@ -3,6 +3,9 @@
 Prints a Markdown table (program, model, reachable, states, transitions, time, peak
 memory) for docs/fence-benchmarks.md. Run it from the repository root, one core:
     .venv/bin/python bench/fence_benchmarks.py [--models sc,tso,pso] [--max-pending 3]
+    .venv/bin/python bench/fence_benchmarks.py --compact bakery,dijkstra,lamport_fast [--models pso]
+(--compact: the exact visited set against ``--compact``'s 128-bit hashes, each search in a
+fresh process so that its peak resident memory, getrusage's ru_maxrss, is its own.)
 Not a timed test: our machines are noisy; compare within one run.
 """
 
@@ -32,7 +35,16 @@ def main() -> None:
     ap.add_argument("--memory", action="store_true", help="measure peak memory (tracemalloc, slower)")
     ap.add_argument("--fences", action="store_true",
                     help="instead: every inclusion-minimal set of full fences under tso and pso")
+    ap.add_argument("--compact", metavar="PROGRAMS",
+                    help="instead: states/s and peak memory with and without --compact (comma separated)")
+    ap.add_argument("--one", nargs=3, metavar=("PROGRAM", "MODEL", "MODE"), help=argparse.SUPPRESS)
     args = ap.parse_args()
+    if args.one:
+        one_search(*args.one, args.max_pending)
+        return
+    if args.compact:
+        compact_table(args.compact.split(","), args.models.split(","), args.max_pending)
+        return
     if args.fences:
         minimal_sets(args.max_pending)
         return
@@ -55,6 +67,41 @@ def main() -> None:
             word = "yes" if result.positive else "no"
             print(f"| {path.stem} | {name} | {word} | {result.stats['states']} | "
                   f"{result.stats['transitions']} | {took:.2f} |{peak}", flush=True)
+
+
+def one_search(name: str, model: str, mode: str, max_pending: int) -> None:
+    """One search in this process: prints states, seconds, peak MB before and after (ru_maxrss)."""
+    from mmdsl.explorer.memory import peak_memory_mb
+
+    program, loaded = load_litmus(SUITE / f"{name}.rmm"), load_model(model)
+    before = peak_memory_mb()
+    start = time.perf_counter()
+    result = explore(program, loaded, max_pending=max_pending, compact=mode == "compact")
+    took = time.perf_counter() - start
+    print(result.stats["states"], result.positive, f"{took:.3f}", f"{before:.1f}", f"{peak_memory_mb():.1f}")
+
+
+def compact_table(names: list[str], models: list[str], max_pending: int) -> None:
+    """The exact visited set against --compact: states/s and the search's growth of peak memory."""
+    import subprocess
+
+    print(f"pending lists bounded at {max_pending} operations per thread; peak MB: the process's "
+          "peak resident memory, and in parentheses what the search added to it\n")
+    print("| program | model | states | exact: s, states/s, peak MB | compact: s, states/s, peak MB |")
+    print("|---|---|---:|---|---|")
+    for name in names:
+        for model in models:
+            cells, states, verdicts = [], set(), set()
+            for mode in ("exact", "compact"):
+                out = subprocess.run([sys.executable, __file__, "--one", name, model, mode,
+                                      "--max-pending", str(max_pending)], capture_output=True, text=True,
+                                     check=True).stdout.split()
+                n, positive, took, before, peak = int(out[0]), out[1], float(out[2]), float(out[3]), float(out[4])
+                states.add(n)
+                verdicts.add(positive)
+                cells.append(f"{took:.2f}, {n / took:,.0f}, {peak:.0f} (+{peak - before:.0f})")
+            assert len(states) == 1 and len(verdicts) == 1, (name, model, states, verdicts)
+            print(f"| {name} | {model} | {states.pop():,} | {cells[0]} | {cells[1]} |", flush=True)
 
 
 def minimal_sets(max_pending: int) -> None:

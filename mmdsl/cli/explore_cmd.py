@@ -25,6 +25,13 @@ def explore(
                                          "list waits at (default 3)."),
     max_states: int = typer.Option(2_000_000, "--max-states", min=1,
                                    help="Most states to visit (an error beyond)."),
+    max_memory: Optional[float] = typer.Option(None, "--max-memory", show_default=False,
+                                               help="Ceiling in MB on the process's peak memory, checked every "
+                                                    "4096 new states (an error beyond; default: none)."),
+    compact: bool = typer.Option(False, "--compact",
+                                 help="Keep a 128-bit hash of each visited state instead of the state: less "
+                                      "memory, slower; a hash collision (odds below 1e-26 per million states) "
+                                      "could miss states."),
     trace: bool = typer.Option(True, "--trace/--no-trace",
                                help="Print the trace to the first final state reaching the outcome."),
     timeout: float = timeout_option(),
@@ -38,7 +45,8 @@ def explore(
 
     program = load_litmus(test)
     result = run_explorer(program, load_model(model), por=not no_por, order="bfs" if bfs else "dfs",
-                          max_pending=max_pending, max_states=max_states, compare_sc=stats or as_json)
+                          max_pending=max_pending, max_states=max_states, compare_sc=stats or as_json,
+                          max_memory=max_memory, progress=not as_json, compact=compact)
     if as_json:
         from ..render.json_out import dumps, result_dict
 

@@ -34,6 +34,12 @@ def fences(
                                     help="Longest pending list a thread may build: an error beyond (default 16), "
                                          "or, for a program that loops forever (.rmm), the bound a full "
                                          "list waits at (default 3)"),
+    max_memory: Optional[float] = typer.Option(None, "--max-memory", show_default=False,
+                                               help="Explorer: ceiling in MB on the process's peak memory "
+                                                    "(an error beyond; default: none)."),
+    compact: bool = typer.Option(False, "--compact",
+                                 help="Explorer: keep a 128-bit hash of each visited state instead of the state "
+                                      "(not with --method cut, which keeps the state graph)."),
     as_json: bool = typer.Option(False, "--json", help="Machine-readable output."),
     output: Optional[str] = typer.Option(None, "--output", "-o",
                                          help="Write the fenced test here (in its own dialect) and re-run it."),
@@ -51,7 +57,7 @@ def fences(
         time_limit = timeout
     options = FenceOptions(target=target, kinds=kinds.split(",") if kinds else None, costs=parse_costs(cost),
                            all_optimal=all_optimal, all_minimal=all_minimal, method=method, time_limit=time_limit,
-                           max_states=max_states, max_pending=max_pending)
+                           max_states=max_states, max_pending=max_pending, max_memory=max_memory, compact=compact)
     path = resolve_bundled(test, "litmus")
     if path.is_dir():
         if output:

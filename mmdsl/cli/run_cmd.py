@@ -26,6 +26,11 @@ def run(
     engine: str = typer.Option("axiomatic", "--engine", "-e",
                                help="axiomatic (candidate executions), explorer (operational state space, "
                                     "loops allowed) or both (fails with exit code 1 when they disagree)."),
+    max_memory: Optional[float] = typer.Option(None, "--max-memory", show_default=False,
+                                               help="Explorer: ceiling in MB on the process's peak memory "
+                                                    "(a test past it is an error; default: none)."),
+    compact: bool = typer.Option(False, "--compact",
+                                 help="Explorer: keep a 128-bit hash of each visited state instead of the state."),
     timeout: float = timeout_option(),
     cat_path: List[str] = cat_path_option(),
 ) -> None:
@@ -36,6 +41,10 @@ def run(
     from ..suite.runner import EngineDisagreement, check_engine, iter_test_files, run_many
 
     check_engine(engine)
+    if max_memory is not None:  # a bad ceiling is one error for the run, not one per test
+        from ..explorer.memory import MemoryCeiling
+
+        MemoryCeiling(max_memory)
     use_cat_path(cat_path)
     timeout = check_timeout(timeout)
     if why and engine == "explorer":
@@ -57,7 +66,8 @@ def run(
     # satisfies the condition (herd's -speedcheck true) unless something else wants them all
     verdict_only = quiet and not why and not as_json and drawer is None and engine == "axiomatic"
     for item in run_many(files, list(model), engine=engine, why=why or drawer is not None,
-                         timeout=timeout, collect="verdict" if verdict_only else "witness"):
+                         timeout=timeout, collect="verdict" if verdict_only else "witness",
+                         explorer={"max_memory": max_memory, "compact": compact} if max_memory or compact else None):
         items.append(item)
         if drawer is not None:
             drawer.add(item)

@@ -16,6 +16,7 @@ from ..lang.ir import Model
 from .enabling import model_rules
 from .graph import StateGraph, build_graph
 from .overtaking import Overtaking, step_overtakings, trace_overtakings
+from .memory import MemoryLimit
 from .search import SearchOutcome, StateLimit, path_to, search
 from .state import Machine
 from .trace import Describer, Step
@@ -59,7 +60,8 @@ class Exploration(TestResult):
 
 def explore(program: Program, model: Model, *, por: bool = True, order: str = "dfs",
             max_pending: int | None = None, max_states: int = DEFAULT_MAX_STATES,
-            graph: bool = False, truncate: bool | None = None, compare_sc: bool = False) -> Exploration:
+            graph: bool = False, truncate: bool | None = None, compare_sc: bool = False,
+            max_memory: float | None = None, progress: bool = False, compact: bool = False) -> Exploration:
     """Explore every state of ``program`` under ``model`` (a reordering-table model).
 
     ``por`` turns the partial-order reduction on (the final states are the same either
@@ -67,7 +69,10 @@ def explore(program: Program, model: Model, *, por: bool = True, order: str = "d
     bounds each thread's pending list and ``max_states`` the states visited (``PendingLimit`` /
     ``StateLimit`` when reached). With ``graph`` the explored state graph is kept, and hitting
     ``max_states`` truncates it instead of raising (``truncate`` overrides). ``compare_sc``
-    also explores the program under ``sc`` for its state count.
+    also explores the program under ``sc`` for its state count. ``max_memory`` (MB) is a
+    ceiling on the process's memory (``MemoryLimit``), ``progress`` a progress line on a
+    terminal for long searches. ``compact`` stores a 128-bit hash of each visited state
+    instead of the state (less memory; a collision, very unlikely, would miss states).
 
     ``stats``: states, transitions, final_states (distinct full final states),
     deadlocks (non-final states with nothing enabled: a lock never freed, an assume
@@ -77,7 +82,8 @@ def explore(program: Program, model: Model, *, por: bool = True, order: str = "d
     """
     start = time.perf_counter()
     space = explore_space(program, model, por=por, order=order, max_pending=max_pending, max_states=max_states,
-                          graph=graph, truncate=truncate)
+                          graph=graph, truncate=truncate, max_memory=max_memory, progress=progress,
+                          compact=compact)
     result = space.result(Exploration)
     machine, found = space.machine, space.found
     describer = Describer(machine)
@@ -92,7 +98,8 @@ def explore(program: Program, model: Model, *, por: bool = True, order: str = "d
         result.graph = build_graph(describer, found.state_list, found.edges, found.final_ids,
                                    found.target_ids, found.truncated)
     if compare_sc:
-        result.stats.update(_sc_stats(program, model, found, por, order, max_pending, max_states))
+        result.stats.update(_sc_stats(program, model, found, por, order, max_pending, max_states,
+                                               max_memory, compact))
     result.time = time.perf_counter() - start
     result.stats["time"] = round(result.time, 4)
     return result
@@ -159,7 +166,8 @@ class StateSpace:
 
 def explore_space(program: Program, model: Model, *, target=None, por: bool = True, order: str = "dfs",
                   max_pending: int | None = None, max_states: int = DEFAULT_MAX_STATES,
-                  graph: bool = False, truncate: bool | None = None) -> StateSpace:
+                  graph: bool = False, truncate: bool | None = None, max_memory: float | None = None,
+                  progress: bool = False, compact: bool = False) -> StateSpace:
     """Search the states of ``program`` under ``model`` and keep the search (see ``explore`` for the options).
 
     ``target(values)`` says which final states to find (``values``: every register and
@@ -189,8 +197,9 @@ def explore_space(program: Program, model: Model, *, target=None, por: bool = Tr
         found = search(machine, Semantics(machine, max_pending, bounded=program.state_property),
                        keys=observed_keys(program), is_target=target, state_filter=program.filter, por=por,
                        order=order, max_states=max_states, truncate=graph if truncate is None else truncate,
-                       keep_graph=graph, state_target=state_target)
-    except (StateLimit, PendingLimit) as err:
+                       keep_graph=graph, state_target=state_target, max_memory=max_memory, progress=progress,
+                       compact=compact)
+    except (StateLimit, PendingLimit, MemoryLimit) as err:
         err.message = f"exploring {program.name} under {model.name}: {err.message}"
         raise
     return StateSpace(program, model, machine, found, por, order,
@@ -214,7 +223,8 @@ def _stats(found: SearchOutcome, por: bool, order: str) -> dict:
 
 
 def _sc_stats(program: Program, model: Model, found: SearchOutcome, por: bool, order: str,
-              max_pending: int, max_states: int) -> dict:
+              max_pending: int, max_states: int, max_memory: float | None = None,
+              compact: bool = False) -> dict:
     """States and transitions of the same program under ``sc``, for comparison."""
     from ..lang import load_model
 
@@ -222,7 +232,8 @@ def _sc_stats(program: Program, model: Model, found: SearchOutcome, por: bool, o
         return {"sc_states": found.states, "sc_transitions": found.transitions}
     try:
         other = explore_space(program, load_model("sc"), target=lambda values: False, por=por, order=order,
-                              max_pending=max_pending, max_states=max_states).found
+                              max_pending=max_pending, max_states=max_states, max_memory=max_memory,
+                              compact=compact).found
     except UnsupportedError:  # e.g. a fence kind sc does not know
         return {"sc_states": None, "sc_transitions": None}
     return {"sc_states": other.states, "sc_transitions": other.transitions}

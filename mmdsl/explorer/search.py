@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import time
 from collections import deque
+from hashlib import blake2b
+from marshal import dumps
 from dataclasses import dataclass, field
 
 from ..core.condition import FinalState
-from ..core.errors import MmdslError
+from ..core.errors import MmdslError, UnsupportedError
+from .memory import MEMORY_CHECK_EVERY, MemoryCeiling, Progress
 from .reduction import Reduction
 from .state import Machine
 from .transitions import MISSPECULATED, Semantics
@@ -42,7 +45,8 @@ class SearchOutcome:
 
 def search(machine: Machine, semantics: Semantics, *, keys: list, is_target, state_filter=None,
            por: bool = True, order: str = "dfs", max_states: int = 2_000_000, truncate: bool = False,
-           keep_graph: bool = False, state_target=None) -> SearchOutcome:
+           keep_graph: bool = False, state_target=None, max_memory: float | None = None,
+           progress: bool = False, compact: bool = False) -> SearchOutcome:
     """Explore every state reachable from the initial one.
 
     ``is_target(values)`` says whether a final state reaches the condition's outcome (the
@@ -51,15 +55,39 @@ def search(machine: Machine, semantics: Semantics, *, keys: list, is_target, sta
     not counted. With ``order="bfs"`` the first target found is a nearest one.
     ``state_target(state)``, when given, is tested on every state (a property of where the
     threads are, for programs that never finish): the states it holds on are targets too.
+    ``max_memory`` (MB) is a ceiling on the process's peak memory, checked every
+    ``MEMORY_CHECK_EVERY`` new states (``MemoryLimit`` when passed); ``progress`` shows a
+    progress line on a terminal once the search runs past a few seconds. With ``compact``
+    the visited set keeps a 128-bit hash of each state instead of the state (``state_key``),
+    and ``state_list`` rebuilds a state by replaying the path to it; a hash collision would
+    miss states (see docs/explorer.md), and the state graph cannot be kept.
     """
+    if compact and keep_graph:
+        raise UnsupportedError("--compact keeps a hash of each state, not the state: it cannot keep "
+                               "the state graph (drawings, --method cut)")
     start = time.perf_counter()
     out = SearchOutcome()
+    ceiling = MemoryCeiling(max_memory)
+    shown = Progress(progress)
+    try:
+        _run(out, machine, semantics, keys, is_target, state_filter, por, order, max_states, truncate,
+             keep_graph, state_target, ceiling, shown, start, compact)
+    finally:
+        shown.close()
+    return out
+
+
+def _run(out, machine, semantics, keys, is_target, state_filter, por, order, max_states, truncate,
+         keep_graph, state_target, ceiling, shown, start, compact) -> None:
+    """The search loop of ``search``, filling ``out``."""
     reduction = Reduction(machine, semantics) if por else None
     roots = machine.initial_states()
-    ids = {s0: i for i, s0 in enumerate(roots)}
-    states = list(roots)
+    key = state_key if compact else None
+    ids = {(key(s0) if compact else s0): i for i, s0 in enumerate(roots)}
+    states = list(roots)  # every state; under compact only the roots (the rest are replayed)
     parents = [(-1, None)] * len(roots)
-    frontier = deque(range(len(roots)))
+    frontier = deque((i, s0) for i, s0 in enumerate(roots))
+    kept: dict = {}  # under compact: the final and target states, which callers read back
     pop = frontier.pop if order == "dfs" else frontier.popleft
     enabled_of = semantics.enabled
     apply = semantics.apply
@@ -67,10 +95,11 @@ def search(machine: Machine, semantics: Semantics, *, keys: list, is_target, sta
     finals = out.finals
     transitions = 0
     while frontier:
-        sid = pop()
-        state = states[sid]
+        sid, state = pop()
         if state_target is not None and state_target(state):
             out.target_ids.add(sid)
+            if compact:
+                kept[sid] = state
             if out.target is None:
                 out.target = sid
                 out.first_target_time = time.perf_counter() - start
@@ -93,6 +122,8 @@ def search(machine: Machine, semantics: Semantics, *, keys: list, is_target, sta
                 fs = FinalState.of(values, keys)
                 finals[fs] = finals.get(fs, 0) + 1
                 out.final_ids.add(sid)
+                if compact:
+                    kept[sid] = state
                 if is_target(values):
                     out.target_ids.add(sid)
                     if out.target is None:
@@ -104,9 +135,10 @@ def search(machine: Machine, semantics: Semantics, *, keys: list, is_target, sta
         for tr in chosen:
             nxt = apply(state, tr)
             transitions += 1
-            nid = ids.get(nxt)
+            k = key(nxt) if compact else nxt
+            nid = ids.get(k)
             if nid is None:
-                nid = len(states)
+                nid = len(parents)
                 if nid >= max_states:
                     if truncate:
                         out.truncated = True
@@ -115,29 +147,85 @@ def search(machine: Machine, semantics: Semantics, *, keys: list, is_target, sta
                     raise StateLimit(
                         f"the search reached {max_states} states without finishing "
                         f"({transitions} transitions so far)", hint="raise --max-states")
-                ids[nxt] = nid
-                states.append(nxt)
+                if not nid % 1024:
+                    if not nid % MEMORY_CHECK_EVERY:
+                        ceiling.check(nid, transitions)
+                    if shown.enabled:
+                        shown.update(nid, _depth(parents, sid) + 1)
+                ids[k] = nid
+                if not compact:
+                    states.append(nxt)
                 parents.append((sid, tr))
-                frontier.append(nid)
+                frontier.append((nid, nxt))
             if keep_graph:
                 edges.append((sid, nid, tr))
-    out.states = len(states)
+    out.states = len(parents)
     out.transitions = transitions
     out.max_pending = semantics.max_seen
     out.parents = parents
-    out.state_list = states
+    out.state_list = ReplayedStates(states, parents, apply, kept) if compact else states
     out.time = time.perf_counter() - start
-    return out
 
 
 def path_to(outcome: SearchOutcome, sid: int) -> list[tuple[object, object]]:
     """The (state before, transition) pairs from the initial state to state ``sid``."""
-    steps = []
+    chain = []
     while True:
         parent, tr = outcome.parents[sid]
         if parent < 0:
             break
-        steps.append((outcome.state_list[parent], tr))
+        chain.append((parent, tr))
         sid = parent
-    steps.reverse()
+    chain.reverse()
+    states = outcome.state_list
+    if not isinstance(states, ReplayedStates):
+        return [(states[parent], tr) for parent, tr in chain]
+    steps, state = [], states.roots[sid]  # replayed forward once from the root
+    for _, tr in chain:
+        steps.append((state, tr))
+        state = states.apply(state, tr)
     return steps
+
+
+def state_key(state) -> bytes:
+    """A 128-bit hash of a state: BLAKE2b of its marshal bytes (format 0, where equal tuples of ints,
+    strings and None give equal bytes: no back-references, no mark on interned strings)."""
+    return blake2b(dumps(state, 0), digest_size=16).digest()
+
+
+class ReplayedStates:
+    """The states of a compact search by id: the roots, finals and targets are kept, any other is
+    rebuilt by replaying the transitions on its path."""
+
+    def __init__(self, roots: list, parents: list, apply, kept: dict):
+        self.roots = roots
+        self.parents = parents
+        self.apply = apply
+        self.kept = kept
+
+    def __len__(self) -> int:
+        return len(self.parents)
+
+    def __getitem__(self, sid: int):
+        if sid in self.kept:
+            return self.kept[sid]
+        steps = []
+        while True:
+            parent, tr = self.parents[sid]
+            if parent < 0:
+                break
+            steps.append(tr)
+            sid = parent
+        state = self.roots[sid]
+        for tr in reversed(steps):
+            state = self.apply(state, tr)
+        return state
+
+
+def _depth(parents: list, sid: int) -> int:
+    """The number of steps from an initial state to state ``sid`` (for the progress line)."""
+    depth = 0
+    while parents[sid][0] >= 0:
+        sid = parents[sid][0]
+        depth += 1
+    return depth

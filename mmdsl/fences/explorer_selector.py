@@ -33,7 +33,8 @@ class ExplorerSelector(Selector):
         """Breadth-first (shortest traces first), the reduction on unless the whole graph is wanted."""
         return explore_space(program, self.model, target=self.target.unwanted, por=not graph, order="bfs",
                              graph=graph, truncate=False, max_states=self.options.max_states,
-                             max_pending=self.options.max_pending)
+                             max_pending=self.options.max_pending, max_memory=self.options.max_memory,
+                             compact=self.options.compact and not graph)
 
     def first(self) -> tuple[TestResult, int]:
         space = self.explore(self.program, graph=self.options.method == "cut")

@@ -48,6 +48,8 @@ class FenceOptions:
     # the explorer's bounds, for programs searched operationally (loops, --method cut)
     max_states: int = 2_000_000
     max_pending: int | None = None  # None: the explorer's default (pending_bound)
+    max_memory: float | None = None  # MB, a ceiling on the process's peak memory (None: none)
+    compact: bool = False  # the explorer's visited set keeps 128-bit hashes of the states
 
 
 @dataclass

@@ -34,22 +34,24 @@ class RunItem:
 
 
 def run_test(path: Path, model_name: str, *, engine: str = "axiomatic", why: bool = False,
-             collect: str = "witness", program=None) -> TestResult:
+             collect: str = "witness", program=None, explorer: dict | None = None) -> TestResult:
     """Run one test file under one model with the chosen engine."""
     from ..lang import load_model
     from ..litmus import load_litmus
 
     model = load_model(model_name)
     prog = program if program is not None else load_litmus(path)
-    return check_with(prog, model, engine, why=why, collect=collect)
+    return check_with(prog, model, engine, why=why, collect=collect, explorer=explorer)
 
 
 ENGINES = ("axiomatic", "explorer", "both")
 
 
 def check_with(program, model, engine: str = "axiomatic", *, why: bool = False,
-               collect: str = "witness") -> TestResult:
+               collect: str = "witness", explorer: dict | None = None) -> TestResult:
     """Run a parsed program under a loaded model with the named engine.
+
+    ``explorer`` holds extra options of the explorer's search (``max_memory``, ``compact``).
 
     ``both`` runs the axiomatic checker and the explorer and fails loudly when their
     sets of final states differ (the axiomatic result is returned otherwise).
@@ -61,12 +63,12 @@ def check_with(program, model, engine: str = "axiomatic", *, why: bool = False,
 
         return check(program, model, why=why, collect=collect)
     if engine == "explorer":
-        return _explore(program, model)
+        return _explore(program, model, explorer) if explorer else _explore(program, model)
     if engine == "both":
         from ..axiomatic import check
 
         ax = check(program, model, why=why, collect=collect)
-        ex = _explore(program, model)
+        ex = _explore(program, model, explorer) if explorer else _explore(program, model)
         if ax.state_set() != ex.state_set():
             only_ax = sorted(s.text() for s in ax.state_set() - ex.state_set())
             only_ex = sorted(s.text() for s in ex.state_set() - ax.state_set())
@@ -89,21 +91,22 @@ def check_engine(engine: str) -> None:
         raise MmdslError(f"unknown engine '{engine}'", expected=", ".join(ENGINES))
 
 
-def _explore(program, model) -> TestResult:
+def _explore(program, model, options: dict | None = None) -> TestResult:
     from ..explorer import explore
 
-    return explore(program, model)
+    return explore(program, model, **(options or {}))
 
 
 def run_many(paths: list[Path], models: list[str], *, engine: str = "axiomatic",
              why: bool = False, timeout: float | None = None,
-             collect: str = "witness") -> Iterator[RunItem]:
+             collect: str = "witness", explorer: dict | None = None) -> Iterator[RunItem]:
     """Run every test under every model; a bad file yields an item with its error, the rest go on.
 
     ``timeout`` limits each test under each model, as ``suite --timeout`` does: parsing the
     test counts against its first model. A test that times out yields a TimeLimitError item
     and the run goes on; a model that cannot be loaded within it stops the whole run.
     ``collect="verdict"`` stops each axiomatic check at its first witness (``run -q``).
+    ``explorer``: options of the explorer's searches (``max_memory``, ``compact``).
     """
     from ..core.limits import TimeLimitError, check_timeout, too_deep_to_run, within
     from ..lang import load_model
@@ -120,7 +123,8 @@ def run_many(paths: list[Path], models: list[str], *, engine: str = "axiomatic",
                 with within(timeout, f"{path} under {m}"):
                     if prog is None:
                         prog = load_litmus(path)
-                    result = run_test(path, m, engine=engine, why=why, program=prog, collect=collect)
+                    result = run_test(path, m, engine=engine, why=why, program=prog, collect=collect,
+                                         explorer=explorer)
             except TimeLimitError as err:
                 error = err
             except MmdslError as err:
