@@ -29,7 +29,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-CORPUS = ROOT / ".." / "shared" / "reference" / "x86-corpus" / "tests"
+CORPUS = ROOT / "litmus" / "x86" / "tests"  # the bundled copy of the x86 corpus (litmus/x86)
 HERD_MODEL = {"tso": "x86tso.cat", "sc": "sc.cat"}  # herd's own models for the same names
 
 

@@ -24,7 +24,7 @@ from mmdsl.axiomatic import check  # noqa: E402
 from mmdsl.lang import load_model  # noqa: E402
 from mmdsl.litmus import load_litmus  # noqa: E402
 
-CORPUS = ROOT / ".." / "shared" / "reference" / "x86-corpus" / "tests"
+CORPUS = ROOT / "litmus" / "x86" / "tests"  # the bundled copy of the x86 corpus (litmus/x86)
 
 
 def machine() -> str:

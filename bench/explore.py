@@ -22,10 +22,10 @@ from mmdsl.litmus import load_litmus
 
 ROOT = Path(__file__).resolve().parents[1]
 PROGRAMS = ROOT / "litmus" / "programs"
-CORPUS = (ROOT / ".." / "shared" / "reference" / "x86-corpus" / "tests").resolve()
+CORPUS = (ROOT / "litmus" / "x86" / "tests").resolve()  # the bundled copy of the x86 corpus
 MODELS = ("sc", "tso", "pso", "rmo", "dotnet", "relaxed")
 
-# The .NET paper's figures (../shared/reference/seed-programs.md): program -> (.NET states,
+# The .NET paper's figures (tests/reference/seed-programs.md): program -> (.NET states,
 # transitions, SC states, max pending, first violation s, full search s, POR states,
 # POR transitions, POR s). Our names: dc is dcl.
 PAPER = {
