@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from ..core.errors import SourcePos
 from ..core.program import Fence, Program
-from .ir import Model, fence_tags
+from .ir import REL, Model, fence_tags
 
 ALL_FENCES = "F"
 
@@ -49,7 +49,8 @@ def model_names(model: Model) -> set[str]:
     while todo:
         e = todo.pop()
         if e.op == "name":
-            names.add(e.name)
+            if e.type != REL:  # a relation (dep, rfi, ...) is not a fence tag of the same name
+                names.add(e.name)
         else:
             todo.extend(e.args)
     return names
