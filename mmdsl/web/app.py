@@ -1,0 +1,273 @@
+"""The `mmdsl serve` ASGI app (Starlette): JSON endpoints over `web.actions`, the explorer
+sessions of `web.stepping`, a live suite run as server-sent events, and the static page.
+
+Every request body is capped (``MAX_BODY_BYTES``), every computation runs in a worker
+thread under one lock and the per-request time limit of ``core.limits`` (a TimeLimitError
+past it), and every error is a JSON list of located errors, never a traceback.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from pathlib import Path
+
+from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, Response, StreamingResponse
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+
+from ..core.errors import MmdslError
+from . import actions
+from .inputs import (DEFAULT_TIMEOUT, MAX_BODY_BYTES, NotFound, RequestTooLarge, bundled_model_file, bundled_models,
+                     bundled_test_file, suite_tests, test_suites)
+from .stepping import SessionGone, Sessions, Stepper
+
+STATIC = Path(__file__).resolve().parent / "static"
+MAX_SUITE_TESTS = 300  # tests one live suite run may take (the big corpora are for `mmdsl suite`)
+SECURITY_HEADERS = {
+    "content-security-policy": ("default-src 'self'; script-src 'self'; style-src 'self'; "
+                                "img-src 'self' data: blob:; object-src 'none'; base-uri 'none'; "
+                                "frame-ancestors 'none'; form-action 'none'"),
+    "x-content-type-options": "nosniff",
+    "referrer-policy": "no-referrer",
+    "cache-control": "no-store",
+}
+
+
+class Workbench:
+    """The app's state: the time limit, the lock that serialises work, the explorer sessions."""
+
+    def __init__(self, timeout: float | None = DEFAULT_TIMEOUT):
+        self.timeout = timeout or None
+        self.lock = threading.Lock()
+        self.sessions = Sessions()
+
+    # ---- plumbing -------------------------------------------------------------------
+    def _work(self, what: str, fn, *args):
+        from ..core.limits import too_deep_to_run, within
+
+        with self.lock:
+            try:
+                with within(self.timeout, what):
+                    return fn(*args)
+            except RecursionError:
+                raise too_deep_to_run() from None
+
+    async def _answer(self, what: str, fn, *args) -> Response:
+        try:
+            out = await run_in_threadpool(self._work, what, fn, *args)
+        except MmdslError as err:
+            return error_response(err)
+        return out if isinstance(out, Response) else JSONResponse(out)
+
+    async def _post(self, request: Request, what: str, fn, *extra) -> Response:
+        try:
+            payload = await json_body(request)
+        except MmdslError as err:
+            return error_response(err)
+        return await self._answer(what, fn, payload, *extra)
+
+    # ---- endpoints ------------------------------------------------------------------
+    async def index(self, request: Request) -> Response:
+        return FileResponse(STATIC / "index.html", media_type="text/html; charset=utf-8")
+
+    async def list_tests(self, request: Request) -> Response:
+        suite = request.query_params.get("suite")
+        if suite is None:
+            return await self._answer("listing the suites", lambda: {"suites": test_suites()})
+        return await self._answer("listing a suite", lambda: {"suite": suite, "tests": list(suite_tests(suite))})
+
+    async def test_text(self, request: Request) -> Response:
+        name = request.path_params["name"]
+        return await self._answer("reading a test", lambda: {"name": name, "text": _read(bundled_test_file(name))})
+
+    async def list_models(self, request: Request) -> Response:
+        return await self._answer("listing the models", lambda: {"models": bundled_models()})
+
+    async def model_text(self, request: Request) -> Response:
+        name = request.path_params["name"]
+        return await self._answer("reading a model", lambda: {"name": name, "text": _read(bundled_model_file(name))})
+
+    async def check_model(self, request: Request) -> Response:
+        return await self._post(request, "checking the model", actions.check_model)
+
+    async def run(self, request: Request) -> Response:
+        return await self._post(request, "running the test", actions.run)
+
+    async def draw(self, request: Request) -> Response:
+        if request.query_params.get("format") == "pdf":
+            def pdf(payload):
+                data, stem = actions.draw_pdf(payload)
+                return Response(data, media_type="application/pdf",
+                                headers={"content-disposition": f'attachment; filename="{stem}.pdf"'})
+
+            return await self._post(request, "drawing the test", pdf)
+        return await self._post(request, "drawing the test", actions.draw)
+
+    async def fences(self, request: Request) -> Response:
+        return await self._post(request, "choosing fences", actions.fences, self.timeout)
+
+    async def explore_start(self, request: Request) -> Response:
+        def start(payload):
+            from .inputs import load_inputs
+
+            inputs = load_inputs(payload)
+            stepper = Stepper(inputs.program, inputs.model)
+            sid = self.sessions.add(stepper)
+            return dict(stepper.view(), session=sid)
+
+        return await self._post(request, "starting the exploration", start)
+
+    async def explore_move(self, request: Request) -> Response:
+        sid, move = request.path_params["sid"], request.path_params["move"]
+
+        def act(payload):
+            stepper = self.sessions.get(sid)
+            if move == "step":
+                stepper.step(payload.get("index"))
+            elif move == "back":
+                stepper.back()
+            elif move == "forward":
+                stepper.forward()
+            elif move == "outcome":
+                stepper.run_to_outcome()
+            elif move != "view":
+                raise NotFound(f"no exploration move '{move}'", expected="step, back, forward, outcome or view")
+            return dict(stepper.view(), session=sid)
+
+        return await self._post(request, "exploring", act)
+
+    async def suite(self, request: Request) -> Response:
+        """A bundled suite under the chosen models, one server-sent event per verdict."""
+        from .inputs import bundled_model_file as model_file
+
+        params = request.query_params
+        try:
+            names = list(suite_tests(params.get("suite", "")))
+            models = params.getlist("model") or ["sc"]
+            if len(models) > 8:
+                raise MmdslError("at most 8 models in one suite run")
+            paths = [str(model_file(m)) for m in models]
+        except MmdslError as err:
+            return error_response(err)
+        cut = len(names) > MAX_SUITE_TESTS
+        names = names[:MAX_SUITE_TESTS]
+        return StreamingResponse(self._suite_events(names, models, paths, cut), media_type="text/event-stream",
+                                 headers={"cache-control": "no-store", "x-accel-buffering": "no"})
+
+    def _suite_events(self, names: list[str], models: list[str], model_paths: list[str], cut: bool):
+        """Server-sent events of ``suite.runner.run_many`` (iterated by Starlette in a worker thread)."""
+        from ..render.matrix import test_labels
+        from ..suite.runner import run_many
+
+        files = [bundled_test_file(n) for n in names]
+        labels = test_labels(files)
+        by_path = dict(zip(model_paths, models))
+        yield _event("start", {"tests": [labels[str(f)] if str(f) in labels else n for f, n in zip(files, names)],
+                               "names": names, "models": models, "cut": cut})
+        index = {str(f): i for i, f in enumerate(files)}
+        try:
+            for item in run_many(files, model_paths, timeout=self.timeout):
+                data = {"test": index.get(str(item.path)), "name": names[index[str(item.path)]],
+                        "model": by_path.get(item.model, item.model)}
+                if item.error is not None:
+                    data.update(verdict="error", error=str(item.error))
+                else:
+                    data.update(verdict=item.result.verdict, ok=item.result.ok)
+                yield _event("verdict", data)
+        except MmdslError as err:
+            yield _event("failed", {"errors": actions.errors_of(err)})
+        yield _event("end", {})
+
+
+def _event(kind: str, data: dict) -> str:
+    return f"event: {kind}\ndata: {json.dumps(data)}\n\n"
+
+
+def _read(path: Path) -> str:
+    from ..core.files import read_input
+
+    return read_input(path, "bundled file")
+
+
+def error_response(err: MmdslError) -> JSONResponse:
+    from ..core.limits import TimeLimitError
+
+    status = 422
+    if isinstance(err, RequestTooLarge):
+        status = 413
+    elif isinstance(err, (NotFound, SessionGone)):
+        status = 404
+    elif isinstance(err, TimeLimitError):
+        status = 503
+    return JSONResponse({"errors": actions.errors_of(err)}, status_code=status)
+
+
+async def json_body(request: Request) -> dict:
+    """The request's JSON object, read up to MAX_BODY_BYTES (RequestTooLarge beyond)."""
+    declared = request.headers.get("content-length")
+    if declared is not None and (not declared.isdigit() or int(declared) > MAX_BODY_BYTES):
+        raise RequestTooLarge("the request is too large", expected=f"at most {MAX_BODY_BYTES:,} bytes")
+    body = bytearray()
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > MAX_BODY_BYTES:
+            raise RequestTooLarge("the request is too large", expected=f"at most {MAX_BODY_BYTES:,} bytes")
+    if not body:
+        return {}
+    try:
+        payload = json.loads(body.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError, RecursionError):
+        raise MmdslError("the request is not JSON", expected="a JSON object") from None
+    if not isinstance(payload, dict):
+        raise MmdslError("the request is not a JSON object", expected="a JSON object")
+    return payload
+
+
+class _SecurityHeaders:
+    """Pure ASGI middleware adding SECURITY_HEADERS to every response (streams included)."""
+
+    def __init__(self, app):
+        self.app = app
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] != "http":
+            return await self.app(scope, receive, send)
+
+        async def send_with_headers(message):
+            if message["type"] == "http.response.start":
+                headers = [(k, v) for k, v in message.get("headers", [])
+                           if k.decode("latin-1").lower() not in SECURITY_HEADERS]
+                headers += [(k.encode(), v.encode()) for k, v in SECURITY_HEADERS.items()]
+                message = dict(message, headers=headers)
+            await send(message)
+
+        await self.app(scope, receive, send_with_headers)
+
+
+def create_app(timeout: float | None = DEFAULT_TIMEOUT) -> Starlette:
+    """The workbench app; ``timeout`` is each request's time limit in seconds (None: none)."""
+    from starlette.middleware import Middleware
+
+    wb = Workbench(timeout)
+    routes = [
+        Route("/", wb.index),
+        Route("/api/tests", wb.list_tests),
+        Route("/api/tests/{name:path}", wb.test_text),
+        Route("/api/models", wb.list_models),
+        Route("/api/models/{name}", wb.model_text),
+        Route("/api/check-model", wb.check_model, methods=["POST"]),
+        Route("/api/run", wb.run, methods=["POST"]),
+        Route("/api/draw", wb.draw, methods=["POST"]),
+        Route("/api/fences", wb.fences, methods=["POST"]),
+        Route("/api/explore", wb.explore_start, methods=["POST"]),
+        Route("/api/explore/{sid}/{move}", wb.explore_move, methods=["POST"]),
+        Route("/api/suite", wb.suite),
+        Mount("/static", app=StaticFiles(directory=STATIC), name="static"),
+    ]
+    app = Starlette(routes=routes, middleware=[Middleware(_SecurityHeaders)])
+    app.state.workbench = wb
+    return app
