@@ -255,6 +255,7 @@ def create_app(timeout: float | None = DEFAULT_TIMEOUT) -> Starlette:
     wb = Workbench(timeout)
     routes = [
         Route("/", wb.index),
+        Route("/favicon.ico", lambda request: Response(status_code=204)),
         Route("/api/tests", wb.list_tests),
         Route("/api/tests/{name:path}", wb.test_text),
         Route("/api/models", wb.list_models),
