@@ -45,6 +45,18 @@ class Workbench:
         self.lock = threading.Lock()
         self.sessions = Sessions()
 
+    def warm(self) -> None:
+        """Fill the caches the page's first requests read (suite lists, bundled models) and import what
+        a first check needs (one run and one drawing of classic/SB under tso), under the lock."""
+        with self.lock:
+            try:
+                test_suites()
+                bundled_models()
+                actions.run({"test_name": "classic/SB.litmus", "model_name": "tso"})
+                actions.draw({"test_name": "classic/SB.litmus", "model_name": "tso"})
+            except MmdslError:
+                pass  # the requests themselves will say what is wrong
+
     # ---- plumbing -------------------------------------------------------------------
     def _work(self, what: str, fn, *args):
         from ..core.limits import too_deep_to_run, within

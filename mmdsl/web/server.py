@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import socket
 import sys
+import threading
 
 from ..core.errors import MmdslError
 
@@ -21,6 +22,9 @@ def bind(host: str, port: int) -> socket.socket:
     family, _, _, _, addr = infos[0]
     sock = socket.socket(family, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    # accepted connections inherit it: a response's head and body leave at once, instead of
+    # the body waiting ~40 ms for the client's delayed ACK (Nagle) on a kept-alive connection
+    sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
     try:
         sock.bind(addr)
     except OSError as err:
@@ -49,6 +53,8 @@ def serve(host: str = "127.0.0.1", port: int = 8000, timeout: float | None = 10.
         print(f"warning: serving on {host}, not loopback: anyone who reaches this address can use the "
               "workbench", file=sys.stderr)
     print(f"mmdsl workbench: {url_of(sock)}  (Ctrl-C stops it)", flush=True)
-    config = uvicorn.Config(create_app(timeout), log_level="warning" if quiet else "info",
+    app = create_app(timeout)
+    threading.Thread(target=app.state.workbench.warm, name="mmdsl-warm", daemon=True).start()
+    config = uvicorn.Config(app, log_level="warning" if quiet else "info",
                             access_log=not quiet, lifespan="off")
     uvicorn.Server(config).run(sockets=[sock])
