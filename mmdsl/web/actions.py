@@ -7,6 +7,7 @@ from ..core.errors import MmdslError
 from .inputs import load_inputs, load_request_model, load_request_test
 
 MAX_DRAWN = 10  # executions drawn per request (`mmdsl draw --max`)
+MAX_GRAPH_STATES = 300  # the largest explored state graph drawn (`mmdsl draw --state-graph --max-states`)
 
 
 def check_model(payload: dict) -> dict:
@@ -42,7 +43,8 @@ def run(payload: dict) -> dict:
 
 
 def draw(payload: dict) -> dict:
-    """``mmdsl draw``: the chosen executions as SVG (and their DOT), in the screen or paper style."""
+    """``mmdsl draw``: the chosen executions as SVG (and their DOT), in the screen or paper style;
+    with ``show="states"`` the explored state graph of a small test (``--state-graph``)."""
     from ..render.drawing import chosen_dots, chosen_fences, require_loop_free
     from ..render.execution_choice import choose_executions, cut_message, none_message
     from ..render.graphviz_out import INSTALL_HINT, render_text
@@ -55,6 +57,8 @@ def draw(payload: dict) -> dict:
         raise MmdslError("'max' must be a whole number", expected=f"1 to {MAX_DRAWN}")
     inputs = load_inputs(payload)
     program, model = inputs.program, inputs.model
+    if show == "states":
+        return _state_graph(program, model, style, bool(payload.get("fences")))
     require_loop_free(program)
     messages = []
     insertions = []
@@ -75,6 +79,23 @@ def draw(payload: dict) -> dict:
         diagrams.append({"stem": stem, "status": c.status, "dot": dot,
                          "svg": svg.decode("utf-8", "replace") if svg is not None else None})
     return {"test": program.name, "model": model.name, "show": show, "diagrams": diagrams, "messages": messages}
+
+
+def _state_graph(program, model, style, fences: bool) -> dict:
+    from ..core.outfiles import safe_stem
+    from ..render.graphviz_out import INSTALL_HINT, render_text
+    from ..render.state_graph_drawing import state_graph_source
+
+    source, messages = state_graph_source(program, model, style, max_states=MAX_GRAPH_STATES, fences=fences)
+    diagrams = []
+    if source is not None:
+        svg = render_text(source, "svg")
+        if svg is None:
+            messages.append(INSTALL_HINT)
+        diagrams.append({"stem": f"{safe_stem(program.name)}-states", "status": "state graph", "dot": source,
+                         "svg": svg.decode("utf-8", "replace") if svg is not None else None})
+    return {"test": program.name, "model": model.name, "show": "states", "diagrams": diagrams,
+            "messages": [m.replace("--max-states N", "mmdsl draw --state-graph --max-states N") for m in messages]}
 
 
 def draw_pdf(payload: dict) -> tuple[bytes, str]:

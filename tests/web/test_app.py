@@ -94,6 +94,14 @@ def test_draw_gives_the_svg_of_draw(client):
     assert none["diagrams"] == [] and "no allowed execution" in none["messages"][0]
 
 
+def test_draw_the_state_graph_of_a_small_test(client):
+    res = client.post("/api/draw", json=dict(SB, show="states")).json()
+    [d] = res["diagrams"]
+    assert d["stem"] == "SB-states" and d["svg"].startswith("<?xml")
+    big = client.post("/api/draw", json={"test_name": "programs/peterson.litmus", "model_name": "tso", "show": "states"})
+    assert big.json()["diagrams"] == [] and "too many to draw" in big.json()["messages"][0]
+
+
 def test_draw_pdf(client):
     res = client.post("/api/draw?format=pdf", json=SB)
     assert res.status_code == 200 and res.content.startswith(b"%PDF")
