@@ -24,9 +24,9 @@ from . import actions
 from .inputs import (DEFAULT_TIMEOUT, MAX_BODY_BYTES, NotFound, RequestTooLarge, bundled_model_file, bundled_models,
                      bundled_test_file, suite_tests, test_suites)
 from .stepping import SessionGone, Sessions, Stepper
+from .suite_runs import SuiteBusy, SuiteRuns
 
 STATIC = Path(__file__).resolve().parent / "static"
-MAX_SUITE_TESTS = 300  # tests one live suite run may take (the big corpora are for `mmdsl suite`)
 SECURITY_HEADERS = {
     "content-security-policy": ("default-src 'self'; script-src 'self'; style-src 'self'; "
                                 "img-src 'self' data: blob:; object-src 'none'; base-uri 'none'; "
@@ -44,6 +44,7 @@ class Workbench:
         self.timeout = timeout or None
         self.lock = threading.Lock()
         self.sessions = Sessions()
+        self.suites = SuiteRuns(self.timeout)
 
     def warm(self) -> None:
         """Fill the caches the page's first requests read (suite lists, bundled models) and import what
@@ -153,50 +154,24 @@ class Workbench:
         return await self._post(request, "exploring", act)
 
     async def suite(self, request: Request) -> Response:
-        """A bundled suite under the chosen models, one server-sent event per verdict."""
-        from .inputs import bundled_model_file as model_file
-
+        """A bundled suite under the chosen models, one server-sent event per cell (``web.suite_runs``)."""
         params = request.query_params
         try:
-            names = list(suite_tests(params.get("suite", "")))
-            models = params.getlist("model") or ["sc"]
-            if len(models) > 8:
-                raise MmdslError("at most 8 models in one suite run")
-            paths = [str(model_file(m)) for m in models]
+            suite, refs, cut = await run_in_threadpool(self.suites.prepare, params.get("suite", ""),
+                                                       params.getlist("model"))
         except MmdslError as err:
             return error_response(err)
-        cut = len(names) > MAX_SUITE_TESTS
-        names = names[:MAX_SUITE_TESTS]
-        return StreamingResponse(self._suite_events(names, models, paths, cut), media_type="text/event-stream",
-                                 headers={"cache-control": "no-store", "x-accel-buffering": "no"})
+        return StreamingResponse(self.suites.events(suite, refs, cut), media_type="text/event-stream",
+                                 headers={"x-accel-buffering": "no"})
 
-    def _suite_events(self, names: list[str], models: list[str], model_paths: list[str], cut: bool):
-        """Server-sent events of ``suite.runner.run_many`` (iterated by Starlette in a worker thread)."""
-        from ..render.matrix import test_labels
-        from ..suite.runner import run_many
-
-        files = [bundled_test_file(n) for n in names]
-        labels = test_labels(files)
-        by_path = dict(zip(model_paths, models))
-        yield _event("start", {"tests": [labels[str(f)] if str(f) in labels else n for f, n in zip(files, names)],
-                               "names": names, "models": models, "cut": cut})
-        index = {str(f): i for i, f in enumerate(files)}
+    async def suite_report(self, request: Request) -> Response:
+        rid, fmt = request.path_params["rid"], request.query_params.get("format", "html")
         try:
-            for item in run_many(files, model_paths, timeout=self.timeout):
-                data = {"test": index.get(str(item.path)), "name": names[index[str(item.path)]],
-                        "model": by_path.get(item.model, item.model)}
-                if item.error is not None:
-                    data.update(verdict="error", error=str(item.error))
-                else:
-                    data.update(verdict=item.result.verdict, ok=item.result.ok)
-                yield _event("verdict", data)
+            text, media = self.suites.report(rid, fmt)
         except MmdslError as err:
-            yield _event("failed", {"errors": actions.errors_of(err)})
-        yield _event("end", {})
-
-
-def _event(kind: str, data: dict) -> str:
-    return f"event: {kind}\ndata: {json.dumps(data)}\n\n"
+            return error_response(err)
+        return Response(text, media_type=f"{media}; charset=utf-8",
+                        headers={"content-disposition": f'attachment; filename="suite-report.{fmt}"'})
 
 
 def _read(path: Path) -> str:
@@ -213,7 +188,7 @@ def error_response(err: MmdslError) -> JSONResponse:
         status = 413
     elif isinstance(err, (NotFound, SessionGone)):
         status = 404
-    elif isinstance(err, TimeLimitError):
+    elif isinstance(err, (TimeLimitError, SuiteBusy)):
         status = 503
     return JSONResponse({"errors": actions.errors_of(err)}, status_code=status)
 
@@ -279,6 +254,7 @@ def create_app(timeout: float | None = DEFAULT_TIMEOUT) -> Starlette:
         Route("/api/explore", wb.explore_start, methods=["POST"]),
         Route("/api/explore/{sid}/{move}", wb.explore_move, methods=["POST"]),
         Route("/api/suite", wb.suite),
+        Route("/api/suite/{rid}/report", wb.suite_report),
         Mount("/static", app=StaticFiles(directory=STATIC), name="static"),
     ]
     app = Starlette(routes=routes, middleware=[Middleware(_SecurityHeaders)])

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import warnings
 
 import pytest
@@ -139,14 +140,43 @@ def test_explorer_outcome_unreachable_says_so(client):
     assert "no reachable state reaches the outcome" in view["note"]
 
 
-def test_suite_streams_one_event_per_verdict(client):
-    with client.stream("GET", "/api/suite", params=[("suite", "fences"), ("model", "sc"), ("model", "tso")]) as res:
+def _events(res) -> list[tuple[str, dict]]:
+    out, kind = [], None
+    for line in res.iter_lines():
+        if line.startswith("event: "):
+            kind = line[7:]
+        elif line.startswith("data: "):
+            out.append((kind, json.loads(line[6:])))
+    return out
+
+
+def test_suite_streams_each_cell_then_the_outcomes_and_reports(client):
+    params = [("suite", "classic"), ("model", "sc"), ("model", "tso")]
+    with client.stream("GET", "/api/suite", params=params) as res:
         assert res.headers["content-type"].startswith("text/event-stream")
-        events = [line for line in res.iter_lines() if line.startswith("event: ")]
-        body = None
-    kinds = [e.split(": ", 1)[1] for e in events]
-    assert kinds[0] == "start" and kinds[-1] == "end"
-    assert kinds.count("verdict") == 4 * 2
+        events = _events(res)
+    kinds = [k for k, _ in events]
+    start, done = events[0][1], events[-1][1]
+    assert kinds[0] == "start" and kinds[-1] == "done"
+    assert start["models"] == ["sc", "tso"]
+    assert {"key": "SB", "name": "classic/SB.litmus"} in start["tests"]
+    assert kinds.count("cell") == 2 * len(start["tests"])
+    cells = {(d["test"], d["model"]): d["text"] for k, d in events if k == "cell"}
+    assert cells[("SB", "sc")] == "Forbidden" and cells[("SB", "tso")] == "Allowed"
+    assert done["counts"] == {"held": 2 * len(start["tests"])}  # the manifest's expected verdicts
+    csv = client.get(f"/api/suite/{done['run']}/report", params={"format": "csv"})
+    assert csv.status_code == 200 and "SB" in csv.text
+    assert csv.headers["content-disposition"].startswith("attachment")
+    html = client.get(f"/api/suite/{done['run']}/report", params={"format": "html"})
+    assert html.status_code == 200 and "<table" in html.text
+    assert client.get("/api/suite/nope/report").status_code == 404
+
+
+def test_suite_without_models_runs_the_suites_own(client):
+    with client.stream("GET", "/api/suite", params={"suite": "fences"}) as res:
+        events = _events(res)
+    assert events[-1][0] == "done", events[-1]
+    assert events[0][1]["models"]
 
 
 def test_security_headers_and_the_page(client):

@@ -192,8 +192,19 @@ def test_a_live_suite_matrix(page):
     _css(driver, '.tabs button[data-tab="suite"]')[0].click()
     _pick(driver, "suite-run-pick", "classic")
     _by_id(driver, "suite-run").click()
-    _wait(driver, lambda d: _by_id(d, "suite-progress").text and
-          _by_id(d, "suite-progress").text.split(" / ")[0] == _by_id(d, "suite-progress").text.split(" / ")[1])
+    _wait(driver, lambda d: _css(d, "#suite-reports a"))
     cells = _css(driver, "#suite-matrix td")
     assert cells and all(c.text in ("Allowed", "Forbidden") for c in cells)
+    assert not _css(driver, "#suite-matrix td.mismatch")
+    assert "held" in _by_id(driver, "suite-progress").text
+    assert [a.text for a in _css(driver, "#suite-reports a")] == ["HTML", "CSV", "JSON", "MD"]
     _shot(driver, "suite")
+    from selenium.webdriver.common.by import By
+
+    sb = driver.find_element(By.XPATH, "//table[@id='suite-matrix']//tr[th[text()='SB']]/td[2]")
+    assert sb.text == "Allowed"
+    sb.click()  # SB under tso: its test and model in the editors, its diagram shown
+    _wait(driver, lambda d: _by_id(d, "verdict").get_attribute("textContent") == "Allowed"
+          and _css(d, "#tab-diagrams.active #diagrams svg"))
+    assert _by_id(driver, "test-label").text == "classic/SB.litmus"
+    assert _by_id(driver, "model-label").text == "tso.mm"

@@ -1,6 +1,7 @@
-// The suite tab: a bundled suite under chosen models, the verdict matrix filled live from
-// server-sent events; a cell opens its test and model in the editors and draws it.
-import { $, clear, downloadLink, el, showErrors } from "./dom.js";
+// The suite tab: a bundled suite under chosen models (none ticked: the suite's own), the verdict
+// matrix filled live from server-sent events, cells checked against the suite's expected
+// verdicts; a cell opens its test and model and draws it; the CLI's reports to download.
+import { $, clear, el, showErrors } from "./dom.js";
 
 let rows = [];
 
@@ -15,8 +16,6 @@ export function setupSuite(suites, models, openCell) {
     box.append(el("label", {}, input, ` ${m.name} `));
   }
   $("suite-run").addEventListener("click", () => runSuite(openCell));
-  $("suite-csv").addEventListener("click", () => exportAs("csv"));
-  $("suite-json").addEventListener("click", () => exportAs("json"));
 }
 
 function runSuite(openCell) {
@@ -24,61 +23,66 @@ function runSuite(openCell) {
   const params = new URLSearchParams({ suite: $("suite-run-pick").value });
   for (const m of models) params.append("model", m);
   const table = clear($("suite-matrix"));
+  const reports = clear($("suite-reports"));
   showErrors($("suite-errors"), []);
+  $("suite-progress").textContent = "";
   $("suite-run").disabled = true;
-  $("suite-csv").disabled = $("suite-json").disabled = true;
-  rows = [];
-  let cells = [], done = 0, total = 0, names = [], modelNames = [];
+  let cells = new Map(), done = 0, total = 0;
   const source = new EventSource(`/api/suite?${params}`);
-  const finish = () => { source.close(); $("suite-run").disabled = false; $("suite-csv").disabled = $("suite-json").disabled = !rows.length; };
+  const finish = () => { source.close(); $("suite-run").disabled = false; };
   source.addEventListener("start", (ev) => {
     const d = JSON.parse(ev.data);
-    names = d.names; modelNames = d.models; total = d.tests.length * d.models.length;
+    total = d.tests.length * d.models.length;
     const head = el("tr", {}, el("th", { text: "test" }));
     for (const m of d.models) head.append(el("th", { text: m }));
     table.append(head);
-    cells = d.tests.map((label, i) => {
-      const tr = el("tr", {}, el("th", { text: label }));
-      const row = d.models.map((m) => {
+    for (const t of d.tests) {
+      const tr = el("tr", {}, el("th", { text: t.key }));
+      for (const m of d.models) {
         const td = el("td", { text: "…" });
-        td.addEventListener("click", () => { if (td.dataset.verdict) openCell(names[i], m); });
+        td.addEventListener("click", () => { if (td.dataset.verdict) openCell(t.name, m); });
         tr.append(td);
-        return td;
-      });
+        cells.set(`${t.key}\n${m}`, td);
+      }
       table.append(tr);
-      rows.push({ test: label, verdicts: {} });
-      return row;
-    });
-    if (d.cut) showErrors($("suite-errors"), [{ text: `only the first ${d.tests.length} tests are run here; use mmdsl suite for the whole suite` }]);
+    }
+    if (d.cut) showErrors($("suite-errors"), [{ text: `only the first ${d.tests.length} tests run here; mmdsl suite runs them all` }]);
   });
-  source.addEventListener("verdict", (ev) => {
+  source.addEventListener("cell", (ev) => {
     const d = JSON.parse(ev.data);
-    const td = cells[d.test][modelNames.indexOf(d.model)];
-    td.textContent = d.verdict === "error" ? "error" : d.verdict;
-    td.className = d.verdict;
-    td.dataset.verdict = d.verdict;
-    if (d.error) td.title = d.error;
-    rows[d.test].verdicts[d.model] = d.verdict;
+    const td = cells.get(`${d.test}\n${d.model}`);
+    if (!td) return;
+    td.textContent = d.text;
+    td.className = d.status === "ok" ? d.verdict : "error";
+    if (d.status === "ok") td.dataset.verdict = d.verdict;
+    if (d.message) td.title = d.message;
     $("suite-progress").textContent = `${++done} / ${total}`;
   });
-  source.addEventListener("failed", (ev) => showErrors($("suite-errors"), JSON.parse(ev.data).errors));
-  source.addEventListener("end", finish);
+  source.addEventListener("done", (ev) => {
+    const d = JSON.parse(ev.data);
+    for (const o of d.outcomes) {
+      const td = cells.get(`${o.test}\n${o.model}`);
+      if (!td) continue;
+      if (o.outcome === "mismatch") {
+        td.classList.add("mismatch");
+        td.title = `expected ${o.expected}`;
+      } else if (o.expected) {
+        td.title = `expected ${o.expected}: held`;
+      }
+    }
+    const counts = Object.entries(d.counts).map(([k, v]) => `${v} ${k}`).join(", ");
+    $("suite-progress").textContent = `${done} / ${total} — ${counts} (${d.wall} s)`;
+    reports.append("reports: ");
+    for (const fmt of ["html", "csv", "json", "md"]) {
+      const a = el("a", { text: fmt.toUpperCase(), href: `/api/suite/${encodeURIComponent(d.run)}/report?format=${fmt}`,
+                          download: `suite-report.${fmt}` });
+      reports.append(a, " ");
+    }
+    finish();
+  });
+  source.addEventListener("failed", (ev) => { showErrors($("suite-errors"), JSON.parse(ev.data).errors); finish(); });
   source.onerror = () => {
     if (source.readyState !== EventSource.CLOSED) showErrors($("suite-errors"), [{ text: "the suite run was cut off" }]);
     finish();
   };
-}
-
-function exportAs(kind) {
-  const models = rows.length ? Object.keys(rows[0].verdicts) : [];
-  let blob;
-  if (kind === "json") {
-    blob = new Blob([JSON.stringify(rows, null, 2)], { type: "application/json" });
-  } else {
-    const q = (s) => `"${String(s).replace(/"/g, '""')}"`;
-    const lines = [["test", ...models].map(q).join(",")];
-    for (const r of rows) lines.push([r.test, ...models.map((m) => r.verdicts[m] || "")].map(q).join(","));
-    blob = new Blob([lines.join("\n") + "\n"], { type: "text/csv" });
-  }
-  downloadLink("", `verdicts.${kind}`, blob).click();
 }
