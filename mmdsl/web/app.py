@@ -186,6 +186,8 @@ def error_response(err: MmdslError) -> JSONResponse:
     status = 422
     if isinstance(err, RequestTooLarge):
         status = 413
+    elif isinstance(err, UnsupportedMedia):
+        status = 415
     elif isinstance(err, (NotFound, SessionGone)):
         status = 404
     elif isinstance(err, (TimeLimitError, SuiteBusy)):
@@ -193,8 +195,18 @@ def error_response(err: MmdslError) -> JSONResponse:
     return JSONResponse({"errors": actions.errors_of(err)}, status_code=status)
 
 
+class UnsupportedMedia(MmdslError):
+    """A POST that is not declared JSON (HTTP 415)."""
+
+    kind = "unsupported media type"
+
+
 async def json_body(request: Request) -> dict:
     """The request's JSON object, read up to MAX_BODY_BYTES (RequestTooLarge beyond)."""
+    if request.headers.get("content-type", "").split(";")[0].strip().lower() != "application/json":
+        # a cross-site form or a "simple" fetch cannot send this without a CORS preflight, which
+        # the app never grants: other sites cannot make a visitor's browser spend this machine's time
+        raise UnsupportedMedia("the request must be JSON", expected="content-type: application/json")
     declared = request.headers.get("content-length")
     if declared is not None and (not declared.isdigit() or int(declared) > MAX_BODY_BYTES):
         raise RequestTooLarge("the request is too large", expected=f"at most {MAX_BODY_BYTES:,} bytes")
@@ -235,9 +247,12 @@ class _SecurityHeaders:
         await self.app(scope, receive, send_with_headers)
 
 
-def create_app(timeout: float | None = DEFAULT_TIMEOUT) -> Starlette:
-    """The workbench app; ``timeout`` is each request's time limit in seconds (None: none)."""
+def create_app(timeout: float | None = DEFAULT_TIMEOUT, allowed_hosts: list[str] | None = None) -> Starlette:
+    """The workbench app; ``timeout`` is each request's time limit in seconds (None: none);
+    ``allowed_hosts``: the names a request's Host header may give (None: any), which keeps a
+    web page whose name was rebound to 127.0.0.1 from talking to the app."""
     from starlette.middleware import Middleware
+    from starlette.middleware.trustedhost import TrustedHostMiddleware
 
     wb = Workbench(timeout)
     routes = [
@@ -257,6 +272,9 @@ def create_app(timeout: float | None = DEFAULT_TIMEOUT) -> Starlette:
         Route("/api/suite/{rid}/report", wb.suite_report),
         Mount("/static", app=StaticFiles(directory=STATIC), name="static"),
     ]
-    app = Starlette(routes=routes, middleware=[Middleware(_SecurityHeaders)])
+    middleware = [Middleware(_SecurityHeaders)]
+    if allowed_hosts is not None:
+        middleware.append(Middleware(TrustedHostMiddleware, allowed_hosts=allowed_hosts))
+    app = Starlette(routes=routes, middleware=middleware)
     app.state.workbench = wb
     return app

@@ -36,6 +36,13 @@ def bind(host: str, port: int) -> socket.socket:
     return sock
 
 
+def allowed_hosts(host: str) -> list[str]:
+    """The Host header values the app accepts when serving on ``host`` (any, on a wildcard address)."""
+    if host in ("0.0.0.0", "::", ""):
+        return ["*"]
+    return sorted({"127.0.0.1", "localhost", "::1", "[::1]", host, f"[{host}]" if ":" in host else host})
+
+
 def url_of(sock: socket.socket) -> str:
     host, port = sock.getsockname()[:2]
     shown = f"[{host}]" if ":" in host else host
@@ -53,7 +60,7 @@ def serve(host: str = "127.0.0.1", port: int = 8000, timeout: float | None = 10.
         print(f"warning: serving on {host}, not loopback: anyone who reaches this address can use the "
               "workbench", file=sys.stderr)
     print(f"mmdsl workbench: {url_of(sock)}  (Ctrl-C stops it)", flush=True)
-    app = create_app(timeout)
+    app = create_app(timeout, allowed_hosts=allowed_hosts(host))
     threading.Thread(target=app.state.workbench.warm, name="mmdsl-warm", daemon=True).start()
     config = uvicorn.Config(app, log_level="warning" if quiet else "info",
                             access_log=not quiet, lifespan="off")

@@ -56,9 +56,28 @@ def test_an_oversized_chunked_body_is_cut_off(client):
 
 @pytest.mark.parametrize("body", [b"not json", b"[1, 2]", b"\xff\xfe", b"[" * 100000])
 def test_a_body_that_is_not_a_json_object(client, body):
-    res = client.post("/api/run", content=body)
+    res = client.post("/api/run", content=body, headers={"content-type": "application/json"})
     assert res.status_code == 422
     assert "JSON" in res.json()["errors"][0]["message"]
+
+
+@pytest.mark.parametrize("kind", [None, "text/plain", "application/x-www-form-urlencoded", "multipart/form-data"])
+def test_a_post_not_declared_json_is_refused(client, kind):
+    """What a cross-site form or a "simple" fetch can send without a CORS preflight."""
+    headers = {"content-type": kind} if kind else {}
+    res = client.post("/api/run", content=b'{"test_name": "classic/SB.litmus", "model_name": "tso"}', headers=headers)
+    assert res.status_code == 415
+
+
+def test_a_host_header_of_another_name_is_refused():
+    """A site whose name was rebound to 127.0.0.1 (DNS rebinding) is not served."""
+    from mmdsl.web.server import allowed_hosts
+
+    with TestClient(create_app(allowed_hosts=allowed_hosts("127.0.0.1")), base_url="http://127.0.0.1:8000") as c:
+        assert c.get("/api/models").status_code == 200
+        assert c.get("/api/models", headers={"host": "localhost:8000"}).status_code == 200
+        assert c.get("/api/models", headers={"host": "evil.example:8000"}).status_code == 400
+        assert c.post("/api/run", json=SB, headers={"host": "evil.example"}).status_code == 400
 
 
 @pytest.mark.parametrize("payload", [{"test_text": 3, "model_name": "tso"}, {"test_name": ["x"], "model_name": "tso"},

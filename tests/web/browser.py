@@ -21,10 +21,11 @@ def served(timeout: float | None = 10.0):
     import uvicorn
 
     from mmdsl.web.app import create_app
-    from mmdsl.web.server import bind, url_of
+    from mmdsl.web.server import allowed_hosts, bind, url_of
 
     sock = bind("127.0.0.1", 0)
-    server = uvicorn.Server(uvicorn.Config(create_app(timeout), log_level="warning", lifespan="off"))
+    app = create_app(timeout, allowed_hosts=allowed_hosts("127.0.0.1"))
+    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="off"))
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
     deadline = time.monotonic() + 20
