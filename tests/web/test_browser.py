@@ -152,6 +152,11 @@ def test_ask_for_fences(page):
     assert "Total 2 fence(s), cost 6" in _by_id(driver, "fences-text").text
     assert _by_id(driver, "fenced-test").text.count("MFENCE") == 2
     _shot(driver, "fences")
+    _by_id(driver, "show-fenced").click()  # the witness, with the fences drawn in place
+    _wait(driver, lambda d: _css(d, "#tab-diagrams.active #diagrams svg"))
+    assert "fences P0 mfence" in _by_id(driver, "draw-messages").text
+    _shot(driver, "fences-diagram")
+    _css(driver, '.tabs button[data-tab="fences"]')[0].click()
     _by_id(driver, "use-fenced").click()
     assert _by_id(driver, "test-text").get_attribute("value").count("MFENCE") == 2
 

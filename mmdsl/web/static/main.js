@@ -172,6 +172,12 @@ async function main() {
     $("test-text").value = $("fenced-test").textContent;
     $("test-label").textContent = "fenced.litmus";
   });
+  $("show-fenced").addEventListener("click", () => {
+    $("draw-fences").checked = true;
+    show = "witness";
+    selectTab("diagrams");
+    draw();
+  });
   $("model-text").addEventListener("input", scheduleCheck);
   $("suite-pick").addEventListener("change", async () => {
     await loadSuite($("suite-pick").value);
