@@ -99,6 +99,13 @@ def test_only_bundled_tests_are_served(client, name):
     assert "root:" not in res.text and "[project]" not in res.text
 
 
+@pytest.mark.parametrize("path", ["/static/../app.py", "/static/%2e%2e/app.py", "/static/..%2Fapp.py",
+                                  "/static/%2e%2e/%2e%2e/%2e%2e/pyproject.toml", "/static//etc/passwd"])
+def test_static_files_stay_in_their_folder(client, path):
+    res = client.get(path)
+    assert res.status_code == 404 and "import" not in res.text and "root:" not in res.text
+
+
 @pytest.mark.parametrize("name", ["../pyproject", "..%2Fpyproject.toml", "%2Fetc%2Fpasswd", "tso.mm%00"])
 def test_only_bundled_models_are_served(client, name):
     assert client.get(f"/api/models/{name}").status_code == 404
