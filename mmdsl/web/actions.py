@@ -4,7 +4,7 @@ and returns a JSON-ready dict; the app adds the HTTP around them."""
 from __future__ import annotations
 
 from ..core.errors import MmdslError
-from .inputs import load_inputs, load_request_model, load_request_test
+from .inputs import load_inputs, load_request_model
 
 MAX_DRAWN = 10  # executions drawn per request (`mmdsl draw --max`)
 MAX_GRAPH_STATES = 300  # the largest explored state graph drawn (`mmdsl draw --state-graph --max-states`)

@@ -116,9 +116,24 @@ def test_a_syntax_error_typed_into_the_model_is_shown_at_its_line(page):
     assert first.startswith(f"line {typed_line}, column"), first
     assert "syntax error" in first
     assert "has-errors" in area.get_attribute("class")
+    assert [g.text for g in _css(driver, "#model-gutter div.bad")] == [str(typed_line)]
     _shot(driver, "model-error")
     area.send_keys(Keys.BACKSPACE * len("axiom broken : acyclic (po | "))
     _wait(driver, lambda d: not _css(d, "#model-errors li"))
+    assert not _css(driver, "#model-gutter div.bad")
+
+
+def test_a_test_error_is_marked_at_its_line(page):
+    driver = _open(page)
+    area = _by_id(driver, "test-text")
+    text = area.get_attribute("value").replace("MOV EAX,[y]", "MOV EAX,[y", 1)
+    driver.execute_script("document.getElementById('test-text').value = arguments[0];", text)
+    _by_id(driver, "run").click()
+    _wait(driver, lambda d: _css(d, "#run-errors li"))
+    error = _css(driver, "#run-errors li")[0].text
+    line = next(i for i, x in enumerate(text.splitlines(), 1) if "MOV EAX,[y |" in x)
+    assert error.startswith(f"line {line}, column"), error
+    assert [g.text for g in _css(driver, "#test-gutter div.bad")] == [str(line)]
 
 
 def test_step_the_explorer_then_run_to_the_outcome(page):

@@ -61,7 +61,8 @@ export async function apiBlob(path, payload) {
 }
 
 // errors as list items "line L, column C: message"; clicking one puts the caret there
-export function showErrors(list, errors, textarea) {
+export function showErrors(list, errors, textarea, gutter) {
+  if (gutter) gutter.mark((errors || []).map((e) => e.line).filter(Boolean));
   clear(list);
   for (const e of errors || []) {
     const where = e.line ? `line ${e.line}, column ${e.column}: ` : "";
@@ -103,4 +104,24 @@ export function downloadLink(label, filename, blob) {
   const a = el("a", { text: label, download: filename });
   a.href = URL.createObjectURL(blob);
   return a;
+}
+
+// line numbers beside a textarea, scrolled with it; the lines in `bad` are marked
+export function attachGutter(textarea, gutter) {
+  let bad = new Set();
+  let shown = -1;
+  const render = () => {
+    const count = textarea.value.split("\n").length;
+    if (count !== shown || gutter.dataset.bad !== [...bad].join(",")) {
+      gutter.replaceChildren(...Array.from({ length: count }, (_, i) =>
+        el("div", { class: bad.has(i + 1) ? "bad" : "", text: String(i + 1) })));
+      shown = count;
+      gutter.dataset.bad = [...bad].join(",");
+    }
+    gutter.scrollTop = textarea.scrollTop;
+  };
+  textarea.addEventListener("input", render);
+  textarea.addEventListener("scroll", () => { gutter.scrollTop = textarea.scrollTop; });
+  new ResizeObserver(() => { gutter.style.height = `${textarea.offsetHeight}px`; render(); }).observe(textarea);
+  return { render, mark(lines) { bad = new Set(lines); render(); } };
 }

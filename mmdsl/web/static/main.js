@@ -1,6 +1,6 @@
 // The workbench page: pickers, editors with a debounced model check, run / draw / fences / explore,
 // and the page's state shared as a URL. Plain ES modules, no build step.
-import { $, api, apiBlob, clear, downloadLink, el, showErrors, svgNode } from "./dom.js";
+import { $, api, apiBlob, attachGutter, clear, downloadLink, el, showErrors, svgNode } from "./dom.js";
 import { setupExplorer, startExploration } from "./explorer.js";
 import { encodeState, stateFromHash } from "./share.js";
 import { setupSuite } from "./suite.js";
@@ -9,6 +9,7 @@ const CHECK_DELAY_MS = 350;
 let bundledModelText = "";
 let bundledTestText = "";
 let show = "witness";
+let gutters = {};
 
 function inputs() {
   // the typed texts; a name labels them (and lets the server use the bundled file when unchanged)
@@ -35,11 +36,13 @@ async function loadTest(name) {
   const { text } = await api(`/api/tests/${name.split("/").map(encodeURIComponent).join("/")}`);
   $("test-text").value = bundledTestText = text;
   $("test-label").textContent = name;
+  gutters.test.mark([]);
 }
 
 async function loadModel(name) {
   const { text } = await api(`/api/models/${encodeURIComponent(name)}`);
   $("model-text").value = bundledModelText = text;
+  gutters.model.render();
   $("model-label").textContent = `${name}.mm`;
   checkModel();
 }
@@ -58,12 +61,12 @@ async function checkModel() {
   try {
     const res = await api("/api/check-model", { model_text, model_name });
     if (seq !== checkSeq) return; // a newer check is on its way
-    showErrors($("model-errors"), res.errors, $("model-text"));
+    showErrors($("model-errors"), res.errors, $("model-text"), gutters.model);
     $("model-text").classList.toggle("has-errors", !res.ok);
     $("model-status").textContent = res.ok ? `ok: model ${res.name}` : `${res.errors.length} error(s)`;
     $("model-status").className = `status ${res.ok ? "ok" : "bad"}`;
   } catch (err) {
-    if (seq === checkSeq) showErrors($("model-errors"), err.errors || [{ text: String(err) }], $("model-text"));
+    if (seq === checkSeq) showErrors($("model-errors"), err.errors || [{ text: String(err) }], $("model-text"), gutters.model);
   }
 }
 
@@ -71,7 +74,7 @@ async function checkModel() {
 async function run() {
   selectTab("result");
   const payload = { ...inputs(), engine: $("engine").value };
-  showErrors($("run-errors"), []);
+  showErrors($("run-errors"), [], null, gutters.test);
   for (const id of ["herd", "why", "verdict-line"]) $(id).textContent = "";
   $("verdict").textContent = "";
   $("verdict").className = "verdict";
@@ -85,8 +88,15 @@ async function run() {
     show = res.verdict === "Forbidden" ? "forbidden" : "witness";
     await draw();
   } catch (err) {
-    showErrors($("run-errors"), err.errors || [{ text: String(err) }]);
+    const errors = err.errors || [{ text: String(err) }];
+    const inTest = errors.filter((e) => e.file && e.file === testFile());
+    showErrors($("run-errors"), errors, inTest.length ? $("test-text") : null);
+    gutters.test.mark(inTest.map((e) => e.line).filter(Boolean));
   }
+}
+
+function testFile() {
+  return ($("test-label").textContent || "test.litmus").split("/").pop();
 }
 
 async function draw() {
@@ -153,6 +163,7 @@ function restore(state) {
   $("model-text").value = state.m;
   $("test-label").textContent = state.tn;
   $("model-label").textContent = state.mn;
+  gutters.test.render();
   checkModel();
 }
 
@@ -171,6 +182,7 @@ async function main() {
   $("use-fenced").addEventListener("click", () => {
     $("test-text").value = $("fenced-test").textContent;
     $("test-label").textContent = "fenced.litmus";
+    gutters.test.mark([]);
   });
   $("show-fenced").addEventListener("click", () => {
     $("draw-fences").checked = true;
@@ -186,6 +198,7 @@ async function main() {
   $("test-pick").addEventListener("change", () => loadTest($("test-pick").value));
   $("model-pick").addEventListener("change", () => loadModel($("model-pick").value));
   setupExplorer();
+  gutters = { test: attachGutter($("test-text"), $("test-gutter")), model: attachGutter($("model-text"), $("model-gutter")) };
 
   const [{ suites }, { models }] = await Promise.all([api("/api/tests"), api("/api/models")]);
   for (const s of suites) if (s.count) $("suite-pick").append(el("option", { value: s.suite, text: s.suite }));
