@@ -2,7 +2,8 @@
 selenium), against the app served on a free loopback port: the issue's scenarios.
 
 They skip, saying why, when selenium or the browser is missing; `./dev.sh setup` installs
-both, so CI runs them. With MMDSL_WEB_SCREENSHOTS=DIR each scenario saves a screenshot
+both, so CI runs them (the issue's four scenarios in the fast run, the others marked
+`slow`, which CI runs too). With MMDSL_WEB_SCREENSHOTS=DIR each scenario saves a screenshot
 there (docs/web/*.png were made so).
 """
 
@@ -91,6 +92,7 @@ def test_run_sb_under_tso_shows_allowed_and_four_event_nodes(page):
     _shot(driver, "diagrams")
 
 
+@pytest.mark.slow  # CI runs it; the issue's scenarios stay in the fast run
 def test_a_forbidden_outcome_shows_the_cycle(page):
     driver = _open(page)
     _sb_under(driver, "sc")
@@ -123,6 +125,7 @@ def test_a_syntax_error_typed_into_the_model_is_shown_at_its_line(page):
     assert not _css(driver, "#model-gutter div.bad")
 
 
+@pytest.mark.slow  # CI runs it; the issue's scenarios stay in the fast run
 def test_a_test_error_is_marked_at_its_line(page):
     driver = _open(page)
     area = _by_id(driver, "test-text")
@@ -176,6 +179,7 @@ def test_ask_for_fences(page):
     assert _by_id(driver, "test-text").get_attribute("value").count("MFENCE") == 2
 
 
+@pytest.mark.slow  # CI runs it; the issue's scenarios stay in the fast run
 def test_a_shared_url_restores_the_texts(page):
     driver = _open(page)
     area = _by_id(driver, "test-text")
@@ -193,6 +197,7 @@ def test_a_shared_url_restores_the_texts(page):
     assert _by_id(driver, "model-text").get_attribute("value") == model
 
 
+@pytest.mark.slow  # CI runs it; the issue's scenarios stay in the fast run
 def test_markup_in_a_test_name_is_shown_as_text(page):
     from mmdsl.web.inputs import bundled_test_file
 
@@ -207,6 +212,7 @@ def test_markup_in_a_test_name_is_shown_as_text(page):
     assert not _css(driver, "img") and driver.execute_script("return window.pwned === undefined")
 
 
+@pytest.mark.slow  # CI runs it; the issue's scenarios stay in the fast run
 def test_a_live_suite_matrix(page):
     driver = _open(page)
     _css(driver, '.tabs button[data-tab="suite"]')[0].click()
