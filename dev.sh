@@ -33,8 +33,9 @@ setup_browser() {
     local sudo=""
     [ "$(id -u)" -ne 0 ] && sudo="sudo"
     echo "installing Debian's chromium and chromium-driver (for the browser tests)..." >&2
-    $sudo apt-get install -y -q chromium chromium-driver >/dev/null 2>&1 \
-        || { $sudo apt-get update -q >/dev/null && $sudo apt-get install -y -q chromium chromium-driver >/dev/null; } \
+    local apt="$sudo env DEBIAN_FRONTEND=noninteractive apt-get"
+    $apt install -y -q chromium chromium-driver >/dev/null 2>&1 \
+        || { $apt update -q >/dev/null && $apt install -y -q chromium chromium-driver >/dev/null; } \
         || echo "warning: chromium could not be installed; the browser tests will skip" >&2
 }
 
