@@ -8,6 +8,7 @@ past it), and every error is a JSON list of located errors, never a traceback.
 
 from __future__ import annotations
 
+import ctypes
 import json
 import threading
 from pathlib import Path
@@ -37,12 +38,25 @@ SECURITY_HEADERS = {
 }
 
 
+class _Cancel(BaseException):
+    """Raised asynchronously in the work the page cancelled (a BaseException, like TestTimeout)."""
+
+
+class WorkCancelled(MmdslError):
+    """Work stopped by the page's Cancel button (HTTP 409)."""
+
+    kind = "cancelled"
+
+
 class Workbench:
     """The app's state: the time limit, the lock that serialises work, the explorer sessions."""
 
     def __init__(self, timeout: float | None = DEFAULT_TIMEOUT):
         self.timeout = timeout or None
         self.lock = threading.Lock()
+        self.current_lock = threading.Lock()  # guards current/fired, for cancel()
+        self.current: int | None = None  # the thread doing the work under way
+        self.fired = False
         self.sessions = Sessions()
         self.suites = SuiteRuns(self.timeout)
 
@@ -63,17 +77,43 @@ class Workbench:
         from ..core.limits import too_deep_to_run, within
 
         with self.lock:
+            ident = threading.get_ident()
+            with self.current_lock:
+                self.current, self.fired = ident, False
             try:
-                with within(self.timeout, what):
-                    return fn(*args)
+                try:
+                    with within(self.timeout, what):
+                        return fn(*args)
+                finally:
+                    with self.current_lock:
+                        self.current = None
+                        if self.fired:  # withdraw a cancellation that has not been delivered yet
+                            ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(ident), None)
+            except _Cancel:
+                raise WorkCancelled(f"{what}: cancelled") from None
             except RecursionError:
                 raise too_deep_to_run() from None
+
+    def cancel(self) -> bool:
+        """Stop the work under way (the page's Cancel): it ends with a WorkCancelled error.
+
+        The same asynchronous exception ``core.limits`` uses for time limits in threads: it
+        interrupts Python code at once, code inside a native call when the call returns.
+        """
+        with self.current_lock:
+            if self.current is None or self.fired:
+                return False
+            self.fired = True
+            ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(self.current), ctypes.py_object(_Cancel))
+            return True
 
     async def _answer(self, what: str, fn, *args) -> Response:
         try:
             out = await run_in_threadpool(self._work, what, fn, *args)
         except MmdslError as err:
             return error_response(err)
+        except _Cancel:  # delivered as the work ended, past its handler
+            return error_response(WorkCancelled(f"{what}: cancelled"))
         return out if isinstance(out, Response) else JSONResponse(out)
 
     async def _post(self, request: Request, what: str, fn, *extra) -> Response:
@@ -153,6 +193,13 @@ class Workbench:
 
         return await self._post(request, "exploring", act)
 
+    async def cancel_work(self, request: Request) -> Response:
+        try:
+            await json_body(request)  # declared JSON, like every POST
+        except MmdslError as err:
+            return error_response(err)
+        return JSONResponse({"cancelled": self.cancel()})
+
     async def suite(self, request: Request) -> Response:
         """A bundled suite under the chosen models, one server-sent event per cell (``web.suite_runs``)."""
         params = request.query_params
@@ -188,6 +235,8 @@ def error_response(err: MmdslError) -> JSONResponse:
         status = 413
     elif isinstance(err, UnsupportedMedia):
         status = 415
+    elif isinstance(err, WorkCancelled):
+        status = 409
     elif isinstance(err, (NotFound, SessionGone)):
         status = 404
     elif isinstance(err, (TimeLimitError, SuiteBusy)):
@@ -268,6 +317,7 @@ def create_app(timeout: float | None = DEFAULT_TIMEOUT, allowed_hosts: list[str]
         Route("/api/fences", wb.fences, methods=["POST"]),
         Route("/api/explore", wb.explore_start, methods=["POST"]),
         Route("/api/explore/{sid}/{move}", wb.explore_move, methods=["POST"]),
+        Route("/api/cancel", wb.cancel_work, methods=["POST"]),
         Route("/api/suite", wb.suite),
         Route("/api/suite/{rid}/report", wb.suite_report),
         Mount("/static", app=StaticFiles(directory=STATIC), name="static"),

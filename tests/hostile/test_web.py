@@ -16,6 +16,7 @@ with warnings.catch_warnings():  # Starlette 1.x prefers httpx2 and warns about 
     from starlette.testclient import TestClient
 
 from mmdsl.web.app import create_app
+from web.browser import big_test
 from mmdsl.web.inputs import MAX_BODY_BYTES
 from mmdsl.web.stepping import Sessions
 
@@ -28,15 +29,6 @@ EVIL = '<script>alert("x")</script>'
 def client():
     with TestClient(create_app(timeout=30)) as c:
         yield c
-
-
-def _big_test(threads: int = 4) -> str:
-    """A test whose candidate executions take seconds to enumerate (many writes to one location)."""
-    cols = [[f"MOV [x],${t * 10 + k + 1}" for k in range(3)] + ["MOV EAX,[x]", "MOV EBX,[y]", f"MOV [y],${t + 1}"]
-            for t in range(threads)]
-    rows = [" | ".join(c[i] for c in cols) + " ;" for i in range(len(cols[0]))]
-    return ("X86 BIG\n{ }\n " + " | ".join(f"P{t}" for t in range(threads)) + " ;\n" + "\n".join(rows)
-            + "\nexists (0:EAX=1)\n")
 
 
 def test_an_oversized_body_is_refused_unread(client):
@@ -160,7 +152,7 @@ def test_markup_in_test_and_model_names_stays_text(client):
 
 def test_a_runaway_check_is_cut_by_the_time_limit_and_the_server_goes_on():
     with TestClient(create_app(timeout=0.5)) as slow:
-        res = slow.post("/api/run", json={"test_text": _big_test(), "model_name": "tso"})
+        res = slow.post("/api/run", json={"test_text": big_test(), "model_name": "tso"})
         assert res.status_code == 503
         assert "timed out after 0.5 s" in res.json()["errors"][0]["message"]
         assert slow.post("/api/run", json=SB).json()["verdict"] == "Allowed"
@@ -192,3 +184,29 @@ def test_sessions_are_bounded_in_number_and_age():
     sid = old.add(object())
     with pytest.raises(Exception):
         old.get(sid)
+
+
+def test_cancel_stops_the_work_under_way_and_the_server_goes_on():
+    import threading
+    import time
+
+    with TestClient(create_app(timeout=60)) as c:
+        assert c.post("/api/cancel", json={}).json() == {"cancelled": False}  # nothing under way
+        answer = {}
+
+        def long_run():
+            answer["res"] = c.post("/api/run", json={"test_text": big_test(), "model_name": "tso"})
+
+        worker = threading.Thread(target=long_run)
+        started = time.monotonic()
+        worker.start()
+        for _ in range(100):  # until the check is under way
+            time.sleep(0.1)
+            if c.post("/api/cancel", json={}).json()["cancelled"]:
+                break
+        worker.join(30)
+        assert time.monotonic() - started < 20
+        res = answer["res"]
+        assert res.status_code == 409
+        assert res.json()["errors"][0]["error"] == "cancelled"
+        assert c.post("/api/run", json=SB).json()["verdict"] == "Allowed"

@@ -1,5 +1,6 @@
-"""Shared by the web tests: the app served on a free loopback port in a thread, and a headless
-Chromium (Debian's `chromium` and `chromium-driver`) driven by selenium, or a skip saying why."""
+"""Shared by the web tests: a test too big to check quickly, the app served on a free loopback
+port in a thread, and a headless Chromium (Debian's `chromium` and `chromium-driver`) driven
+by selenium, or a skip saying why."""
 
 from __future__ import annotations
 
@@ -9,6 +10,16 @@ import threading
 import time
 from contextlib import contextmanager
 from pathlib import Path
+
+
+def big_test(threads: int = 4) -> str:
+    """A test whose candidate executions take seconds to enumerate (many writes to one location)."""
+    cols = [[f"MOV [x],${t * 10 + k + 1}" for k in range(3)] + ["MOV EAX,[x]", "MOV EBX,[y]", f"MOV [y],${t + 1}"]
+            for t in range(threads)]
+    rows = [" | ".join(c[i] for c in cols) + " ;" for i in range(len(cols[0]))]
+    return ("X86 BIG\n{ }\n " + " | ".join(f"P{t}" for t in range(threads)) + " ;\n" + "\n".join(rows)
+            + "\nexists (0:EAX=1)\n")
+
 
 CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                   "--disable-background-networking", "--disable-component-update", "--disable-sync",

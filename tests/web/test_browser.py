@@ -234,3 +234,17 @@ def test_a_live_suite_matrix(page):
           and _css(d, "#tab-diagrams.active #diagrams svg"))
     assert _by_id(driver, "test-label").text == "classic/SB.litmus"
     assert _by_id(driver, "model-label").text == "tso.mm"
+
+
+@pytest.mark.slow  # CI runs it; the scenarios stay in the fast run
+def test_cancel_a_long_check(page):
+    from web.browser import big_test
+
+    driver = _open(page)
+    driver.execute_script("document.getElementById('test-text').value = arguments[0];", big_test())
+    _by_id(driver, "run").click()
+    _wait(driver, lambda d: _by_id(d, "cancel").is_displayed())
+    _by_id(driver, "cancel").click()
+    _wait(driver, lambda d: _css(d, "#run-errors li"))
+    assert "cancelled" in _css(driver, "#run-errors li")[0].text
+    _wait(driver, lambda d: not _by_id(d, "cancel").is_displayed())

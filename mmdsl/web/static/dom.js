@@ -24,9 +24,17 @@ export class ApiError extends Error {
 }
 
 let inflight = 0;
+let cancelTimer = null;
 function busy(delta) {
   inflight += delta;
   $("busy").textContent = inflight > 0 ? "working…" : "";
+  clearTimeout(cancelTimer);
+  if (inflight > 0) cancelTimer = setTimeout(() => { $("cancel").hidden = false; }, 500); // only for long work
+  else $("cancel").hidden = true;
+}
+
+export function cancelWork() {
+  return fetch("/api/cancel", { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
 }
 
 export async function api(path, payload) {

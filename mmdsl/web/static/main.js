@@ -1,6 +1,6 @@
 // The workbench page: pickers, editors with a debounced model check, run / draw / fences / explore,
 // and the page's state shared as a URL. Plain ES modules, no build step.
-import { $, api, apiBlob, attachGutter, clear, downloadLink, el, showErrors, svgNode } from "./dom.js";
+import { $, api, apiBlob, attachGutter, cancelWork, clear, downloadLink, el, showErrors, svgNode } from "./dom.js";
 import { setupExplorer, startExploration } from "./explorer.js";
 import { encodeState, stateFromHash } from "./share.js";
 import { setupSuite } from "./suite.js";
@@ -179,6 +179,7 @@ async function main() {
   $("fences-button").addEventListener("click", fences);
   $("explore-button").addEventListener("click", () => { selectTab("explorer"); startExploration(inputs()); });
   $("share").addEventListener("click", share);
+  $("cancel").addEventListener("click", cancelWork);
   $("use-fenced").addEventListener("click", () => {
     $("test-text").value = $("fenced-test").textContent;
     $("test-label").textContent = "fenced.litmus";
