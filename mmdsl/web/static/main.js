@@ -6,8 +6,6 @@ import { encodeState, stateFromHash } from "./share.js";
 import { setupSuite } from "./suite.js";
 
 const CHECK_DELAY_MS = 350;
-let bundledModelText = "";
-let bundledTestText = "";
 let show = "witness";
 let gutters = {};
 
@@ -34,14 +32,14 @@ async function loadSuite(suite, wanted) {
 
 async function loadTest(name) {
   const { text } = await api(`/api/tests/${name.split("/").map(encodeURIComponent).join("/")}`);
-  $("test-text").value = bundledTestText = text;
+  $("test-text").value = text;
   $("test-label").textContent = name;
   gutters.test.mark([]);
 }
 
 async function loadModel(name) {
   const { text } = await api(`/api/models/${encodeURIComponent(name)}`);
-  $("model-text").value = bundledModelText = text;
+  $("model-text").value = text;
   gutters.model.render();
   $("model-label").textContent = `${name}.mm`;
   checkModel();
