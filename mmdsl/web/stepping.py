@@ -172,7 +172,9 @@ class Stepper:
         if op[0] in (READ, RMW) and tr.source >= 0:
             out.append(f"forwarding: takes its value from its own pending "
                        f"{self.describer.op_text(tr.tid, pending[tr.source], pending)}")
-        for o in pending[:tr.pos]:
+        for p, o in enumerate(pending[:tr.pos]):
+            if p == tr.source and op[0] in (READ, RMW):
+                continue  # the write it forwards from: said above
             text = self.describer.op_text(tr.tid, o, pending)
             if o[0] == FENCE:
                 out.append(f"{text} is pending but does not order this pair")

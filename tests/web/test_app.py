@@ -185,3 +185,14 @@ def test_security_headers_and_the_page(client):
     assert "script-src 'self'" in res.headers["content-security-policy"]
     assert client.get("/static/main.js").headers["content-type"].startswith(("text/javascript",
                                                                               "application/javascript"))
+
+
+def test_explorer_says_a_forwarded_read_is_enabled_by_forwarding(client):
+    test = "X86 FWD\n{ }\n P0          ;\n MOV [x],$1  ;\n MOV EAX,[x] ;\nexists (0:EAX=1)\n"
+    view = client.post("/api/explore", json={"test_text": test, "model_name": "tso"}).json()
+    sid = view["session"]
+    for label in ("P0: issue x = 1", "P0: issue EAX = x"):
+        index = next(t["index"] for t in view["transitions"] if t["label"] == label)
+        view = client.post(f"/api/explore/{sid}/step", json={"index": index}).json()
+    read = next(t for t in view["transitions"] if t["label"].startswith("P0: perform R x=1"))
+    assert read["enabled_by"] == ["forwarding: takes its value from its own pending W x=1"]
