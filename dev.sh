@@ -4,7 +4,7 @@
 #                    verdicts (matrices, HTML reports in out/), diagrams in out/diagrams/
 #   ./dev.sh test    the whole test suite, slow corpus checks included (what CI runs)
 #   ./dev.sh setup   only the set-up
-# Set-up: Debian's graphviz (for diagrams), a virtualenv in .venv with mmdsl installed
+# Set-up: Debian's graphviz (for diagrams), chromium + chromium-driver (browser tests), a virtualenv in .venv with mmdsl installed
 # (editable) and its test and Dask extras. Re-running skips what is already done.
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -26,6 +26,19 @@ setup_graphviz() {
         || { $sudo apt-get update -q >/dev/null && $sudo apt-get install -y -q graphviz >/dev/null; }
 }
 
+setup_browser() {
+    # Debian's chromium and its driver, for the browser tests of `mmdsl serve` (tests/web);
+    # without them those tests skip, saying so
+    command -v chromium >/dev/null 2>&1 && command -v chromedriver >/dev/null 2>&1 && return
+    local sudo=""
+    [ "$(id -u)" -ne 0 ] && sudo="sudo"
+    echo "installing Debian's chromium and chromium-driver (for the browser tests)..." >&2
+    local apt="$sudo env DEBIAN_FRONTEND=noninteractive apt-get"
+    $apt install -y -q chromium chromium-driver >/dev/null 2>&1 \
+        || { $apt update -q >/dev/null && $apt install -y -q chromium chromium-driver >/dev/null; } \
+        || echo "warning: chromium could not be installed; the browser tests will skip" >&2
+}
+
 setup_venv() {
     local py stamp want
     py=$(python_bin)
@@ -43,6 +56,7 @@ setup_venv() {
 job=${1:-run}
 shift || true
 setup_graphviz
+setup_browser
 setup_venv
 case "$job" in
     setup) ;;

@@ -6,7 +6,7 @@ import typer
 
 from . import (check_model_cmd, compare_cmd, diff_models_cmd, draw_cmd, explore_cmd, fences_cmd, generate_cmd,
                models_cmd,
-               run_cmd, suite_cmd)
+               run_cmd, serve_cmd, suite_cmd)
 
 app = typer.Typer(
     name="mmdsl",
@@ -25,6 +25,7 @@ app.command("diff-models")(diff_models_cmd.diff_models)
 app.command("fences")(fences_cmd.fences)
 app.command("draw")(draw_cmd.draw)
 app.command("generate")(generate_cmd.generate)
+app.command("serve")(serve_cmd.serve)
 
 
 def main() -> None:

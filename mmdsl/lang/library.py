@@ -67,6 +67,13 @@ def load_model(name: str | Path) -> Model:
     return model
 
 
+def load_model_text(text: str, filename: str = "model.mm") -> Model:
+    """Load a model given as text (not cached); its includes name bundled models only."""
+    from .lower import lower_model_text
+
+    return lower_model_text(text, filename, [models_dir()])
+
+
 def _stamps(paths: list[str]) -> tuple:
     """The modification time (and size) of each file; None for one that is gone."""
     out = []

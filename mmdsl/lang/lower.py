@@ -540,4 +540,35 @@ def lower_model_file(path: str | Path, search_dirs: list[Path] | None = None) ->
     return _Lowerer(list(search_dirs or [])).load(Path(path))
 
 
-__all__ = ["lower_model_file"]
+class _TextLowerer(_Lowerer):
+    """Lowers a model given as text (the web page's editor), with includes confined to
+    ``search_dirs`` by bare name: no path the text names is ever opened."""
+
+    def __init__(self, text: str, filename: str, search_dirs: list[Path]):
+        super().__init__(search_dirs)
+        self.text = text
+        self.filename = filename
+
+    def _parse(self, path: Path):
+        if str(path) == self.filename:
+            return parse_model_text(self.text.removeprefix("\ufeff"), self.filename)
+        return super()._parse(path)
+
+    def _resolve_include(self, name: str, base: Path, pos: SourcePos) -> Path:
+        stem = name[:-3] if name.endswith(".mm") else name
+        if stem and stem.replace("-", "").replace("_", "").isalnum():
+            for d in self.search_dirs:
+                c = d / f"{stem}.mm"
+                if c.is_file():
+                    return c.resolve()
+        raise ModelError(f"included model '{name}' not found", pos,
+                         hint="a model typed in the page may include bundled models by name only")
+
+
+def lower_model_text(text: str, filename: str, search_dirs: list[Path]) -> Model:
+    """Parse, check and lower a model given as text, named ``filename`` in its errors; an
+    ``include`` may only name a ``.mm`` model of ``search_dirs`` (no paths, no ``.cat``)."""
+    return _TextLowerer(text, filename, list(search_dirs)).load(Path(filename))
+
+
+__all__ = ["lower_model_file", "lower_model_text"]

@@ -27,7 +27,7 @@ print(json.dumps({"code": code, "modules": sorted(sys.modules)}))
 
 NOT_NEEDED = ["ortools", "graphviz", "dask", "rich", "yaml", "mmdsl.litmus.c", "mmdsl.litmus.c_grammar",
               "mmdsl.litmus.lisa", "mmdsl.suite.run", "mmdsl.suite.console", "mmdsl.explorer", "mmdsl.fences",
-              "mmdsl.render.dot_text", "mmdsl.render.matrix"]
+              "mmdsl.render.dot_text", "mmdsl.render.matrix", "starlette", "uvicorn", "mmdsl.web"]
 
 
 def _modules_of_one_run() -> list[str]:
