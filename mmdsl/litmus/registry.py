@@ -21,9 +21,9 @@ def _dialects() -> dict:
     """Every dialect by upper-case architecture word, built on first use."""
     global _TABLE
     if _TABLE is None:
-        from . import c, lisa, riscv, x86, x86_64
+        from . import aarch64, c, lisa, riscv, x86, x86_64
 
-        _TABLE = {arch.upper(): mod.DIALECT for mod in (lisa, x86, x86_64, riscv, c) for arch in mod.DIALECT.archs}
+        _TABLE = {arch.upper(): mod.DIALECT for mod in (lisa, x86, x86_64, riscv, aarch64, c) for arch in mod.DIALECT.archs}
     return _TABLE
 
 
