@@ -14,7 +14,10 @@ tests. What mmdsl has is mapped:
   (acquire) or the write (release), so the sets keep the right half;
 * ``NoRet``: the read of an atomic whose result goes to the zero register (STADD);
 * ``DMB.SY`` ... ``DSB.OSHLD``, ``ISB``: the dialect's fence kinds ``dmb-sy`` ... ``isb``;
-* ``same-instance`` is ``sm`` (the events of one instruction).
+* ``same-instance`` is ``sm`` (the events of one instruction);
+* in herd's aarch64 files, ``po`` leaves out the pairs of one instruction (an atomic's
+  read and write), and ``sm`` (herd's single-copy-atomic classes, without mixed-size
+  accesses) relates each access to itself only: herd's own values of both.
 
 Register-level names (``rf-reg``, ``iico_data``, ``iico_ctrl``, ``iico_order``, ``Rreg``,
 ``DATA``, ``ADDR``, ``BCC``, ``B``, ``T``) exist in herd only with its register events.
@@ -93,6 +96,10 @@ def lookup(name: str, pos):
         return Expr("empty", type=SET if name in EMPTY_SETS else REL, pos=pos)
     if name == "same-instance":
         return _n("sm", REL, pos)
+    if in_herd_aarch64_file(pos) and name == "po":  # herd's po never joins two events of one instruction
+        return Expr("diff", (_n("po", REL), _n("sm", REL)), type=REL, pos=pos)
+    if in_herd_aarch64_file(pos) and name == "sm":  # herd's sm without mixed sizes: each access alone
+        return Expr("id", (_n("M", SET),), type=REL, pos=pos)
     if in_herd_aarch64_file(pos) and (name in REGISTER_SETS or name in REGISTER_RELATIONS):
         return Expr("empty", type=SET if name in REGISTER_SETS else REL, pos=pos)
     return None

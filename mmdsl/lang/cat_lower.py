@@ -331,8 +331,12 @@ class CatLowerer:
             new["co"] = co
             return new
         if e.kind != "app" or e.args[0].kind != "var" or e.args[0].text != "generate_cos":
-            new = dict(env)  # a set of one relation (aarch64.cat's enumerations): see cat_static
-            new[d["var"]] = S.with_from(self._value(e, env), d["var"], st.pos)
+            try:  # a set of one relation (aarch64.cat's enumerations): see cat_static
+                value = self._value(e, env)
+            except (UnsupportedError, ModelError):
+                value = None  # refused below as a choice mmdsl does not make
+            new = dict(env)
+            new[d["var"]] = S.with_from(value, d["var"], st.pos)
             return new
         raise UnsupportedError(f"'with {d['var']} from ...' is not supported by mmdsl (only "
                                "'with co from generate_cos(...)', the checker's own coherence orders)", st.pos)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..core.errors import UnsupportedError
+from ..core.errors import ModelError, UnsupportedError
 from .ir import REL, Expr, Model
 
 
@@ -55,14 +55,17 @@ def match_value(low, node, env: dict):
         for pat, body in cases:
             if pat.kind == "setlit" and not pat.args or pat.kind == "empty":
                 return low._value(body, env)
-    raise UnsupportedError("cat 'match ... with' over a set that may be non-empty is not supported by mmdsl "
-                           "(only the '{}' case of a set empty on every execution)", node.pos)
+    raise UnsupportedError("cat 'match ... with' is not supported by mmdsl, except over a set that is empty "
+                           "on every execution (its '{}' case)", node.pos)
 
 
 def set_literal(low, node, env: dict):
     """``{e1, e2}``: a set of relations (of events, a literal set is refused)."""
-    items = tuple(low._value(a, env) for a in node.args)
-    if all(isinstance(v, Expr) and v.type is None or isinstance(v, Expr) and v.type == REL for v in items):
+    try:
+        items = tuple(low._value(a, env) for a in node.args)
+    except ModelError:  # names of events or tags: not a set of relations
+        items = ()
+    if items and all(isinstance(v, Expr) and v.type is None or isinstance(v, Expr) and v.type == REL for v in items):
         return RelSet(items)
     raise UnsupportedError("cat set literals of events '{a, b}' are not supported by mmdsl", node.pos)
 
