@@ -31,6 +31,7 @@ _CONDS = {"EQ": "eq", "NE": "ne", "GT": "gt", "GE": "ge", "LT": "lt", "LE": "le"
 _AMO_OPS = {"ADD": "add", "EOR": "xor", "SET": "or", "CLR": None, "SMAX": "max", "SMIN": "min"}
 _AMO = re.compile(r"(LD|ST)(ADD|EOR|SET|CLR|SMAX|SMIN)(A|L|AL)?(B|H)?")
 _SWP = re.compile(r"SWP(A|L|AL)?(B|H)?")
+# (the byte and halfword forms, B H SB SH SW, are matched to be refused by name)
 _LOADS = re.compile(r"(LDR|LDUR|LDAR|LDAPR|LDAPUR|LDXR|LDAXR)(B|H|SB|SH|SW)?")
 _STORES = re.compile(r"(STR|STUR|STLR|STLUR|STXR|STLXR)(B|H)?")
 _CAS = re.compile(r"CAS(P)?(A|L|AL)?(B|H)?")
@@ -160,6 +161,10 @@ def lower_instruction(mnemonic: str, ops: _Operands, code: CellCode) -> None:
         raise UnsupportedError(f"AArch64 compare-and-swap '{mnemonic}' is not supported by mmdsl",
                                hint="herd's CAS orders through intra-instruction control dependencies "
                                     "mmdsl does not model; supported atomics: SWP, LD/ST{ADD,EOR,SET,CLR}")
+    if _sub_word(m):
+        raise UnsupportedError(f"AArch64 byte and halfword access '{mnemonic}' is not supported by mmdsl",
+                               hint="mmdsl reads whole-register accesses (W and X); herd reads sub-word ones as "
+                                    "mixed-size accesses, which mmdsl does not model")
     if (lm := _LOADS.fullmatch(m)) is not None:
         _load(lm.group(1), mnemonic, ops, code)
     elif (sm := _STORES.fullmatch(m)) is not None:
@@ -205,6 +210,15 @@ def lower_instruction(mnemonic: str, ops: _Operands, code: CellCode) -> None:
         ops.arity(0)
     else:
         raise CellError(f"unsupported AArch64 instruction '{mnemonic}'", 0, HELP)
+
+
+def _sub_word(m: str) -> bool:
+    """Whether ``m`` is a byte or halfword form (LDRB, STRH, LDRSW, SWPALB, LDADDH ...)."""
+    for pattern in (_LOADS, _STORES, _SWP, _AMO):
+        found = pattern.fullmatch(m)
+        if found is not None:
+            return found.group(found.re.groups) in ("B", "H", "SB", "SH", "SW")
+    return False
 
 
 def _load(kind: str, mnemonic: str, ops: _Operands, code: CellCode) -> None:

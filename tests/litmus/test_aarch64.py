@@ -120,6 +120,8 @@ def _err(line: str) -> MmdslError:
 @pytest.mark.parametrize("line, words", [
     ("LDP W0,W2,[X1]", "unsupported AArch64 instruction 'LDP'"),
     ("CASAL W0,W2,[X1]", "compare-and-swap 'CASAL' is not supported"),
+    ("LDRB W0,[X1]", "byte and halfword access 'LDRB' is not supported"),
+    ("SWPALH W0,W2,[X1]", "byte and halfword access 'SWPALH' is not supported"),
     ("DMB FOO", "'DMB' needs a barrier option"),
     ("LDR W0,X1", "operand 2 of 'LDR' must be a memory operand"),
     ("STR W0,[W1]", "must be an X register"),
