@@ -190,3 +190,17 @@ def test_herds_aarch64_cat_gives_herds_output_on_the_whole_suite():
     model = load_model(str(AARCH64_CAT))
     wrong = [p.name for p in ALL_TESTS if our_output(p, model) != herd_output(p)]
     assert not wrong, wrong[:10]
+
+
+def test_a_fence_written_back_reads_again_as_that_fence():
+    """`mmdsl fences` writes a chosen fence into the test: DMB ISHLD / ISB rows that read back the same."""
+    path = SUITE / "tests" / "classic" / "MP.litmus"
+    p = load_litmus(path)
+    d = dialect_for("AArch64")
+    text = d.write_with_fences(p, [(0, 2, "dmb-ishst"), (1, 1, "isb")])
+    q = parse_litmus(text, "MP+fenced.litmus")
+    assert [i.kind for i in q.threads[0].instrs if isinstance(i, Fence)] == ["dmb-ishst"]
+    assert [i.kind for i in q.threads[1].instrs if isinstance(i, Fence)] == ["isb"]
+    assert "DMB ISHST" in text and "ISB" in text
+    with pytest.raises(UnsupportedError):
+        d.fence_text("fence-rw-rw")
