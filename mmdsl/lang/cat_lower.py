@@ -98,6 +98,7 @@ class CatLowerer:
     has_stdlib: bool = False
     one_event_amos: bool = False  # the model uses herd's RISC-V sets: AMOs are one event
     rec_names: set = field(default_factory=set)
+    shown_texts: set = field(default_factory=set)  # the cat names `show` has shown
     parsed: dict = field(default_factory=dict)  # resolved path -> its statements  # IR names of the let rec groups being lowered
 
     # ----- files --------------------------------------------------------------
@@ -169,7 +170,11 @@ class CatLowerer:
         if k == "show":
             for item in d["items"]:
                 if item.kind == "var" and not d["un"]:
-                    self.model.shows.append(d["alias"] or item.text)
+                    label = d["alias"] or item.text
+                    shown = None if label in self.shown_texts else self._shown_name(item, env)
+                    if shown is not None:  # a file included twice shows its names once
+                        self.shown_texts.add(label)
+                        self.model.shows.append(d["alias"] or shown)
             return env
         if k == "include":
             target = self._find(d["file"], here)
@@ -193,6 +198,15 @@ class CatLowerer:
             return env
         raise UnsupportedError(f"cat statement '{d['what']}' is not supported by mmdsl", st.pos,
                                hint="see docs/cat.md for what the cat loader supports")
+
+    def _shown_name(self, item: Node, env: dict) -> str | None:
+        """The IR name of a shown set or relation; None for one with no value here (herd shows
+        nothing for it: aarch64fences.cat shows ``sb.st``, defined nowhere) or no name."""
+        try:
+            v = self._lookup(item.text, item.pos, env)
+        except (ModelError, UnsupportedError):
+            return None
+        return v.name if isinstance(v, Expr) and v.op == "name" else None
 
     def _let(self, rec: bool, binds: list[dict], env: dict) -> dict:
         for b in binds:

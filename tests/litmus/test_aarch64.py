@@ -204,3 +204,18 @@ def test_a_fence_written_back_reads_again_as_that_fence():
     assert "DMB ISHST" in text and "ISB" in text
     with pytest.raises(UnsupportedError):
         d.fence_text("fence-rw-rw")
+
+
+@needs_cat
+def test_a_forbidden_execution_under_aarch64_cat_is_drawn_with_the_shown_relations(tmp_path):
+    """aarch64fences.cat shows lazily defined relations (dmb.sy) and undefined ones (sb.st):
+    the diagram evaluates the first and leaves the second out, as herd does."""
+    from mmdsl.cli.app import app
+    from typer.testing import CliRunner
+
+    test = SUITE / "tests" / "deps-and-fences" / "MP+dmb.sy+ctrlisb.litmus"
+    r = CliRunner().invoke(app, ["draw", str(test), "-m", str(AARCH64_CAT), "--show", "forbidden",
+                                 "-o", str(tmp_path), "--format", "dot"])
+    assert r.exit_code == 0, r.output
+    dot = (tmp_path / "MP+dmb.sy+ctrlisb-forbidden-1.dot").read_text()
+    assert 'label="dmb.sy"' in dot and "sb.st" not in dot
