@@ -219,3 +219,40 @@ def test_a_forbidden_execution_under_aarch64_cat_is_drawn_with_the_shown_relatio
     assert r.exit_code == 0, r.output
     dot = (tmp_path / "MP+dmb.sy+ctrlisb-forbidden-1.dot").read_text()
     assert 'label="dmb.sy"' in dot and "sb.st" not in dot
+
+
+# ----- the bundled copy and its verdicts ----------------------------------------------------
+def test_the_expected_outputs_say_the_verdict_table_words():
+    import csv
+
+    with open(SUITE / "verdicts.csv") as f:
+        rows = list(csv.DictReader(f))
+    assert sorted(r["path"] for r in rows) == sorted(str(p.relative_to(SUITE)) for p in ALL_TESTS)
+    for r in rows:
+        assert herd_output(SUITE / r["path"])[3] == r["aarch64.cat"], r["path"]
+
+
+def test_the_copies_equal_the_shared_tests_and_verdicts():
+    import csv
+    import filecmp
+
+    src = SHARED_REFERENCE
+    if not (src / "aarch64-gen").is_dir():
+        pytest.skip(f"no ../shared/reference beside the repository ({src}): nothing to compare the copy with")
+    with open(SUITE / "verdicts.csv") as f:
+        ours = {r["path"]: r["aarch64.cat"] for r in csv.DictReader(f)}
+    with open(src / "aarch64-gen" / "verdicts.csv") as f:
+        gen = {"tests/aarch64-gen/" + r["path"].split("/")[-1]: r["aarch64.cat"] for r in csv.DictReader(f)}
+    assert {p: w for p, w in ours.items() if p.startswith("tests/aarch64-gen/")} == gen
+    with open(src / "classic" / "verdicts.csv") as f:
+        armv8 = {r["test"]: r["ARMv8"] for r in csv.DictReader(f)}
+    classic = {p: w for p, w in ours.items() if p.startswith("tests/classic/")}
+    assert len(classic) == 29
+    for p, w in classic.items():
+        assert {"A": ("Sometimes", "Always"), "F": ("Never",)}[armv8[p.split("/")[-1][:-7]]].count(w) == 1, p
+    pairs = [("aarch64-gen", src / "aarch64-gen" / "tests"), ("classic", src / "classic" / "AArch64"),
+             ("deps-and-fences", src / "classic" / "deps-and-fences" / "AArch64")]
+    for ours_dir, theirs in pairs:
+        names = sorted(p.name for p in theirs.glob("*.litmus"))
+        assert names == sorted(p.name for p in (SUITE / "tests" / ours_dir).glob("*.litmus"))
+        assert all(filecmp.cmp(theirs / n, SUITE / "tests" / ours_dir / n, shallow=False) for n in names)
