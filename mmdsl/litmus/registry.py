@@ -29,7 +29,8 @@ def _dialects() -> dict:
 
 # The module of the common architectures, so that reading an X86 test does not import the
 # C grammar (and textX) too; an architecture not listed here is looked up in the full table.
-_MODULE_OF = {"X86": "x86", "X86_64": "x86_64", "LISA": "lisa", "BELL": "lisa", "C": "c"}
+_MODULE_OF = {"X86": "x86", "X86_64": "x86_64", "LISA": "lisa", "BELL": "lisa", "C": "c",
+              "AARCH64": "aarch64", "ARM64": "aarch64"}
 
 
 def dialect_for(arch: str):
