@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from .cat_aarch64 import FENCE_SETS as _A64_FENCE_SETS
 from .ir import REL, SET, Expr
 
 # herd's event sets -> the IR set each one is
@@ -73,6 +74,16 @@ def _riscv_fence_tags(pred: str, succ: str) -> tuple[str, ...]:
 # RISC-V: fence PRED,SUCC is herd's Fence.PRED.SUCC, the RISCV dialect's fence-PRED-SUCC
 FENCE_SETS.update({f"Fence.{p}.{q}": _riscv_fence_tags(p, q) for p in ("r", "w", "rw") for q in ("r", "w", "rw")})
 FENCE_SETS["Fence.tso"] = ("fence-tso",)
+
+
+def _add_fence_sets(sets: dict) -> None:
+    """Add an architecture's fence sets, keeping the tags another one gives the same set name."""
+    for name, tags in sets.items():
+        FENCE_SETS[name] = tuple(dict.fromkeys((*FENCE_SETS.get(name, ()), *tags)))
+
+
+# AArch64: DMB.SY ... DSB.NSHLD and ISB are the AArch64 dialect's dmb-sy ... isb (cat_aarch64.py)
+_add_fence_sets(_A64_FENCE_SETS)
 
 # herd's relations -> (IR name, type); the IR evaluator knows each one
 RELATIONS = {
