@@ -31,6 +31,10 @@ def run(
                                                     "(a test past it is an error; default: none)."),
     compact: bool = typer.Option(False, "--compact",
                                  help="Explorer: keep a 128-bit hash of each visited state instead of the state."),
+    spec: Optional[str] = typer.Option(None, "--spec",
+                                       help="serial: every observation must be one of a run with each operation "
+                                            "atomic (CheckFence's check; on the explorer unless --engine "
+                                            "axiomatic; exit 1 when one fails; see docs/datatypes.md)."),
     timeout: float = timeout_option(),
     cat_path: List[str] = cat_path_option(),
 ) -> None:
@@ -55,6 +59,17 @@ def run(
     if not files:
         print("no litmus tests found in " + ", ".join(tests), file=sys.stderr)
         raise typer.Exit(EXIT_ERROR)
+    if spec is not None:
+        from .spec_common import run_spec
+
+        import click
+
+        explicit = click.get_current_context().get_parameter_source("engine") != click.core.ParameterSource.DEFAULT
+        if engine == "both":
+            raise MmdslError("--spec serial runs one engine", hint="--engine explorer (default) or axiomatic")
+        run_spec([str(f) for f in files], list(model), spec, engine if explicit else "explorer", as_json, True, {"max_memory": max_memory, "compact": compact} if max_memory or compact else {},
+                 timeout=timeout)
+        return
     drawer = None
     if draw is not None:
         from ..render.run_diagrams import RunDiagrams

@@ -11,8 +11,10 @@ from ..core.program import (
     Assign, BinOp, Branch, Const, Expr, Instr, Load, Nop, Reg, Store, Thread, UnOp,
     apply_op, apply_unop,
 )
+from . import c_data
 from . import c_grammar as g
 from .c_builtins import BUILTINS, SUPPORTED_CALLS
+from .c_data import ERR_BOUND, ERR_NULL, ERR_REG, DataContext
 
 BINOPS = {
     "+": "add", "-": "sub", "*": "mul", "/": "div", "%": "mod", "^": "xor", "&": "and", "|": "or",
@@ -38,6 +40,7 @@ class Local:
     pointer: bool
     volatile: bool  # for pointers: the pointee is volatile
     atomic: bool
+    struct: str | None = None  # a pointer to a node of this struct (its value is a node index)
 
 
 class Label:
@@ -83,12 +86,22 @@ class ThreadCode:
     thread: Thread
     boundaries: list[Boundary] = field(default_factory=list)
     locals: set[str] = field(default_factory=set)
+    faults: bool = False  # the thread sets %err (a null dereference or an unwinding bound reached)
 
 
 class ThreadLowering:
     """Lower one ``P<n>(...) { ... }`` function; ``pos(at)`` maps body offsets to file positions."""
 
-    def __init__(self, fn: g.Function, tid: int, text: str, pos: Callable[[int], SourcePos]):
+    def __init__(self, fn: g.Function, tid: int, text: str, pos: Callable[[int], SourcePos],
+                 ctx: DataContext | None = None):
+        self.ctx = ctx or DataContext()
+        self.call_stack: list[str] = []  # the functions being inlined
+        self.ncalls: dict[str, int] = {}
+        self.ret: tuple[str | None, Label] | None = None  # where 'return' goes in an inlined function
+        self.prefix = ""  # register prefix of an inlined function's locals
+        self.operations: list[tuple[int, int, str]] = []
+        self.nonnull: set[str] = set()  # registers known not to be null here
+        self.null_label, self.unwind_label = Label(), Label()
         self.fn = fn
         self.tid = tid
         self.text = text
@@ -109,10 +122,21 @@ class ThreadLowering:
         for p in self.fn.params:
             self._param(p)
         self._block(self.fn.body, 0)
+        faults = self.null_label.used or self.unwind_label.used
+        if faults:  # the fault exits: set %err and stop the thread
+            end = Label()
+            self.cur_pos, self.cur_text = None, ""
+            self.jump(None, end)
+            for label, code in ((self.null_label, ERR_NULL), (self.unwind_label, ERR_BOUND)):
+                if label.used:
+                    self.place(label)
+                    self.emit(Assign(ERR_REG, Const(code)))
+                    self.jump(None, end)
+            self.place(end)
         for idx, label in self.fixups:
             self.instrs[idx] = replace(self.instrs[idx], target=label.index)
-        thread = Thread(self.tid, self.fn.name, self.instrs)
-        return ThreadCode(thread, self.boundaries, self.registers)
+        thread = Thread(self.tid, self.fn.name, self.instrs, operations=self.operations)
+        return ThreadCode(thread, self.boundaries, self.registers, faults)
 
     # ---- errors and emission ---------------------------------------------------------------
     def unsupported(self, what: str, at: int, hint: str | None = None) -> UnsupportedError:
@@ -122,8 +146,38 @@ class ThreadLowering:
         return LitmusError(what, self.pos(at), expected=expected)
 
     def emit(self, ins: Instr) -> int:
+        if len(self.instrs) >= c_data.MAX_THREAD_INSTRS:
+            raise c_data.thread_limit_error(f"thread {self.fn.name}", self.cur_pos)
+        dst = getattr(ins, "dst", None)
+        if dst:
+            self.nonnull.discard(dst)
+            if isinstance(ins, Assign) and isinstance(ins.expr, Const) and isinstance(ins.expr.value, int) \
+                    and ins.expr.value != 0:
+                self.nonnull.add(dst)
         self.instrs.append(replace(ins, pos=self.cur_pos, text=self.cur_text))
         return len(self.instrs) - 1
+
+    def emit_assign(self, reg: str, v: Expr) -> None:
+        self.emit(Assign(reg, v))
+
+    def new_label(self) -> Label:
+        return Label()
+
+    def block(self, block: g.Block) -> None:
+        """An inlined function's body (its locals live in the fresh scope the caller set up)."""
+        self._block(block, 0)
+
+    def null_check(self, ptr: Expr) -> None:
+        """Stop the thread with %err = 1 when ``ptr`` is null (0): CheckFence's null-dereference error."""
+        if isinstance(ptr, Const):
+            if ptr.value == 0:
+                self.jump(None, self.null_label)
+            return
+        if isinstance(ptr, Reg) and ptr.name in self.nonnull:
+            return
+        self.jump(BinOp("eq", ptr, Const(0)), self.null_label)
+        if isinstance(ptr, Reg):
+            self.nonnull.add(ptr.name)
 
     def jump(self, cond: Expr | None, label: Label) -> None:
         if isinstance(cond, Const):
@@ -135,6 +189,7 @@ class ThreadLowering:
 
     def place(self, label: Label) -> None:
         label.index = len(self.instrs)
+        self.nonnull.clear()  # a join point: other paths arrive here
 
     def temp(self) -> str:
         self.ntemp += 1
@@ -166,10 +221,20 @@ class ThreadLowering:
         self.names[d.name] = Location(d.name, p.ctype.volatile, p.ctype.atomic)
 
     def _declare(self, ctype: g.CType, d: g.Declarator) -> Local:
+        return self.declare_local(ctype, d)
+
+    def declare_local(self, ctype: g.CType, d: g.Declarator) -> Local:
         if d.array:
             raise self.unsupported(f"array '{d.name}'", d.at)
         if d.stars > 1:
             raise self.unsupported(f"pointer to pointer ('{d.name}')", d.at)
+        struct = None
+        if ctype.words[:1] == ("struct",):
+            t = c_data.field_type(self.ctx, ctype, d, self.pos)
+            if t[0] == "struct":
+                raise self.unsupported(f"a local struct variable ('{d.name}')", d.at,
+                                       hint="declare shared structs at the top level, or use a pointer")
+            struct = t[1]
         old = self.names.get(d.name)
         if isinstance(old, Location):
             raise self.malformed(f"local '{d.name}' has the name of a parameter of {self.fn.name}", d.at,
@@ -180,10 +245,13 @@ class ThreadLowering:
         if old is not None:
             raise self.unsupported(f"declaring '{d.name}' again in an inner block of {self.fn.name}", d.at,
                                    hint="a local is a register named after it: shadowing is not supported")
-        local = Local(d.name, d.stars == 1, ctype.volatile, ctype.atomic)
+        if d.name in self.ctx.globals:
+            raise self.malformed(f"local '{d.name}' has the name of a global", d.at, expected="a new name")
+        local = Local(self.prefix + d.name, d.stars == 1 and struct is None, ctype.volatile, ctype.atomic, struct)
         self.names[d.name] = local
         self.scopes[-1].append(d.name)
-        self.registers.add(d.name)
+        if not self.prefix:
+            self.registers.add(d.name)
         return local
 
     def _open_scope(self) -> None:
@@ -196,6 +264,8 @@ class ThreadLowering:
 
     def lookup(self, node: g.Name) -> Location | Local:
         found = self.names.get(node.name)
+        if found is None and (node.name in self.ctx.globals or node.name == "NULL"):
+            raise self.malformed(f"'{node.name}' cannot be used here", node.at)
         if found is None:
             raise self.malformed(f"unknown name '{node.name}' in {self.fn.name}", node.at,
                                  expected="a parameter or a local declared before this use")
@@ -226,7 +296,11 @@ class ThreadLowering:
             self._block(stmt, depth + 1)
             return
         if isinstance(stmt, g.Unsupported):
-            raise self.unsupported(f"'{stmt.what}'" if stmt.what != "a label" else "a label", stmt.at)
+            raise self.unsupported(f"'{stmt.what}'" if stmt.what not in ("a label",) and " " not in stmt.what
+                                   else stmt.what, stmt.at)
+        if isinstance(stmt, g.Return):
+            self._return(stmt)
+            return
         if isinstance(stmt, (g.Decl, g.ExprStmt, g.Jump, g.Empty)):
             self.at_statement(stmt)
         if isinstance(stmt, g.Decl):
@@ -246,6 +320,18 @@ class ThreadLowering:
             self._do(stmt, depth)
         elif isinstance(stmt, g.For):
             self._for(stmt, depth)
+
+    def _return(self, stmt: g.Return) -> None:
+        if self.ret is None:
+            raise self.unsupported("'return' in a thread function", stmt.at,
+                                   hint="a thread function runs to its end; functions it calls may return")
+        self.at_statement(stmt)
+        reg, end = self.ret
+        if stmt.value is not None:
+            if reg is None:
+                raise self.malformed("'return' with a value in a void function", stmt.value.at)
+            self.into(reg, stmt.value)
+        self.jump(None, end)
 
     def _decl(self, stmt: g.Decl) -> None:
         for d in stmt.items:
@@ -277,6 +363,9 @@ class ThreadLowering:
     def _loop(self, stmt: g.Stmt, header: str, cond: g.Node | None, body: g.Stmt, depth: int,
               step: g.Node | None = None, test_first: bool = True) -> None:
         """while / for / do-while: a Nop marks the entry, the body starts right after it."""
+        if self.ctx.unroll is not None:
+            self._unrolled(stmt, header, cond, body, depth, step, test_first)
+            return
         self.at_statement(stmt, header)
         self.emit(Nop())
         top, brk = Label(), Label()
@@ -300,6 +389,30 @@ class ThreadLowering:
             self.branch(cond, True, top)
         else:
             self.jump(None, top)
+        self.place(brk)
+
+    def _unrolled(self, stmt: g.Stmt, header: str, cond: g.Node | None, body: g.Stmt, depth: int,
+                  step: g.Node | None, test_first: bool) -> None:
+        """The loop unrolled ``unroll`` times; one more iteration would set %err = 2 (bound reached)."""
+        brk = Label()
+        for _ in range(self.ctx.unroll):
+            cont = Label()
+            self.at_statement(stmt, header)
+            if test_first and cond is not None:
+                self.branch(cond, False, brk)
+            self.loops.append(_Loop(brk, cont))
+            self._body(body, depth)
+            self.loops.pop()
+            self.place(cont)
+            self.at_statement(stmt, header)
+            if step is not None:
+                self.effect(step)
+            if not test_first and cond is not None:
+                self.branch(cond, False, brk)
+        self.at_statement(stmt, header)
+        if test_first and cond is not None:
+            self.branch(cond, False, brk)
+        self.jump(None, self.unwind_label)
         self.place(brk)
 
     def _while(self, stmt: g.While, depth: int) -> None:
@@ -373,6 +486,12 @@ class ThreadLowering:
         if op in ("<<", ">>"):
             raise self.unsupported(f"shift assignment '{e.op}'", e.at)
         t = e.target
+        if isinstance(t, g.Name) and t.name not in self.names and t.name in self.ctx.globals:
+            addr, _ = c_data.global_address(self, t)
+            return self._store_at(Access(addr, False, False), op, e.value)
+        if isinstance(t, g.Postfix) and t.kind in ("->", "."):
+            addr, _ = c_data.member(self, t)
+            return self._store_at(Access(addr, False, False), op, e.value)
         if isinstance(t, g.Name):
             found = self.lookup(t)
             if isinstance(found, Location):
@@ -396,13 +515,37 @@ class ThreadLowering:
         self.reject_shape(t)
         raise self.malformed("cannot assign to this expression", t.at, expected="a local or '*pointer'")
 
+    def _store_at(self, acc: Access, op: str, value: g.Node) -> Expr:
+        if op:
+            old = self.temp()
+            self.emit(Load(old, acc.addr, self.plain(acc)))
+            v = fold(BinOp(BINOPS[op], Reg(old), self.value(value)))
+        else:
+            v = self.value(value)
+        self.emit(Store(acc.addr, v, self.plain(acc)))
+        return v
+
     def value(self, e: g.Node, dst: str | None = None) -> Expr:
         """Lower ``e`` for its value; a load or an atomic call writes ``dst`` when given."""
         if isinstance(e, g.Num):
             return Const(e.value)
         if isinstance(e, g.Name):
+            if e.name not in self.names and e.name in self.ctx.globals:
+                addr, _ = c_data.global_address(self, e)
+                reg = dst or self.temp()
+                self.emit(Load(reg, addr, frozenset()))
+                return Reg(reg)
+            if e.name == "NULL" and e.name not in self.names:
+                return Const(0)
             found = self.lookup(e)
             return Const(found.name) if isinstance(found, Location) else Reg(found.reg)
+        if isinstance(e, g.Postfix) and e.kind in ("->", "."):
+            addr, _ = c_data.member(self, e)
+            reg = dst or self.temp()
+            self.emit(Load(reg, addr, frozenset()))
+            return Reg(reg)
+        if isinstance(e, g.Unary) and e.op == "&" and self._addressable(e.arg):
+            return self.address_of(e.arg)
         if isinstance(e, g.Unary):
             if e.op == "*":
                 acc = self.pointer(e.arg)
@@ -451,19 +594,34 @@ class ThreadLowering:
     def reject_shape(self, e: g.Node) -> None:
         """Raise the UnsupportedError naming an expression form the dialect does not have."""
         if isinstance(e, g.Postfix):
-            what = {"[": "array indexing", ".": "struct member access", "->": "struct member access"}
+            what = {"[": "array indexing"}
             if e.kind in what:
                 raise self.unsupported(what[e.kind], e.at)
             raise self.unsupported(f"'{e.kind}' inside an expression", e.at, hint="write it as a statement")
         if isinstance(e, g.Ternary):
             raise self.unsupported("the conditional operator '?:'", e.at, hint="use if/else")
 
+    def _addressable(self, e: g.Node) -> bool:
+        return (isinstance(e, g.Postfix) and e.kind in ("->", ".")) or (
+            isinstance(e, g.Name) and e.name not in self.names and e.name in self.ctx.globals)
+
+    def address_of(self, e: g.Node) -> Expr:
+        """``&global``, ``&s.f``, ``&p->f``: the address of a shared location."""
+        if isinstance(e, g.Name):
+            return c_data.global_address(self, e)[0]
+        return c_data.member(self, e)[0]
+
     def pointer(self, e: g.Node) -> Access:
         """The location a pointer expression designates."""
+        if isinstance(e, g.Unary) and e.op == "&" and self._addressable(e.arg):
+            return Access(self.address_of(e.arg), False, False)
         if isinstance(e, g.Name):
             found = self.lookup(e)
             if isinstance(found, Location):
                 return Access(Const(found.name), found.volatile, found.atomic)
+            if found.struct:
+                raise self.unsupported(f"dereferencing struct pointer '{e.name}' as a whole", e.at,
+                                       hint=f"access its fields: {e.name}->field")
             if not found.pointer:
                 raise self.malformed(f"'{e.name}' is not a pointer", e.at, expected="a pointer parameter or local")
             return Access(Reg(found.reg), found.volatile, found.atomic)
@@ -482,6 +640,13 @@ class ThreadLowering:
         return acc.annots("sc") if acc.atomic else acc.annots()
 
     def call(self, e: g.Call, dst: str | None) -> Expr | None:
+        fn = self.ctx.functions.get(e.name)
+        if fn is not None:
+            return c_data.inline(self, fn, e, dst)
+        if e.name == "malloc":
+            return c_data.malloc(self, e)
+        if e.name == "cas":
+            return c_data.cas(self, e, dst)
         spec = BUILTINS.get(e.name)
         if spec is None:
             raise self.unsupported(f"call to '{e.name}'", e.at, hint="supported: " + SUPPORTED_CALLS)
