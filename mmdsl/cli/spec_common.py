@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import sys
+from contextlib import nullcontext
 
 import typer
 
-from .common import EXIT_ERROR, EXIT_MISMATCH
+from .common import EXIT_ERROR, EXIT_MISMATCH, EXIT_TIMEOUT
 
 
 def run_spec(tests: list[str], models: list[str], spec: str, engine: str, as_json: bool, trace: bool,
@@ -24,7 +25,9 @@ def run_spec(tests: list[str], models: list[str], spec: str, engine: str, as_jso
     for test in tests:
         for name, model in loaded.items():
             try:
-                with within(timeout, f"checking {test} under {name} against --spec {spec}"):
+                limit = within(timeout, f"checking {test} under {name} against --spec {spec}") if timeout \
+                    else nullcontext()  # explore: the command's own --timeout holds the whole run
+                with limit:
                     program = load_litmus(test)
                     opts = explorer_options if engine == "explorer" else {}
                     res = check_spec(program, model, spec, engine, **opts)
@@ -43,7 +46,11 @@ def run_spec(tests: list[str], models: list[str], spec: str, engine: str, as_jso
 
         print(dumps({"results": [spec_dict(r) for r in results],
                      "errors": [dict(error_dict(e, t), model=m) for t, m, e in errors]}))
-    if errors:
+    from ..core.limits import TimeLimitError
+
+    if any(not isinstance(e, TimeLimitError) for _, _, e in errors):
         raise typer.Exit(EXIT_ERROR)
+    if errors:
+        raise typer.Exit(EXIT_TIMEOUT)
     if any(r.verdict != PASS for r in results):
         raise typer.Exit(EXIT_MISMATCH)
