@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from ..core.errors import LitmusError, SourcePos, UnsupportedError
-from ..core.program import OLD, BinOp, Const, Expr, Reg, Rmw, UnOp, cell_location, cell_op
+from ..core.program import OLD, Assign, BinOp, Const, Expr, Reg, Rmw, UnOp, cell_location, cell_op
 from . import c_grammar as g
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -215,6 +215,19 @@ def global_address(low: "ThreadLowering", e: g.Name) -> tuple[Expr, Type] | None
     return Const(e.name), glob.type
 
 
+def addressable(low: "ThreadLowering", e: g.Node) -> bool:
+    """Whether ``&e`` is the address of a shared location: a global, ``s.f`` or ``p->f``."""
+    return (isinstance(e, g.Postfix) and e.kind in ("->", ".")) or (
+        isinstance(e, g.Name) and e.name not in low.names and e.name in low.ctx.globals)
+
+
+def address_of(low: "ThreadLowering", e: g.Node) -> Expr:
+    """``&global``, ``&s.f``, ``&p->f``: the address of a shared location."""
+    if isinstance(e, g.Name):
+        return global_address(low, e)[0]
+    return member(low, e)[0]
+
+
 def _sizeof_name(e: g.Call) -> str | None:
     """``S`` of ``malloc(sizeof(struct S))``, or None."""
     arg = e.args[0] if len(e.args) == 1 else None
@@ -302,6 +315,76 @@ def inline(low: "ThreadLowering", fn: g.Function, e: g.Call, dst: str | None) ->
     if not stack:
         low.operations.append((start, len(low.instrs), fn.name))
     return Reg(ret_reg) if ret_reg else None
+
+
+def null_check(low: "ThreadLowering", ptr: Expr) -> None:
+    """Stop the thread with %err = 1 when ``ptr`` is null (0): CheckFence's null-dereference error."""
+    if isinstance(ptr, Const):
+        if ptr.value == 0:
+            low.jump(None, low.null_label)
+        return
+    if isinstance(ptr, Reg) and ptr.name in low.nonnull:
+        return
+    low.jump(BinOp("eq", ptr, Const(0)), low.null_label)
+    if isinstance(ptr, Reg):
+        low.nonnull.add(ptr.name)
+
+
+def fault_exits(low: "ThreadLowering") -> bool:
+    """At the end of a thread: the exits that set %err and stop it, when some code jumps to them."""
+    if not (low.null_label.used or low.unwind_label.used):
+        return False
+    end = low.new_label()
+    low.cur_pos, low.cur_text = None, ""
+    low.jump(None, end)
+    for label, code in ((low.null_label, ERR_NULL), (low.unwind_label, ERR_BOUND)):
+        if label.used:
+            low.place(label)
+            low.emit(Assign(ERR_REG, Const(code)))
+            low.jump(None, end)
+    low.place(end)
+    return True
+
+
+def return_stmt(low: "ThreadLowering", stmt: g.Return) -> None:
+    """``return v;`` in an inlined function: the value into its result register, a jump to its end."""
+    if low.ret is None:
+        raise low.unsupported("'return' in a thread function", stmt.at,
+                              hint="a thread function runs to its end; functions it calls may return")
+    low.at_statement(stmt)
+    reg, end = low.ret
+    if stmt.value is not None:
+        if reg is None:
+            raise low.malformed("'return' with a value in a void function", stmt.value.at)
+        low.into(reg, stmt.value)
+    low.jump(None, end)
+
+
+def unrolled_loop(low: "ThreadLowering", stmt: g.Stmt, header: str, cond: g.Node | None, body: g.Stmt, depth: int,
+                  step: g.Node | None, test_first: bool) -> None:
+    """The loop unrolled ``unroll`` times; where it would run once more the thread stops with %err = 2."""
+    from .c_lower import _Loop
+
+    brk = low.new_label()
+    for _ in range(low.ctx.unroll):
+        cont = low.new_label()
+        low.at_statement(stmt, header)
+        if test_first and cond is not None:
+            low.branch(cond, False, brk)
+        low.loops.append(_Loop(brk, cont))
+        low._body(body, depth)
+        low.loops.pop()
+        low.place(cont)
+        low.at_statement(stmt, header)
+        if step is not None:
+            low.effect(step)
+        if not test_first and cond is not None:
+            low.branch(cond, False, brk)
+    low.at_statement(stmt, header)
+    if test_first and cond is not None:
+        low.branch(cond, False, brk)
+    low.jump(None, low.unwind_label)
+    low.place(brk)
 
 
 def thread_limit_error(what: str, pos: SourcePos | None) -> UnsupportedError:

@@ -14,7 +14,7 @@ from ..core.program import (
 from . import c_data
 from . import c_grammar as g
 from .c_builtins import BUILTINS, SUPPORTED_CALLS
-from .c_data import ERR_BOUND, ERR_NULL, ERR_REG, DataContext
+from .c_data import DataContext
 
 BINOPS = {
     "+": "add", "-": "sub", "*": "mul", "/": "div", "%": "mod", "^": "xor", "&": "and", "|": "or",
@@ -122,17 +122,7 @@ class ThreadLowering:
         for p in self.fn.params:
             self._param(p)
         self._block(self.fn.body, 0)
-        faults = self.null_label.used or self.unwind_label.used
-        if faults:  # the fault exits: set %err and stop the thread
-            end = Label()
-            self.cur_pos, self.cur_text = None, ""
-            self.jump(None, end)
-            for label, code in ((self.null_label, ERR_NULL), (self.unwind_label, ERR_BOUND)):
-                if label.used:
-                    self.place(label)
-                    self.emit(Assign(ERR_REG, Const(code)))
-                    self.jump(None, end)
-            self.place(end)
+        faults = c_data.fault_exits(self)
         for idx, label in self.fixups:
             self.instrs[idx] = replace(self.instrs[idx], target=label.index)
         thread = Thread(self.tid, self.fn.name, self.instrs, operations=self.operations)
@@ -168,16 +158,7 @@ class ThreadLowering:
         self._block(block, 0)
 
     def null_check(self, ptr: Expr) -> None:
-        """Stop the thread with %err = 1 when ``ptr`` is null (0): CheckFence's null-dereference error."""
-        if isinstance(ptr, Const):
-            if ptr.value == 0:
-                self.jump(None, self.null_label)
-            return
-        if isinstance(ptr, Reg) and ptr.name in self.nonnull:
-            return
-        self.jump(BinOp("eq", ptr, Const(0)), self.null_label)
-        if isinstance(ptr, Reg):
-            self.nonnull.add(ptr.name)
+        c_data.null_check(self, ptr)
 
     def jump(self, cond: Expr | None, label: Label) -> None:
         if isinstance(cond, Const):
@@ -264,8 +245,11 @@ class ThreadLowering:
 
     def lookup(self, node: g.Name) -> Location | Local:
         found = self.names.get(node.name)
-        if found is None and (node.name in self.ctx.globals or node.name == "NULL"):
-            raise self.malformed(f"'{node.name}' cannot be used here", node.at)
+        if found is None and node.name in self.ctx.globals:
+            raise self.malformed(f"global '{node.name}' is a location, not a pointer to one", node.at,
+                                 expected=f"'&{node.name}'")
+        if found is None and node.name == "NULL":
+            raise self.malformed("NULL cannot be used here", node.at, expected="a pointer to a location")
         if found is None:
             raise self.malformed(f"unknown name '{node.name}' in {self.fn.name}", node.at,
                                  expected="a parameter or a local declared before this use")
@@ -299,7 +283,7 @@ class ThreadLowering:
             raise self.unsupported(f"'{stmt.what}'" if stmt.what not in ("a label",) and " " not in stmt.what
                                    else stmt.what, stmt.at)
         if isinstance(stmt, g.Return):
-            self._return(stmt)
+            c_data.return_stmt(self, stmt)
             return
         if isinstance(stmt, (g.Decl, g.ExprStmt, g.Jump, g.Empty)):
             self.at_statement(stmt)
@@ -320,18 +304,6 @@ class ThreadLowering:
             self._do(stmt, depth)
         elif isinstance(stmt, g.For):
             self._for(stmt, depth)
-
-    def _return(self, stmt: g.Return) -> None:
-        if self.ret is None:
-            raise self.unsupported("'return' in a thread function", stmt.at,
-                                   hint="a thread function runs to its end; functions it calls may return")
-        self.at_statement(stmt)
-        reg, end = self.ret
-        if stmt.value is not None:
-            if reg is None:
-                raise self.malformed("'return' with a value in a void function", stmt.value.at)
-            self.into(reg, stmt.value)
-        self.jump(None, end)
 
     def _decl(self, stmt: g.Decl) -> None:
         for d in stmt.items:
@@ -364,7 +336,7 @@ class ThreadLowering:
               step: g.Node | None = None, test_first: bool = True) -> None:
         """while / for / do-while: a Nop marks the entry, the body starts right after it."""
         if self.ctx.unroll is not None:
-            self._unrolled(stmt, header, cond, body, depth, step, test_first)
+            c_data.unrolled_loop(self, stmt, header, cond, body, depth, step, test_first)
             return
         self.at_statement(stmt, header)
         self.emit(Nop())
@@ -389,30 +361,6 @@ class ThreadLowering:
             self.branch(cond, True, top)
         else:
             self.jump(None, top)
-        self.place(brk)
-
-    def _unrolled(self, stmt: g.Stmt, header: str, cond: g.Node | None, body: g.Stmt, depth: int,
-                  step: g.Node | None, test_first: bool) -> None:
-        """The loop unrolled ``unroll`` times; one more iteration would set %err = 2 (bound reached)."""
-        brk = Label()
-        for _ in range(self.ctx.unroll):
-            cont = Label()
-            self.at_statement(stmt, header)
-            if test_first and cond is not None:
-                self.branch(cond, False, brk)
-            self.loops.append(_Loop(brk, cont))
-            self._body(body, depth)
-            self.loops.pop()
-            self.place(cont)
-            self.at_statement(stmt, header)
-            if step is not None:
-                self.effect(step)
-            if not test_first and cond is not None:
-                self.branch(cond, False, brk)
-        self.at_statement(stmt, header)
-        if test_first and cond is not None:
-            self.branch(cond, False, brk)
-        self.jump(None, self.unwind_label)
         self.place(brk)
 
     def _while(self, stmt: g.While, depth: int) -> None:
@@ -503,15 +451,7 @@ class ThreadLowering:
                 self.into(found.reg, e.value)
             return Reg(found.reg)
         if isinstance(t, g.Unary) and t.op == "*":
-            acc = self.pointer(t.arg)
-            if op:
-                old = self.temp()
-                self.emit(Load(old, acc.addr, self.plain(acc)))
-                v = fold(BinOp(BINOPS[op], Reg(old), self.value(e.value)))
-            else:
-                v = self.value(e.value)
-            self.emit(Store(acc.addr, v, self.plain(acc)))
-            return v
+            return self._store_at(self.pointer(t.arg), op, e.value)
         self.reject_shape(t)
         raise self.malformed("cannot assign to this expression", t.at, expected="a local or '*pointer'")
 
@@ -544,8 +484,8 @@ class ThreadLowering:
             reg = dst or self.temp()
             self.emit(Load(reg, addr, frozenset()))
             return Reg(reg)
-        if isinstance(e, g.Unary) and e.op == "&" and self._addressable(e.arg):
-            return self.address_of(e.arg)
+        if isinstance(e, g.Unary) and e.op == "&" and c_data.addressable(self, e.arg):
+            return c_data.address_of(self, e.arg)
         if isinstance(e, g.Unary):
             if e.op == "*":
                 acc = self.pointer(e.arg)
@@ -601,20 +541,10 @@ class ThreadLowering:
         if isinstance(e, g.Ternary):
             raise self.unsupported("the conditional operator '?:'", e.at, hint="use if/else")
 
-    def _addressable(self, e: g.Node) -> bool:
-        return (isinstance(e, g.Postfix) and e.kind in ("->", ".")) or (
-            isinstance(e, g.Name) and e.name not in self.names and e.name in self.ctx.globals)
-
-    def address_of(self, e: g.Node) -> Expr:
-        """``&global``, ``&s.f``, ``&p->f``: the address of a shared location."""
-        if isinstance(e, g.Name):
-            return c_data.global_address(self, e)[0]
-        return c_data.member(self, e)[0]
-
     def pointer(self, e: g.Node) -> Access:
         """The location a pointer expression designates."""
-        if isinstance(e, g.Unary) and e.op == "&" and self._addressable(e.arg):
-            return Access(self.address_of(e.arg), False, False)
+        if isinstance(e, g.Unary) and e.op == "&" and c_data.addressable(self, e.arg):
+            return Access(c_data.address_of(self, e.arg), False, False)
         if isinstance(e, g.Name):
             found = self.lookup(e)
             if isinstance(found, Location):
