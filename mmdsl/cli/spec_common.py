@@ -41,6 +41,10 @@ def run_spec(tests: list[str], models: list[str], spec: str, engine: str, as_jso
                 if len(models) > 1:
                     print(f"Model {name}")
                 print(spec_text(res, trace))
+    if not as_json and len(results) + len(errors) > 1:
+        verdicts = [r.verdict for r in results]
+        print(f"{len(tests)} test(s) x {len(models)} model(s): " + ", ".join(
+            f"{verdicts.count(v)} {v.lower()}" for v in ("Pass", "Fail", "Bound")) + f", {len(errors)} error(s)")
     if as_json:
         from ..render.json_out import dumps, error_dict
 
