@@ -134,7 +134,7 @@ def apply_op(op: str, a: Value, b: Value) -> Value:
     raise ValueError(op)
 
 
-CELL = "cell:"  # UnOp("cell:POOL:FIELD:SIZE", index): the location of FIELD of node ``index`` of a pool
+CELL = "cell:"  # UnOp("cell:POOL:FIELD:SIZE", index): the location of FIELD of node ``index`` (0..SIZE) of a pool
 
 
 def cell_op(pool: str, fld: str, size: int) -> str:
@@ -149,9 +149,9 @@ def cell_location(pool: str, index: int, fld: str) -> str:
 
 def _cell(op: str, a: Value) -> str:
     _, pool, fld, size = op.split(":")
-    if isinstance(a, str) or not 1 <= a <= int(size):
-        what = "null" if a == 0 else (f"the address of '{a}'" if isinstance(a, str) else str(a))
-        raise UnsupportedError(f"pointer value {what} is not a node of pool '{pool}' (nodes 1 to {size})")
+    if isinstance(a, str) or not 0 <= a <= int(size):  # node 0: null, whose fields catch null dereferences
+        what = f"the address of '{a}'" if isinstance(a, str) else str(a)
+        raise UnsupportedError(f"pointer value {what} is not a node of pool '{pool}' (nodes 1 to {size}, 0 null)")
     return cell_location(pool, a, fld)
 
 

@@ -21,7 +21,7 @@ from .program import (
 
 MAX_UNIT_STEPS = 100_000  # instructions one unit may run alone (a loop that never ends otherwise)
 MAX_SERIAL_STATES = 1_000_000
-ERR_REG = "%err"  # set by the C dialect: 1 null dereference, 2 unwinding bound reached
+ERR_REG = "%err"  # set by the C dialect: bit 1 a null dereference, bit 2 an unwinding bound reached
 
 
 @dataclass
@@ -99,7 +99,7 @@ def _refuse_faults(program: Program, results: set) -> None:
         for key, v in state:
             if key[0] == "reg" and key[2] == ERR_REG and v:
                 name = program.threads[key[1]].name
-                if v == 2:
+                if v & 2 and not v & 1:
                     raise MmdslError(f"{program.name}: a loop of {name} reaches its unwinding bound even when every "
                                      "operation runs alone; raise 'unroll' in the header")
                 raise MmdslError(f"{program.name}: {name} dereferences a null pointer even when every operation "

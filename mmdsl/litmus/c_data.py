@@ -25,7 +25,7 @@ MAX_POOL = 64  # nodes in one pool
 MAX_CALL_DEPTH = 16  # nested inlined calls
 MAX_UNROLL = 1000  # the largest 'unroll' a test may declare
 MAX_THREAD_INSTRS = 20_000  # instructions of one thread after inlining and unrolling
-ERR_REG = "%err"  # 1: a null pointer was dereferenced; 2: a loop reached its unwinding bound
+ERR_REG = "%err"  # bit 1: a null pointer was dereferenced; bit 2: a loop reached its unwinding bound
 ERR_NULL, ERR_BOUND = 1, 2
 
 # a value type: None (an int), ("ptr", S) a pointer to struct S, ("struct", S) a struct variable
@@ -134,7 +134,7 @@ def _global(ctx: DataContext, ctype: g.CType, d: g.Declarator, pos) -> None:
             raise UnsupportedError(f"a second pool of struct '{t[1]}' ('{d.name}')", pos(d.at),
                                    hint="one pool per struct type")
         ctx.pools[t[1]] = Pool(d.name, t[1], d.size.value)
-        for i in range(1, d.size.value + 1):
+        for i in range(0, d.size.value + 1):  # node 0 is null: its fields catch null dereferences
             for f in ctx.structs[t[1]].fields:
                 ctx.init[cell_location(d.name, i, f)] = 0
         return
@@ -318,30 +318,32 @@ def inline(low: "ThreadLowering", fn: g.Function, e: g.Call, dst: str | None) ->
 
 
 def null_check(low: "ThreadLowering", ptr: Expr) -> None:
-    """Stop the thread with %err = 1 when ``ptr`` is null (0): CheckFence's null-dereference error."""
-    if isinstance(ptr, Const):
-        if ptr.value == 0:
-            low.jump(None, low.null_label)
+    """Set bit 1 of %err when ``ptr`` is null (0): CheckFence's null-dereference error.
+
+    The flag is computed as data, not by a branch: a branch would give every later access
+    a control dependency on the pointer's load, an order the program itself does not have.
+    The access then goes to node 0 (the null node), and the observation says %err.
+    """
+    if isinstance(ptr, Const) and ptr.value != 0:
         return
     if isinstance(ptr, Reg) and ptr.name in low.nonnull:
         return
-    low.jump(BinOp("eq", ptr, Const(0)), low.null_label)
+    flag = Const(1) if isinstance(ptr, Const) else BinOp("eq", ptr, Const(0))
+    low.emit(Assign(ERR_REG, BinOp("or", Reg(ERR_REG), flag)))
+    low.faulted = True
     if isinstance(ptr, Reg):
         low.nonnull.add(ptr.name)
 
 
 def fault_exits(low: "ThreadLowering") -> bool:
-    """At the end of a thread: the exits that set %err and stop it, when some code jumps to them."""
-    if not (low.null_label.used or low.unwind_label.used):
-        return False
+    """At the end of a thread: the exit that sets bit 2 of %err and stops it (a loop's bound reached)."""
+    if not low.unwind_label.used:
+        return low.faulted
     end = low.new_label()
     low.cur_pos, low.cur_text = None, ""
     low.jump(None, end)
-    for label, code in ((low.null_label, ERR_NULL), (low.unwind_label, ERR_BOUND)):
-        if label.used:
-            low.place(label)
-            low.emit(Assign(ERR_REG, Const(code)))
-            low.jump(None, end)
+    low.place(low.unwind_label)
+    low.emit(Assign(ERR_REG, BinOp("or", Reg(ERR_REG), Const(ERR_BOUND))))
     low.place(end)
     return True
 

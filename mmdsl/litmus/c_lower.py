@@ -101,7 +101,8 @@ class ThreadLowering:
         self.prefix = ""  # register prefix of an inlined function's locals
         self.operations: list[tuple[int, int, str]] = []
         self.nonnull: set[str] = set()  # registers known not to be null here
-        self.null_label, self.unwind_label = Label(), Label()
+        self.unwind_label = Label()
+        self.faulted = False  # a null check sets %err
         self.fn = fn
         self.tid = tid
         self.text = text
