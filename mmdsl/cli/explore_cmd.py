@@ -34,9 +34,19 @@ def explore(
                                       "could miss states."),
     trace: bool = typer.Option(True, "--trace/--no-trace",
                                help="Print the trace to the first final state reaching the outcome."),
+    spec: Optional[str] = typer.Option(None, "--spec",
+                                       help="serial: every observation must be one of a run with each operation "
+                                            "atomic (CheckFence's check; exit 1 when not; see docs/datatypes.md)."),
     timeout: float = timeout_option(),
 ) -> None:
     """Explore every state of TEST under MODEL: herd's block, the outcome, a trace, the stats."""
+    if spec is not None:
+        from .spec_common import run_spec
+
+        run_spec([test], [model], spec, "explorer", as_json, trace,
+                 dict(por=not no_por, max_pending=max_pending, max_states=max_states, max_memory=max_memory,
+                      compact=compact))
+        return
     from ..explorer import explore as run_explorer
     from ..render.explore_text import exploration_extras, outcome_line, stats_text, trace_block
     from ..lang import load_model

@@ -19,7 +19,11 @@ def fences(
     model: str = typer.Option(..., "--model", "-m", help="Model name or .mm file."),
     target: str = typer.Option("outcome", "--target",
                                help="outcome: forbid the exists outcome (keep ~exists/forall); "
-                                    "sc: forbid every final state SC forbids."),
+                                    "sc: forbid every final state SC forbids; serial: every observation "
+                                    "no serial run has."),
+    spec: Optional[str] = typer.Option(None, "--spec",
+                                       help="serial: forbid every observation that no run with each operation "
+                                            "atomic has (CheckFence's check; same as --target serial)."),
     kinds: Optional[str] = typer.Option(None, "--kinds", help="Fence kinds to use, comma separated (default: all)."),
     cost: List[str] = typer.Option([], "--cost", help="Override a kind's cost: KIND=N (repeatable)."),
     all_optimal: bool = typer.Option(False, "--all-optimal", help="List every optimal placement."),
@@ -53,6 +57,10 @@ def fences(
     from ..fences.places import parse_costs
 
     timeout = check_timeout(timeout)
+    if spec is not None:
+        if spec != "serial":
+            raise UnsupportedError(f"unknown --spec '{spec}'", expected="serial")
+        target = "serial"
     if timeout and time_limit is None:  # no single CP-SAT solve may outlast the whole run
         time_limit = timeout
     options = FenceOptions(target=target, kinds=kinds.split(",") if kinds else None, costs=parse_costs(cost),

@@ -23,14 +23,19 @@ def run(
     draw: Optional[str] = typer.Option(None, "--draw", help="Also write a diagram per test and model into "
                                        "DIR/MODEL/: the witness, or the forbidden execution with its cycle."),
     draw_format: str = typer.Option("svg", "--draw-format", help="Diagram format for --draw: dot, svg, png, pdf."),
-    engine: str = typer.Option("axiomatic", "--engine", "-e",
-                               help="axiomatic (candidate executions), explorer (operational state space, "
-                                    "loops allowed) or both (fails with exit code 1 when they disagree)."),
+    engine: Optional[str] = typer.Option(None, "--engine", "-e", show_default=False,
+                                         help="axiomatic (candidate executions; the default), explorer "
+                                              "(operational state space, loops allowed; the default with "
+                                              "--spec) or both (fails with exit code 1 when they disagree)."),
     max_memory: Optional[float] = typer.Option(None, "--max-memory", show_default=False,
                                                help="Explorer: ceiling in MB on the process's peak memory "
                                                     "(a test past it is an error; default: none)."),
     compact: bool = typer.Option(False, "--compact",
                                  help="Explorer: keep a 128-bit hash of each visited state instead of the state."),
+    spec: Optional[str] = typer.Option(None, "--spec",
+                                       help="serial: every observation must be one of a run with each operation "
+                                            "atomic (CheckFence's check; on the explorer unless --engine "
+                                            "axiomatic; exit 1 when one fails; see docs/datatypes.md)."),
     timeout: float = timeout_option(),
     cat_path: List[str] = cat_path_option(),
 ) -> None:
@@ -40,6 +45,8 @@ def run(
     from ..render.herd_text import herd_block, why_text
     from ..suite.runner import EngineDisagreement, check_engine, iter_test_files, run_many
 
+    explicit_engine = engine is not None
+    engine = engine or "axiomatic"
     check_engine(engine)
     if max_memory is not None:  # a bad ceiling is one error for the run, not one per test
         from ..explorer.memory import MemoryCeiling
@@ -55,6 +62,15 @@ def run(
     if not files:
         print("no litmus tests found in " + ", ".join(tests), file=sys.stderr)
         raise typer.Exit(EXIT_ERROR)
+    if spec is not None:
+        from .spec_common import run_spec
+
+        if engine == "both":
+            raise MmdslError("--spec serial runs one engine", hint="--engine explorer (default) or axiomatic")
+        options = {"max_memory": max_memory, "compact": compact} if max_memory or compact else {}
+        run_spec([str(f) for f in files], list(model), spec, engine if explicit_engine else "explorer", as_json,
+                 True, options, timeout=timeout)
+        return
     drawer = None
     if draw is not None:
         from ..render.run_diagrams import RunDiagrams

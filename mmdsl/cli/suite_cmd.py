@@ -37,6 +37,10 @@ def suite(
     matrix: Optional[bool] = typer.Option(None, "--matrix/--no-matrix",
                                           help="Print the full matrix (default: when at most 100 tests)."),
     as_json: bool = typer.Option(False, "--json", help="The JSON report on stdout, nothing else."),
+    fences: bool = typer.Option(False, "--fences",
+                                help="The table of the field instead of verdicts: per program and model, whether "
+                                     "the violation is reachable, every minimal fence set (count, cheapest) and "
+                                     "the time; --report text, md, csv, json or html (default text)."),
     cat_path: List[str] = cat_path_option(),
 ) -> None:
     """Run every test of a suite under every model and check the expected verdicts.
@@ -49,6 +53,9 @@ def suite(
     from ..suite.run import model_columns, run_suite
 
     use_cat_path(cat_path)
+    if fences:
+        _fences_table(target, list(model), list(tests), timeout, report, output, as_json)
+        return
     report = report_format(report, output, as_json)
     to_stdout = report is not None and output is None
     the_suite = select_tests(load_suite(target), list(tests))
@@ -109,3 +116,35 @@ def _bless(run, manifest, as_json: bool):
     except MmdslError as err:
         return err, {"bless": {"error": error_dict(err)}} if as_json else None
     return blessed, {"bless": blessed.as_dict(manifest)} if as_json else None
+
+
+def _fences_table(target, models: list, tests: list, timeout: float, report, output, as_json: bool) -> None:
+    """``--fences``: every minimal fence set per program and model, one cell at a time."""
+    from ..core.limits import check_timeout
+    from ..suite.fence_table import FORMATS, fence_table, render_fence_table
+    from ..suite.manifest import load_suite, select_tests
+    from ..suite.report import write_report
+    from ..suite.run import model_columns
+
+    fmt = "json" if as_json else (report or "text")
+    if fmt not in FORMATS:
+        raise MmdslError(f"--report {fmt} with --fences", expected=", ".join(FORMATS))
+    the_suite = select_tests(load_suite(target), tests)
+    columns = model_columns(the_suite, models)
+
+    def progress(cell) -> None:
+        if output is not None or fmt == "text":
+            print(f"  {cell.test} under {cell.model}: {cell.count_text} minimal set(s), {cell.time:.1f} s",
+                  file=sys.stderr)
+
+    table = fence_table(the_suite, columns, check_timeout(timeout), on_cell=progress)
+    text = render_fence_table(table, fmt)
+    if output is None:
+        sys.stdout.write(text)
+    else:
+        write_report(text, output)
+        print(f"report: {output}")
+    if any(c.error and not c.error.startswith("timeout") for c in table.cells):
+        raise typer.Exit(2)
+    if any(c.error for c in table.cells):
+        raise typer.Exit(1)

@@ -57,6 +57,9 @@ class UnOp:
         return self.arg.regs()
 
     def __str__(self) -> str:
+        if self.op.startswith(CELL):
+            _, pool, fld, _size = self.op.split(":")
+            return f"&{pool}[{self.arg}].{fld}"
         return f"{'!' if self.op == 'not' else '-'}{self.arg}"
 
 
@@ -131,7 +134,30 @@ def apply_op(op: str, a: Value, b: Value) -> Value:
     raise ValueError(op)
 
 
+CELL = "cell:"  # UnOp("cell:POOL:FIELD:SIZE", index): the location of FIELD of node ``index`` (0..SIZE) of a pool
+
+
+def cell_op(pool: str, fld: str, size: int) -> str:
+    """The unary operator mapping a node index (1..size) of ``pool`` to the location of its field ``fld``."""
+    return f"{CELL}{pool}:{fld}:{size}"
+
+
+def cell_location(pool: str, index: int, fld: str) -> str:
+    """The location of field ``fld`` of node ``index`` of ``pool``: ``pool1.next`` ..."""
+    return f"{pool}{index}.{fld}"
+
+
+def _cell(op: str, a: Value) -> str:
+    _, pool, fld, size = op.split(":")
+    if isinstance(a, str) or not 0 <= a <= int(size):  # node 0: null, whose fields catch null dereferences
+        what = f"the address of '{a}'" if isinstance(a, str) else str(a)
+        raise UnsupportedError(f"pointer value {what} is not a node of pool '{pool}' (nodes 1 to {size}, 0 null)")
+    return cell_location(pool, a, fld)
+
+
 def apply_unop(op: str, a: Value) -> Value:
+    if op.startswith(CELL):
+        return _cell(op, a)
     if isinstance(a, str):
         if op == "not":
             return 0
@@ -259,6 +285,9 @@ class Thread:
     reg_choices: dict[str, tuple[Value, ...]] = field(default_factory=dict)
     # the name of each labelled pc a state property may test (key ("at", tid))
     pc_labels: dict[int, str] = field(default_factory=dict)
+    # the operations of a data-type harness (C calls of a function from the thread function):
+    # (first instruction, one past the last, function name); --spec serial runs each atomically
+    operations: list[tuple[int, int, str]] = field(default_factory=list)
 
     def has_loops(self) -> bool:
         return any(isinstance(i, Branch) and i.target <= k for k, i in enumerate(self.instrs))

@@ -61,7 +61,8 @@ class Exploration(TestResult):
 def explore(program: Program, model: Model, *, por: bool = True, order: str = "dfs",
             max_pending: int | None = None, max_states: int = DEFAULT_MAX_STATES,
             graph: bool = False, truncate: bool | None = None, compare_sc: bool = False,
-            max_memory: float | None = None, progress: bool = False, compact: bool = False) -> Exploration:
+            max_memory: float | None = None, progress: bool = False, compact: bool = False,
+            target=None) -> Exploration:
     """Explore every state of ``program`` under ``model`` (a reordering-table model).
 
     ``por`` turns the partial-order reduction on (the final states are the same either
@@ -73,6 +74,7 @@ def explore(program: Program, model: Model, *, por: bool = True, order: str = "d
     ceiling on the process's memory (``MemoryLimit``), ``progress`` a progress line on a
     terminal for long searches. ``compact`` stores a 128-bit hash of each visited state
     instead of the state (less memory; a collision, very unlikely, would miss states).
+    ``target(values)`` chooses the final states the trace leads to (default: the outcome's).
 
     ``stats``: states, transitions, final_states (distinct full final states),
     deadlocks (non-final states with nothing enabled: a lock never freed, an assume
@@ -83,7 +85,7 @@ def explore(program: Program, model: Model, *, por: bool = True, order: str = "d
     start = time.perf_counter()
     space = explore_space(program, model, por=por, order=order, max_pending=max_pending, max_states=max_states,
                           graph=graph, truncate=truncate, max_memory=max_memory, progress=progress,
-                          compact=compact)
+                          compact=compact, target=target)
     result = space.result(Exploration)
     machine, found = space.machine, space.found
     describer = Describer(machine)

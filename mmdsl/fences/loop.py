@@ -332,7 +332,8 @@ def select_fences(program: Program, model: Model, options: FenceOptions | None =
         raise UnsupportedError(f"unknown method '{options.method}'", expected=" or ".join(METHODS))
     if options.time_limit is not None and not options.time_limit > 0:
         raise UnsupportedError(f"--time-limit {options.time_limit}: the time limit is a positive number of seconds")
-    if program.has_loops() or program.state_property or options.method == "cut":
+    # --spec serial: data-type harnesses branch on every pointer, which the explorer handles best
+    if program.has_loops() or program.state_property or options.method == "cut" or options.target == "serial":
         from .explorer_selector import select_on_explorer
 
         return select_on_explorer(program, model, options)

@@ -10,7 +10,8 @@ from ..core.errors import UnsupportedError
 from ..core.outcome import TestResult
 from ..core.program import Program
 
-TARGETS = ("outcome", "sc")
+TARGETS = ("outcome", "sc", "serial")
+STATE_SET_TARGETS = ("sc", "serial")  # the unwanted final states are those outside a set
 
 
 @dataclass
@@ -24,7 +25,7 @@ class Target:
 
     def unwanted(self, final: dict) -> bool:
         """Is an execution ending in ``final`` (every register and location) one to forbid?"""
-        if self.name == "sc":
+        if self.name in STATE_SET_TARGETS:
             return FinalState.of(final, observed_keys(self.program)) not in self.sc_states
         cond = self.program.condition
         holds = cond.prop.holds(final)
@@ -32,8 +33,8 @@ class Target:
 
     def unwanted_state(self, state: FinalState) -> bool:
         """The same question on a final state over the observed keys."""
-        if self.name == "sc":
-            return state not in self.sc_states
+        if self.name in STATE_SET_TARGETS:
+            return FinalState.of(state.as_dict(), observed_keys(self.program)) not in self.sc_states
         return self.unwanted(state.as_dict())
 
     def achieved(self, result: TestResult) -> bool:
@@ -65,4 +66,10 @@ def make_target(program: Program, name: str, engine: str = "axiomatic") -> Targe
             states = frozenset(check(program, sc, collect="none").states)
         return Target(name, f"forbid every final state SC forbids ({len(states)} SC state(s))", program,
                       states)
+    if name == "serial":
+        from ..core.serial import serial_observations
+
+        serial = serial_observations(program)
+        return Target(name, f"forbid every observation no serial execution has ({len(serial.states)} serial "
+                      "observation(s), each operation atomic)", program, serial.states)
     raise UnsupportedError(f"unknown target '{name}'", expected=" or ".join(TARGETS))

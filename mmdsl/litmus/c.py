@@ -9,6 +9,8 @@ import pyparsing as pp
 
 from ..core.errors import LitmusError, UnsupportedError
 from ..core.program import Program
+from . import c_grammar as g
+from .c_data import ERR_REG, MAX_UNROLL, build_context
 from .c_grammar import grammar
 from .c_lower import Boundary, ThreadLowering
 from .finals import fatal_message, parse_final, parse_init
@@ -32,6 +34,7 @@ class CSourceMap:
     body_offset: int
     boundaries: list[list[Boundary]]
     functions: list[str]
+    rewritable: bool = True  # False when functions were inlined or loops unrolled (one source place, many copies)
 
 
 def _identity(name: str) -> str:
@@ -58,7 +61,12 @@ class CDialect:
         def pos(at: int):
             return layout.pos(body.offset + at)
 
-        threads, boundaries, locals_ = [], [], []
+        ctx = build_context(list(functions), pos, _unroll(layout))
+        functions = [f for f in functions if isinstance(f, g.Function) and f.name not in ctx.functions]
+        if not functions:
+            raise LitmusError("no thread functions", layout.pos(body.offset + len(body.text)),
+                              expected="'P0(int *x) { ... }'")
+        threads, boundaries, locals_, faults = [], [], [], []
         for tid, fn in enumerate(functions):
             m = _PROC.fullmatch(fn.name)
             if not m:
@@ -66,11 +74,13 @@ class CDialect:
                                        hint=f"only the thread functions P0, P1, ... (this one would be P{tid})")
             if int(m.group(1)) != tid:
                 raise LitmusError(f"thread function {tid} is named '{fn.name}'", pos(fn.at), expected=f"'P{tid}'")
-            code = ThreadLowering(fn, tid, body.text, pos).lower()
+            code = ThreadLowering(fn, tid, body.text, pos, ctx).lower()
+            faults.append(code.faults)
             threads.append(code.thread)
             boundaries.append(code.boundaries)
             locals_.append(code.locals)
         mem_init, reg_init = parse_init(layout, _identity)
+        mem_init = {**ctx.init, **mem_init}  # the init block may set what the top level declares
         for (t, r), v in reg_init.items():
             if t >= len(threads):
                 raise LitmusError(f"init gives register {r} to thread {t}, and there are {len(threads)} threads",
@@ -88,10 +98,13 @@ class CDialect:
                 raise LitmusError(f"the condition names {tid}:{reg}, and P{tid} has no local '{reg}'",
                                   layout.pos(layout.final.offset),
                                   expected=f"a local of P{tid}: {', '.join(sorted(locals_[tid])) or 'none'}")
+        observed = list(observed) + [("reg", t, ERR_REG) for t, f in enumerate(faults)
+                                     if f and ("reg", t, ERR_REG) not in observed]
+        rewritable = not ctx.functions and ctx.unroll is None
         return Program(
             name=layout.name, arch=layout.arch, threads=threads, init=mem_init, condition=condition,
             path=layout.path, doc=layout.doc, info=layout.info, observed=observed, filter=filt,
-            source=layout.original, layout=CSourceMap(body.offset, boundaries, [f.name for f in functions]),
+            source=layout.original, layout=CSourceMap(body.offset, boundaries, [f.name for f in functions], rewritable),
         )
 
     def fence_text(self, kind: str) -> str:
@@ -112,6 +125,17 @@ class CDialect:
         if not isinstance(smap, CSourceMap):
             raise UnsupportedError(f"test '{program.name}' was not read from C source")
         return sorted({b.index for b in smap.boundaries[tid]})
+
+
+def _unroll(layout: Layout) -> int | None:
+    """The header's ``unroll=N``: every loop is unrolled N times (None: loops stay loops)."""
+    text = layout.info.get("unroll")
+    if text is None:
+        return None
+    if not text.isdigit() or not 1 <= int(text) <= MAX_UNROLL:
+        raise LitmusError(f"unroll={text}", layout.pos(layout.source.find("unroll")),
+                          expected=f"a number of iterations from 1 to {MAX_UNROLL}")
+    return int(text)
 
 
 def _syntax_error(layout: Layout, err: pp.ParseBaseException) -> LitmusError:

@@ -88,6 +88,7 @@ class Declarator(Node):
     star_volatile: bool  # a qualifier after '*' (int *volatile p)
     array: bool
     init: "Node | None"
+    size: "Node | None" = None  # the size of an array declarator (x[3])
 
 
 @dataclass
@@ -149,6 +150,11 @@ class Jump(Stmt):
 
 
 @dataclass
+class Return(Stmt):
+    value: "Node | None"
+
+
+@dataclass
 class Unsupported(Stmt):
     """A statement the grammar recognises only to reject it by name (goto, return ...)."""
 
@@ -167,6 +173,23 @@ class Function(Node):
     params: list[Param]
     body: Block
     header_end: int
+    returns: "CType | None" = None  # the declared return type (None: none written)
+    return_stars: int = 0
+
+
+@dataclass
+class StructDef(Node):
+    """``struct NAME { fields };`` at the top level: each field of each node is a location."""
+
+    name: str
+    fields: list[Decl]
+
+
+@dataclass
+class GlobalDecl(Node):
+    """A declaration at the top level: a shared variable, a struct variable or a node pool."""
+
+    decl: Decl
 
 
 # ----- grammar -------------------------------------------------------------------
@@ -207,7 +230,9 @@ def _level(operand, op):
 
 
 def _ctype(toks) -> CType:
-    words = [w for w in toks if w not in QUALIFIERS]
+    words = [w for w in toks if w not in QUALIFIERS and w != "struct"]
+    if "struct" in toks:  # struct NAME: the words are ("struct", NAME)
+        words = ["struct", *words]
     return CType(tuple(words), "volatile" in toks, "_Atomic" in toks or any(w in ATOMIC_TYPES for w in words))
 
 
@@ -250,8 +275,8 @@ def grammar() -> pp.ParserElement:
     postfix = (primary + pp.ZeroOrMore(post_op)).set_parse_action(_postfix)
     un_op = _tok(r"\+\+|--|!(?!=)|~|-(?![-=>])|\+(?![+=])|\*(?!=)|&(?![&=])", "a unary operator")
     unary <<= (un_op + unary).set_parse_action(lambda s, at, t: Unary(at, t[0], t[1])) | postfix
-    sizeof = (kw["sizeof"] + LP + pp.SkipTo(")") + RP).set_parse_action(
-        lambda s, at, t: Call(at, "sizeof", []))
+    sizeof = (kw["sizeof"] + LP + pp.Located(pp.SkipTo(")")) + RP).set_parse_action(
+        lambda s, at, t: Call(at, "sizeof", [Name(t[1], " ".join(t[2][0].split()))]))
     unary_any = sizeof | unary
 
     mul = _level(unary_any, _tok(r"[*/%](?!=)", "'*', '/' or '%'"))
@@ -278,15 +303,18 @@ def grammar() -> pp.ParserElement:
     # ---- declarations ----
     qualifier = pp.MatchFirst([kw[q] for q in QUALIFIERS])
     type_word = pp.MatchFirst([kw[w] for w in sorted(TYPE_WORDS, key=len, reverse=True)])
-    ctype = (pp.ZeroOrMore(qualifier) + type_word + pp.ZeroOrMore(type_word | qualifier)).set_parse_action(
-        lambda s, at, t: _ctype(list(t)))
+    struct_type = kw["struct"] + ident
+    ctype = (pp.ZeroOrMore(qualifier) + (struct_type | type_word + pp.ZeroOrMore(type_word | qualifier))
+             + pp.ZeroOrMore(qualifier)).set_parse_action(lambda s, at, t: _ctype(list(t)))
     stars = pp.Group(pp.ZeroOrMore(pp.Literal("*") + pp.ZeroOrMore(qualifier)))
     array = pp.Group(pp.Optional(pp.Literal("[") + pp.Optional(expr) + pp.Suppress("]")))
 
     def _declarator(s, at, t):
         st = list(t[0])
         init = t[3] if len(t) > 3 else None
-        return Declarator(at, t[1], st.count("*"), any(q in st for q in QUALIFIERS), bool(len(t[2])), init)
+        arr = t[2]
+        return Declarator(at, t[1], st.count("*"), any(q in st for q in QUALIFIERS), bool(len(arr)), init,
+                          arr[1] if len(arr) > 1 else None)
 
     declarator = (stars + ident + array + pp.Optional(pp.Suppress(pp.Regex(r"=(?!=)")) - assign)).set_parse_action(
         _declarator)
@@ -309,9 +337,12 @@ def grammar() -> pp.ParserElement:
     jump = ((kw["break"] | kw["continue"]) - SEMI).set_parse_action(lambda s, at, t: Jump(at, t[0]))
     rejected = (
         (kw["goto"] + ident + SEMI).set_parse_action(lambda s, at, t: Unsupported(at, "goto"))
-        | (kw["return"] + pp.Optional(expr) + SEMI).set_parse_action(lambda s, at, t: Unsupported(at, "return"))
+        | (kw["return"] + pp.Optional(expr, default=None) + SEMI).set_parse_action(
+            lambda s, at, t: Return(at, t[1]))
         | (kw["switch"] + LP + expr + RP + block).set_parse_action(lambda s, at, t: Unsupported(at, "switch"))
-        | ((kw["struct"] | kw["union"] | kw["typedef"] | kw["enum"]) + pp.SkipTo(";") + SEMI).set_parse_action(
+        | (kw["struct"] + ident + pp.FollowedBy("{") + pp.SkipTo("}") + pp.Literal("}") + SEMI).set_parse_action(
+            lambda s, at, t: Unsupported(at, "a struct definition inside a function"))
+        | ((kw["union"] | kw["typedef"] | kw["enum"]) + pp.SkipTo(";") + SEMI).set_parse_action(
             lambda s, at, t: Unsupported(at, t[0]))
         | (ident + pp.Suppress(pp.Regex(r":(?!:)"))).set_parse_action(lambda s, at, t: Unsupported(at, "a label"))
     )
@@ -324,12 +355,24 @@ def grammar() -> pp.ParserElement:
     # ---- thread functions ----
     param = (ctype + declarator).set_parse_action(lambda s, at, t: Param(at, t[0], t[1]))
     params = pp.Group(pp.Optional(kw["void"].suppress() + pp.FollowedBy(")") | pp.DelimitedList(param)))
-    header = pp.Located(pp.Optional(kw["void"]).suppress() + ident + LP - params + RP)
-    function = (header - block).set_parse_action(
-        lambda s, at, t: Function(t[0], t[1][0], list(t[1][1]), t[3], t[2]))
-    body = pp.ZeroOrMore(function) + pp.StringEnd().set_name("a thread function 'P0(int *x) { ... }'")
+    ret_type = pp.Group(pp.Optional(ctype + pp.Group(pp.ZeroOrMore(pp.Literal("*")))))
+    header = pp.Located(ret_type + ident + LP + params + RP + pp.FollowedBy("{"))
+    function = (header - block).set_parse_action(_function)
+    struct_def = (kw["struct"] + ident + LB + pp.Group(pp.ZeroOrMore(decl)) + RB + SEMI).set_parse_action(
+        lambda s, at, t: StructDef(at, t[1], list(t[2])))
+    global_decl = decl.copy().add_parse_action(lambda s, at, t: GlobalDecl(at, t[0]))
+    body = pp.ZeroOrMore(struct_def | function | global_decl) + pp.StringEnd().set_name(
+        "a thread function 'P0(int *x) { ... }'")
     body.ignore(pp.cpp_style_comment)
     return body
+
+
+def _function(s, at, t):
+    start, (ret, name, params), end, body = t[0], t[1], t[2], t[3]
+    returns, stars = (ret[0], len(ret[1])) if len(ret) else (None, 0)
+    if returns is not None and returns.words == ("void",) and not stars:
+        returns = None
+    return Function(start, name, list(params), body, end, returns, stars)
 
 
 def _with_end(s, loc, toks):

@@ -11,8 +11,10 @@ from ..core.program import (
     Assign, BinOp, Branch, Const, Expr, Instr, Load, Nop, Reg, Store, Thread, UnOp,
     apply_op, apply_unop,
 )
+from . import c_data
 from . import c_grammar as g
 from .c_builtins import BUILTINS, SUPPORTED_CALLS
+from .c_data import DataContext
 
 BINOPS = {
     "+": "add", "-": "sub", "*": "mul", "/": "div", "%": "mod", "^": "xor", "&": "and", "|": "or",
@@ -38,6 +40,7 @@ class Local:
     pointer: bool
     volatile: bool  # for pointers: the pointee is volatile
     atomic: bool
+    struct: str | None = None  # a pointer to a node of this struct (its value is a node index)
 
 
 class Label:
@@ -83,12 +86,23 @@ class ThreadCode:
     thread: Thread
     boundaries: list[Boundary] = field(default_factory=list)
     locals: set[str] = field(default_factory=set)
+    faults: bool = False  # the thread sets %err (a null dereference or an unwinding bound reached)
 
 
 class ThreadLowering:
     """Lower one ``P<n>(...) { ... }`` function; ``pos(at)`` maps body offsets to file positions."""
 
-    def __init__(self, fn: g.Function, tid: int, text: str, pos: Callable[[int], SourcePos]):
+    def __init__(self, fn: g.Function, tid: int, text: str, pos: Callable[[int], SourcePos],
+                 ctx: DataContext | None = None):
+        self.ctx = ctx or DataContext()
+        self.call_stack: list[str] = []  # the functions being inlined
+        self.ncalls: dict[str, int] = {}
+        self.ret: tuple[str | None, Label] | None = None  # where 'return' goes in an inlined function
+        self.prefix = ""  # register prefix of an inlined function's locals
+        self.operations: list[tuple[int, int, str]] = []
+        self.nonnull: set[str] = set()  # registers known not to be null here
+        self.unwind_label = Label()
+        self.faulted = False  # a null check sets %err
         self.fn = fn
         self.tid = tid
         self.text = text
@@ -109,10 +123,11 @@ class ThreadLowering:
         for p in self.fn.params:
             self._param(p)
         self._block(self.fn.body, 0)
+        faults = c_data.fault_exits(self)
         for idx, label in self.fixups:
             self.instrs[idx] = replace(self.instrs[idx], target=label.index)
-        thread = Thread(self.tid, self.fn.name, self.instrs)
-        return ThreadCode(thread, self.boundaries, self.registers)
+        thread = Thread(self.tid, self.fn.name, self.instrs, operations=self.operations)
+        return ThreadCode(thread, self.boundaries, self.registers, faults)
 
     # ---- errors and emission ---------------------------------------------------------------
     def unsupported(self, what: str, at: int, hint: str | None = None) -> UnsupportedError:
@@ -122,8 +137,29 @@ class ThreadLowering:
         return LitmusError(what, self.pos(at), expected=expected)
 
     def emit(self, ins: Instr) -> int:
+        if len(self.instrs) >= c_data.MAX_THREAD_INSTRS:
+            raise c_data.thread_limit_error(f"thread {self.fn.name}", self.cur_pos)
+        dst = getattr(ins, "dst", None)
+        if dst:
+            self.nonnull.discard(dst)
+            if isinstance(ins, Assign) and isinstance(ins.expr, Const) and isinstance(ins.expr.value, int) \
+                    and ins.expr.value != 0:
+                self.nonnull.add(dst)
         self.instrs.append(replace(ins, pos=self.cur_pos, text=self.cur_text))
         return len(self.instrs) - 1
+
+    def emit_assign(self, reg: str, v: Expr) -> None:
+        self.emit(Assign(reg, v))
+
+    def new_label(self) -> Label:
+        return Label()
+
+    def block(self, block: g.Block) -> None:
+        """An inlined function's body (its locals live in the fresh scope the caller set up)."""
+        self._block(block, 0)
+
+    def null_check(self, ptr: Expr) -> None:
+        c_data.null_check(self, ptr)
 
     def jump(self, cond: Expr | None, label: Label) -> None:
         if isinstance(cond, Const):
@@ -135,6 +171,7 @@ class ThreadLowering:
 
     def place(self, label: Label) -> None:
         label.index = len(self.instrs)
+        self.nonnull.clear()  # a join point: other paths arrive here
 
     def temp(self) -> str:
         self.ntemp += 1
@@ -166,10 +203,20 @@ class ThreadLowering:
         self.names[d.name] = Location(d.name, p.ctype.volatile, p.ctype.atomic)
 
     def _declare(self, ctype: g.CType, d: g.Declarator) -> Local:
+        return self.declare_local(ctype, d)
+
+    def declare_local(self, ctype: g.CType, d: g.Declarator) -> Local:
         if d.array:
             raise self.unsupported(f"array '{d.name}'", d.at)
         if d.stars > 1:
             raise self.unsupported(f"pointer to pointer ('{d.name}')", d.at)
+        struct = None
+        if ctype.words[:1] == ("struct",):
+            t = c_data.field_type(self.ctx, ctype, d, self.pos)
+            if t[0] == "struct":
+                raise self.unsupported(f"a local struct variable ('{d.name}')", d.at,
+                                       hint="declare shared structs at the top level, or use a pointer")
+            struct = t[1]
         old = self.names.get(d.name)
         if isinstance(old, Location):
             raise self.malformed(f"local '{d.name}' has the name of a parameter of {self.fn.name}", d.at,
@@ -180,10 +227,13 @@ class ThreadLowering:
         if old is not None:
             raise self.unsupported(f"declaring '{d.name}' again in an inner block of {self.fn.name}", d.at,
                                    hint="a local is a register named after it: shadowing is not supported")
-        local = Local(d.name, d.stars == 1, ctype.volatile, ctype.atomic)
+        if d.name in self.ctx.globals:
+            raise self.malformed(f"local '{d.name}' has the name of a global", d.at, expected="a new name")
+        local = Local(self.prefix + d.name, d.stars == 1 and struct is None, ctype.volatile, ctype.atomic, struct)
         self.names[d.name] = local
         self.scopes[-1].append(d.name)
-        self.registers.add(d.name)
+        if not self.prefix:
+            self.registers.add(d.name)
         return local
 
     def _open_scope(self) -> None:
@@ -196,6 +246,11 @@ class ThreadLowering:
 
     def lookup(self, node: g.Name) -> Location | Local:
         found = self.names.get(node.name)
+        if found is None and node.name in self.ctx.globals:
+            raise self.malformed(f"global '{node.name}' is a location, not a pointer to one", node.at,
+                                 expected=f"'&{node.name}'")
+        if found is None and node.name == "NULL":
+            raise self.malformed("NULL cannot be used here", node.at, expected="a pointer to a location")
         if found is None:
             raise self.malformed(f"unknown name '{node.name}' in {self.fn.name}", node.at,
                                  expected="a parameter or a local declared before this use")
@@ -226,7 +281,11 @@ class ThreadLowering:
             self._block(stmt, depth + 1)
             return
         if isinstance(stmt, g.Unsupported):
-            raise self.unsupported(f"'{stmt.what}'" if stmt.what != "a label" else "a label", stmt.at)
+            raise self.unsupported(f"'{stmt.what}'" if stmt.what not in ("a label",) and " " not in stmt.what
+                                   else stmt.what, stmt.at)
+        if isinstance(stmt, g.Return):
+            c_data.return_stmt(self, stmt)
+            return
         if isinstance(stmt, (g.Decl, g.ExprStmt, g.Jump, g.Empty)):
             self.at_statement(stmt)
         if isinstance(stmt, g.Decl):
@@ -277,6 +336,9 @@ class ThreadLowering:
     def _loop(self, stmt: g.Stmt, header: str, cond: g.Node | None, body: g.Stmt, depth: int,
               step: g.Node | None = None, test_first: bool = True) -> None:
         """while / for / do-while: a Nop marks the entry, the body starts right after it."""
+        if self.ctx.unroll is not None:
+            c_data.unrolled_loop(self, stmt, header, cond, body, depth, step, test_first)
+            return
         self.at_statement(stmt, header)
         self.emit(Nop())
         top, brk = Label(), Label()
@@ -373,6 +435,12 @@ class ThreadLowering:
         if op in ("<<", ">>"):
             raise self.unsupported(f"shift assignment '{e.op}'", e.at)
         t = e.target
+        if isinstance(t, g.Name) and t.name not in self.names and t.name in self.ctx.globals:
+            addr, _ = c_data.global_address(self, t)
+            return self._store_at(Access(addr, False, False), op, e.value)
+        if isinstance(t, g.Postfix) and t.kind in ("->", "."):
+            addr, _ = c_data.member(self, t)
+            return self._store_at(Access(addr, False, False), op, e.value)
         if isinstance(t, g.Name):
             found = self.lookup(t)
             if isinstance(found, Location):
@@ -384,25 +452,41 @@ class ThreadLowering:
                 self.into(found.reg, e.value)
             return Reg(found.reg)
         if isinstance(t, g.Unary) and t.op == "*":
-            acc = self.pointer(t.arg)
-            if op:
-                old = self.temp()
-                self.emit(Load(old, acc.addr, self.plain(acc)))
-                v = fold(BinOp(BINOPS[op], Reg(old), self.value(e.value)))
-            else:
-                v = self.value(e.value)
-            self.emit(Store(acc.addr, v, self.plain(acc)))
-            return v
+            return self._store_at(self.pointer(t.arg), op, e.value)
         self.reject_shape(t)
         raise self.malformed("cannot assign to this expression", t.at, expected="a local or '*pointer'")
+
+    def _store_at(self, acc: Access, op: str, value: g.Node) -> Expr:
+        if op:
+            old = self.temp()
+            self.emit(Load(old, acc.addr, self.plain(acc)))
+            v = fold(BinOp(BINOPS[op], Reg(old), self.value(value)))
+        else:
+            v = self.value(value)
+        self.emit(Store(acc.addr, v, self.plain(acc)))
+        return v
 
     def value(self, e: g.Node, dst: str | None = None) -> Expr:
         """Lower ``e`` for its value; a load or an atomic call writes ``dst`` when given."""
         if isinstance(e, g.Num):
             return Const(e.value)
         if isinstance(e, g.Name):
+            if e.name not in self.names and e.name in self.ctx.globals:
+                addr, _ = c_data.global_address(self, e)
+                reg = dst or self.temp()
+                self.emit(Load(reg, addr, frozenset()))
+                return Reg(reg)
+            if e.name == "NULL" and e.name not in self.names:
+                return Const(0)
             found = self.lookup(e)
             return Const(found.name) if isinstance(found, Location) else Reg(found.reg)
+        if isinstance(e, g.Postfix) and e.kind in ("->", "."):
+            addr, _ = c_data.member(self, e)
+            reg = dst or self.temp()
+            self.emit(Load(reg, addr, frozenset()))
+            return Reg(reg)
+        if isinstance(e, g.Unary) and e.op == "&" and c_data.addressable(self, e.arg):
+            return c_data.address_of(self, e.arg)
         if isinstance(e, g.Unary):
             if e.op == "*":
                 acc = self.pointer(e.arg)
@@ -451,7 +535,7 @@ class ThreadLowering:
     def reject_shape(self, e: g.Node) -> None:
         """Raise the UnsupportedError naming an expression form the dialect does not have."""
         if isinstance(e, g.Postfix):
-            what = {"[": "array indexing", ".": "struct member access", "->": "struct member access"}
+            what = {"[": "array indexing"}
             if e.kind in what:
                 raise self.unsupported(what[e.kind], e.at)
             raise self.unsupported(f"'{e.kind}' inside an expression", e.at, hint="write it as a statement")
@@ -460,10 +544,15 @@ class ThreadLowering:
 
     def pointer(self, e: g.Node) -> Access:
         """The location a pointer expression designates."""
+        if isinstance(e, g.Unary) and e.op == "&" and c_data.addressable(self, e.arg):
+            return Access(c_data.address_of(self, e.arg), False, False)
         if isinstance(e, g.Name):
             found = self.lookup(e)
             if isinstance(found, Location):
                 return Access(Const(found.name), found.volatile, found.atomic)
+            if found.struct:
+                raise self.unsupported(f"dereferencing struct pointer '{e.name}' as a whole", e.at,
+                                       hint=f"access its fields: {e.name}->field")
             if not found.pointer:
                 raise self.malformed(f"'{e.name}' is not a pointer", e.at, expected="a pointer parameter or local")
             return Access(Reg(found.reg), found.volatile, found.atomic)
@@ -482,6 +571,13 @@ class ThreadLowering:
         return acc.annots("sc") if acc.atomic else acc.annots()
 
     def call(self, e: g.Call, dst: str | None) -> Expr | None:
+        fn = self.ctx.functions.get(e.name)
+        if fn is not None:
+            return c_data.inline(self, fn, e, dst)
+        if e.name == "malloc":
+            return c_data.malloc(self, e)
+        if e.name == "cas":
+            return c_data.cas(self, e, dst)
         spec = BUILTINS.get(e.name)
         if spec is None:
             raise self.unsupported(f"call to '{e.name}'", e.at, hint="supported: " + SUPPORTED_CALLS)

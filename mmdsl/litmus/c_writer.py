@@ -31,6 +31,10 @@ def write_with_fences(dialect, program: Program, insertions) -> str:
     smap = program.layout
     if smap is None or not hasattr(smap, "boundaries"):
         raise UnsupportedError(f"test '{program.name}' was not read from C source; cannot write it back as C")
+    if not getattr(smap, "rewritable", True):
+        raise UnsupportedError(f"test '{program.name}' inlines functions or unrolls loops: one source place "
+                               "stands for many instructions, so its fences cannot be written back as C",
+                               hint="the fences are listed by thread, instruction and source line instead")
     source = program.source
     edits: dict[int, list[tuple[Boundary, str]]] = {}
     for tid, index, kind in insertions:

@@ -17,11 +17,12 @@ def fence_line(c: Choice) -> str:
 
 def recheck_text(sel: Selection, result: TestResult) -> str:
     """What the re-run of the fenced program shows, in the target's terms."""
-    if sel.target.name == "sc":
+    if sel.target.name in ("sc", "serial"):
+        who = "SC" if sel.target.name == "sc" else "a serial execution"
         bad = sum(1 for s in result.states if sel.target.unwanted_state(s))
         if bad:
-            return f"{len(result.states)} state(s), {bad} not allowed by SC"
-        return f"{len(result.states)} state(s), all allowed by SC"
+            return f"{len(result.states)} state(s), {bad} not allowed by {who}"
+        return f"{len(result.states)} state(s), all allowed by {who}"
     counts = f"(Positive: {result.positive} Negative: {result.negative})"
     if result.condition.quantifier == "exists":
         return f"{result.verdict} {counts}"
