@@ -119,6 +119,7 @@ class Enumerator:
     def _fails(self, rf_rows: list[int], co_rows: list[int]) -> bool:
         self.partial += 1
         d = Dynamic(Rel(self.n, rf_rows), Rel(self.n, co_rows), self.s.internal)
+        self._checked = d  # a leaf right after this check reuses it (see _leaf)
         return self.p.first_failure(d, prunable_only=True) is not None
 
     def run(self, on_leaf: Callable[[Leaf, bool], None], want_forbidden: bool = False) -> None:
@@ -231,10 +232,18 @@ class Enumerator:
             if values[r] != v:
                 return
         self.candidates += 1
-        rf = Rel(self.n, rf_rows)
-        corel = Rel(self.n, co_rows)
-        d = Dynamic(rf, corel, s.internal)
-        allowed = self.p.first_failure(d) is None
+        if self._prune_now:
+            # the last partial check (the last read's choice in _rf, or _co_done when there
+            # are no reads) was on exactly this rf and co, and passed: the prunable axioms
+            # hold, only the others are left to check, on the same relations and cache
+            d = self._checked
+            rf, corel = d.rf, d.co
+            allowed = self.p.first_failure(d, skip_prunable=True) is None
+        else:
+            rf = Rel(self.n, rf_rows)
+            corel = Rel(self.n, co_rows)
+            d = Dynamic(rf, corel, s.internal)
+            allowed = self.p.first_failure(d) is None
         if not allowed and not self.want_forbidden:
             return
         final = self._final(values, co)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from operator import and_, or_
 from typing import Callable
 
 from ..core.errors import ModelError
@@ -30,8 +31,17 @@ class Dynamic:
             c = self.rf
         elif name == "co":
             c = self.co
-        elif name == "fr":
-            c = self.rf.inverse().seq(self.co)
+        elif name == "fr":  # rf^-1 ; co in one pass: a read before every write co-after its source
+            rows = [0] * self.rf.n
+            co = self.co.rows
+            for w, row in enumerate(self.rf.rows):
+                if row:
+                    later = co[w]
+                    while row:
+                        low = row & -row
+                        rows[low.bit_length() - 1] |= later
+                        row ^= low
+            c = Rel(self.rf.n, rows)
         elif name == "com":
             c = self.rf | self.co | self.get("fr")
         else:
@@ -216,6 +226,9 @@ class Prepared:
         fn = _SET_OPS[op] if e.type == SET else _OPS[op]
         if all(k == "c" for k, _ in parts):
             return ("c", fn(n, full, [v for _, v in parts]))
+        special = _specialised(op, e.type == SET, n, full, parts)
+        if special is not None:
+            return ("f", special)
         getters = [(lambda d, v=v: v) if k == "c" else v for k, v in parts]
         return ("f", lambda d: fn(n, full, [g(d) for g in getters]))
 
@@ -234,9 +247,11 @@ class Prepared:
             ok = (v == 0) if isinstance(v, int) else v.is_empty()
         return ok != ax.negated
 
-    def first_failure(self, d: Dynamic, prunable_only: bool = False) -> Axiom | None:
+    def first_failure(self, d: Dynamic, prunable_only: bool = False, skip_prunable: bool = False) -> Axiom | None:
+        """The first axiom ``d`` violates (None when it is allowed); only the prunable axioms
+        with ``prunable_only``, only the others with ``skip_prunable`` (known to hold)."""
         for ax, compiled, prunable in self.axioms:
-            if prunable_only and not prunable:
+            if (prunable_only and not prunable) or (skip_prunable and prunable):
                 continue
             if not self.holds(ax, compiled, d):
                 return ax
@@ -288,6 +303,78 @@ def _positive_in_dynamic(e: Expr, polarity: dict[str, bool], positive: bool = Tr
 
 
 # ----- operators on relations and sets ----------------------------------------------
+def _specialised(op: str, is_set: bool, n: int, full: int, parts: list[tuple]) -> Callable | None:
+    """A direct function for a dynamic expression of a common shape, or None (the generic one).
+
+    Unions and intersections fold their static operands into one value at compile time
+    (both are associative and commutative, so the value is the same) and combine rows with
+    C-level maps; unary operators and two-part sequences call the operation directly,
+    without building an argument list per candidate.
+    """
+    consts = [v for k, v in parts if k == "c"]
+    fns = [v for k, v in parts if k != "c"]
+    if op in ("union", "inter") and not is_set:
+        combine = or_ if op == "union" else and_
+        base = None
+        if consts:
+            base = (union_all(n, consts) if op == "union" else _inter_all(n, full, consts)).rows
+        first, rest = (base, fns) if base is not None else (None, fns)
+
+        def rows_op(d: Dynamic, first=first, rest=rest, combine=combine) -> Rel:
+            if first is None:
+                rows = rest[0](d).rows
+                more = rest[1:]
+            else:
+                rows, more = first, rest
+            for g in more:
+                rows = map(combine, rows, g(d).rows)
+            return Rel(n, tuple(rows))
+
+        return rows_op
+    if op in ("union", "inter") and is_set:
+        const = 0 if op == "union" else full
+        for v in consts:
+            const = (const | v) if op == "union" else (const & v)
+        if op == "union":
+            def set_union(d: Dynamic) -> int:
+                acc = const
+                for g in fns:
+                    acc |= g(d)
+                return acc
+            return set_union
+
+        def set_inter(d: Dynamic) -> int:
+            acc = const
+            for g in fns:
+                acc &= g(d)
+            return acc
+        return set_inter
+    if is_set:
+        return None
+    if op == "seq" and len(parts) == 2:
+        (ka, a), (kb, b) = parts
+        if ka == "c":
+            return lambda d: a.seq(b(d))
+        if kb == "c":
+            return lambda d: a(d).seq(b)
+        return lambda d: a(d).seq(b(d))
+    if op == "diff" and len(parts) == 2:
+        (ka, a), (kb, b) = parts
+        if ka == "c":
+            return lambda d: a - b(d)
+        if kb == "c":
+            return lambda d: a(d) - b
+        return lambda d: a(d) - b(d)
+    if len(parts) == 1 and op in _UNARY:
+        method = _UNARY[op]
+        (_, g), = parts
+        return lambda d: method(g(d))
+    return None
+
+
+_UNARY = {"inv": Rel.inverse, "plus": Rel.plus, "star": Rel.star, "opt": Rel.opt, "compl": Rel.complement}
+
+
 def _seq_all(n, full, vals):
     acc = vals[0]
     for v in vals[1:]:
