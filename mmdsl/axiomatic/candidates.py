@@ -86,7 +86,7 @@ class Enumerator:
                 opts.append(w)
             self.choices.append((r, opts))
         self.locs = [loc for loc in sorted(s.writes_by_loc)]
-        self.locations = s.program.locations  # a property that walks the program: once
+        self.locations = s.locations
 
     def _want(self, wanted: dict) -> None:
         """Turn wanted final values into pinned reads and co-last values where they are direct."""
