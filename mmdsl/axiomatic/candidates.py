@@ -167,6 +167,8 @@ class Enumerator:
             w = rest[k]
             prefix = order + [w]
             remaining = rest[:k] + rest[k + 1:]
+            if remaining and loc in self.last_value and not any(self._last_ok(loc, x) for x in remaining):
+                continue  # -q: none of the writes left can end the order with the wanted value
             if self._prune_now and remaining and len(prefix) + len(remaining) > 2:
                 chosen[loc] = prefix + remaining  # rows below keep only the prefix's edges
                 if self._fails([0] * self.n, self._co_prefix_rows(chosen, loc, len(prefix))):
@@ -252,61 +254,67 @@ class Enumerator:
 
     # ---- values --------------------------------------------------------------------
     def _values(self, src: dict[int, int]) -> dict[int, Value] | None:
-        """Every event's value, resolving data dependencies; None for a cyclic (thin-air) candidate."""
+        """Every event's value, resolving data dependencies; None for a cyclic (thin-air) candidate.
+
+        The two resolvers are methods, not nested functions calling each other: such a pair
+        is a reference cycle per candidate, garbage only the cycle collector frees."""
         s = self.s
         values: dict[int, Value] = {}
         env: list[dict[int, Value]] = [dict() for _ in s.traces]
         visiting: set[int] = set()
-
-        def write_value(w: int):
-            v = values.get(w)
-            if v is not None:
-                return v
-            e = s.events[w]
-            if e.value is not None:
-                values[w] = e.value
-                return e.value
-            t = s.templates[w]
-            if w in visiting:
-                raise _Cycle
-            visiting.add(w)
-            tid = e.tid
-            for k in variables(t.value):  # only the reads this value is computed from
-                if k not in env[tid]:
-                    env[tid][k] = read_value(s.read_eid[tid][k])
-            try:
-                v = value_of(t.value, env[tid])
-            except UnsupportedError as err:  # e.g. storing an address plus a value read
-                ins = s.program.threads[tid].instrs[t.instr]
-                raise err.locate(ins.pos, ins.text) from None
-            visiting.discard(w)
-            values[w] = v
-            return v
-
-        def read_value(r: int):
-            v = values.get(r)
-            if v is not None:
-                return v
-            if r in visiting:
-                raise _Cycle
-            visiting.add(r)
-            v = write_value(src[r])
-            visiting.discard(r)
-            values[r] = v
-            return v
-
+        state = (src, values, env, visiting)
         try:
             for r in s.reads:
-                v = read_value(r)
+                v = self._read_value(r, state)
                 e = s.events[r]
                 env[e.tid][s.templates[r].read] = v
             for e in s.events:
                 if e.kind == "W":
-                    write_value(e.eid)
+                    self._write_value(e.eid, state)
         except _Cycle:
             return None
         self.env = env
         return values
+
+    def _write_value(self, w: int, state):
+        src, values, env, visiting = state
+        v = values.get(w)
+        if v is not None:
+            return v
+        s = self.s
+        e = s.events[w]
+        if e.value is not None:
+            values[w] = e.value
+            return e.value
+        t = s.templates[w]
+        if w in visiting:
+            raise _Cycle
+        visiting.add(w)
+        tid = e.tid
+        for k in variables(t.value):  # only the reads this value is computed from
+            if k not in env[tid]:
+                env[tid][k] = self._read_value(s.read_eid[tid][k], state)
+        try:
+            v = value_of(t.value, env[tid])
+        except UnsupportedError as err:  # e.g. storing an address plus a value read
+            ins = s.program.threads[tid].instrs[t.instr]
+            raise err.locate(ins.pos, ins.text) from None
+        visiting.discard(w)
+        values[w] = v
+        return v
+
+    def _read_value(self, r: int, state):
+        src, values, env, visiting = state
+        v = values.get(r)
+        if v is not None:
+            return v
+        if r in visiting:
+            raise _Cycle
+        visiting.add(r)
+        v = self._write_value(src[r], state)
+        visiting.discard(r)
+        values[r] = v
+        return v
 
     def _final(self, values: dict[int, Value], co: dict[str, list[int]]) -> dict:
         s = self.s

@@ -162,10 +162,11 @@ def lower_table_test(layout: Layout, dialect: TableDialect) -> Program:
             base = len(instrs)
             for k, lab in code.jumps:
                 jumps.append((base + k, lab, cell))
+            text = cell.text.strip()
             for ins in code.instrs:
-                instrs.append(replace(ins, pos=pos, text=cell.text.strip()))
+                instrs.append(_placed(ins, pos, text))
             if code.labels and not code.instrs:
-                instrs.append(Nop(pos=pos, text=cell.text.strip()))
+                instrs.append(Nop(pos=pos, text=text))
         for idx, lab, cell in jumps:
             if lab == END_OF_THREAD:
                 instrs[idx] = replace(instrs[idx], target=len(instrs))
@@ -186,6 +187,18 @@ def lower_table_test(layout: Layout, dialect: TableDialect) -> Program:
         path=layout.path, doc=layout.doc, info=layout.info, observed=observed, filter=filt,
         source=layout.original, layout=(names, rows),
     )
+
+
+def _placed(ins: Instr, pos, text: str) -> Instr:
+    """``replace(ins, pos=pos, text=text)`` without re-running the dataclass ``__init__``: a
+    cell's instructions are shared by every test with that cell (``_CELL_CACHE``) and get
+    their place per test. The instructions are frozen dataclasses with no ``__post_init__``."""
+    new = object.__new__(type(ins))
+    fields = new.__dict__
+    fields.update(ins.__dict__)
+    fields["pos"] = pos
+    fields["text"] = text
+    return new
 
 
 def _check_condition_threads(layout: Layout, condition, observed, nthreads: int) -> None:
