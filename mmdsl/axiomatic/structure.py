@@ -12,6 +12,18 @@ from ..relations import Rel
 from .threads import Template, Trace
 
 
+_NO_ANNOTS: frozenset = frozenset()
+
+
+def _event(eid, tid, po, instr, kind, loc, value, annots, fence, rmw, init, label) -> Event:
+    """``Event(...)`` with every field given, without the frozen dataclass's per-field
+    ``object.__setattr__`` calls (a structure builds one per event of every test)."""
+    e = object.__new__(Event)
+    e.__dict__.update(eid=eid, tid=tid, po=po, instr=instr, kind=kind, loc=loc, value=value, annots=annots,
+                      fence=fence, rmw=rmw, init=init, label=label)
+    return e
+
+
 class Structure:
     """Events of one combination of thread paths and everything that does not depend on rf/co."""
 
@@ -28,7 +40,8 @@ class Structure:
         init = program.init
         for loc in locs:
             self.init_of[loc] = len(events)
-            events.append(Event(len(events), -1, 0, -1, "W", loc, init.get(loc, 0), init=True, label=f"i{loc}"))
+            events.append(_event(len(events), -1, 0, -1, "W", loc, init.get(loc, 0), _NO_ANNOTS, None, False,
+                                 True, f"i{loc}"))
             self.templates.append(None)
         self.thread_events: list[list[int]] = []
         self.read_eid: list[dict[int, int]] = []  # per thread: read index -> eid
@@ -39,8 +52,8 @@ class Structure:
             for po, t in enumerate(tr.events):
                 eid = len(events)
                 value = t.value if not isinstance(t.value, tuple) else None
-                events.append(Event(eid, tid, po, t.instr, t.kind, t.loc, value, t.annots, t.fence, t.rmw,
-                                    False, event_label(k)))
+                events.append(_event(eid, tid, po, t.instr, t.kind, t.loc, value, t.annots, t.fence, t.rmw,
+                                     False, event_label(k)))
                 k += 1
                 self.templates.append(t)
                 ids.append(eid)

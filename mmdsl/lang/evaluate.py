@@ -73,11 +73,15 @@ class Prepared:
         self.scopes: dict[int, tuple[dict, dict]] = {}
         self._bind_lets({ax.scope for ax in model.axioms if ax.scope is not None})
         self.axioms: list[tuple[Axiom, tuple, bool]] = []
+        # (axiom, holds(d) -> bool) of the prunable axioms and of the others, in model order
+        self.prunable_tests: list[tuple[Axiom, Callable]] = []
+        self.other_tests: list[tuple[Axiom, Callable]] = []
         for ax in model.axioms:
             env, polarity = self.scope_of(ax)
             compiled = self._compile(ax.expr, env)
             prunable = (not ax.negated) and _positive_in_dynamic(ax.expr, polarity)
             self.axioms.append((ax, compiled, prunable))
+            (self.prunable_tests if prunable else self.other_tests).append((ax, _axiom_test(ax, compiled)))
 
     # ----- compilation --------------------------------------------------------
     def _bind_lets(self, scopes: set[int]) -> None:
@@ -210,7 +214,7 @@ class Prepared:
             if name in env:
                 return env[name]
             if name in DYNAMIC:
-                return ("f", lambda d, name=name: d.get(name))
+                return ("f", _dynamic_getter(name))
             if e.type == SET:
                 return ("c", self.sets(name))
             rel = self.rels.get(name)
@@ -250,9 +254,12 @@ class Prepared:
     def first_failure(self, d: Dynamic, prunable_only: bool = False, skip_prunable: bool = False) -> Axiom | None:
         """The first axiom ``d`` violates (None when it is allowed); only the prunable axioms
         with ``prunable_only``, only the others with ``skip_prunable`` (known to hold)."""
-        for ax, compiled, prunable in self.axioms:
-            if (prunable_only and not prunable) or (skip_prunable and prunable):
-                continue
+        if prunable_only or skip_prunable:
+            for ax, test in (self.prunable_tests if prunable_only else self.other_tests):
+                if not test(d):
+                    return ax
+            return None
+        for ax, compiled, _ in self.axioms:
             if not self.holds(ax, compiled, d):
                 return ax
         return None
@@ -264,6 +271,35 @@ class Prepared:
             if not self.holds(ax, compiled, d):
                 out.append((ax, self.value(compiled, d)))
         return out
+
+
+def _dynamic_getter(name: str) -> Callable:
+    """The compiled value of a dynamic relation's name: rf and co read directly, the others
+    (fr, com, rfe, coi ...) through the candidate's cache."""
+    if name == "rf":
+        return lambda d: d.rf
+    if name == "co":
+        return lambda d: d.co
+    return lambda d: d.get(name)
+
+
+def _axiom_test(ax: Axiom, compiled: tuple) -> Callable:
+    """``holds(d)`` of one axiom, as ``Prepared.holds`` decides it, with the test chosen once."""
+    kind, v = compiled
+    negated = ax.negated
+    if ax.test == "acyclic":
+        check = is_acyclic
+    elif ax.test == "irreflexive":
+        check = Rel.is_irreflexive
+    else:
+        def check(value) -> bool:
+            return (value == 0) if isinstance(value, int) else value.is_empty()
+    if kind == "c":
+        result = check(v) != negated
+        return lambda d: result
+    if negated:
+        return lambda d: not check(v(d))
+    return lambda d: check(v(d))
 
 
 def witness_of(ax: Axiom, value) -> list[int]:

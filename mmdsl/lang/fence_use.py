@@ -64,7 +64,8 @@ def undeclared_fences(program: Program, model: Model) -> list[UndeclaredFence]:
     """The fence kinds of ``program`` that ``model`` neither declares nor names, in order of first use."""
     names = model.compiled("names-used-lower", lambda m: {n.lower() for n in _names(m)})
     found: dict[str, UndeclaredFence] = {}
-    orders: dict[str, bool] = {}  # fence kind -> does the model name or declare it (once per kind)
+    # fence kind -> does the model name or declare it: decided once per kind and model
+    orders: dict[str, bool] = model.compiled("fence-kinds-known", lambda m: {})
     for thread in program.threads:
         for ins in thread.instrs:
             if not isinstance(ins, Fence):
