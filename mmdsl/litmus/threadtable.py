@@ -137,13 +137,14 @@ def lower_table_test(layout: Layout, dialect: TableDialect) -> Program:
         jumps: list[tuple[int, str, Cell]] = []
         for row in rows:
             cell = row[tid]
-            if not cell.text.strip():
+            text = cell.text.strip()
+            if not text:
                 continue
-            key = (dialect.name, cell.text.strip())
+            key = (dialect.name, text)
             code = _CELL_CACHE.get(key)
             if code is None:
                 try:
-                    code = dialect.parse_cell(cell.text.strip())
+                    code = dialect.parse_cell(text)
                 except CellError as err:
                     lead = len(cell.text) - len(cell.text.lstrip())
                     raise LitmusError(err.message, layout.pos(cell.offset + lead + err.at),
@@ -162,7 +163,6 @@ def lower_table_test(layout: Layout, dialect: TableDialect) -> Program:
             base = len(instrs)
             for k, lab in code.jumps:
                 jumps.append((base + k, lab, cell))
-            text = cell.text.strip()
             for ins in code.instrs:
                 instrs.append(_placed(ins, pos, text))
             if code.labels and not code.instrs:
