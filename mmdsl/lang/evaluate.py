@@ -230,6 +230,8 @@ class Prepared:
         fn = _SET_OPS[op] if e.type == SET else _OPS[op]
         if all(k == "c" for k, _ in parts):
             return ("c", fn(n, full, [v for _, v in parts]))
+        if e.type != SET and _empty_whatever_else(op, parts):
+            return ("c", Rel.empty(n))  # e.g. rmw & (fre ; coe) in a test without read-modify-writes
         special = _specialised(op, e.type == SET, n, full, parts)
         if special is not None:
             return ("f", special)
@@ -339,6 +341,17 @@ def _positive_in_dynamic(e: Expr, polarity: dict[str, bool], positive: bool = Tr
 
 
 # ----- operators on relations and sets ----------------------------------------------
+def _empty_whatever_else(op: str, parts: list[tuple]) -> bool:
+    """Is a relation empty on every candidate because a static operand is empty? An
+    intersection or a sequence with an empty operand, a difference from an empty relation:
+    the dynamic rest need not be computed at all (the value is the same empty relation)."""
+    if op in ("inter", "seq"):
+        return any(k == "c" and v.is_empty() for k, v in parts)
+    if op == "diff":
+        return parts[0][0] == "c" and parts[0][1].is_empty()
+    return False
+
+
 def _specialised(op: str, is_set: bool, n: int, full: int, parts: list[tuple]) -> Callable | None:
     """A direct function for a dynamic expression of a common shape, or None (the generic one).
 
