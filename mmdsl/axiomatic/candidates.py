@@ -87,6 +87,8 @@ class Enumerator:
             self.choices.append((r, opts))
         self.locs = [loc for loc in sorted(s.writes_by_loc)]
         self.locations = s.locations
+        self._checked: Dynamic | None = None  # the last partial check, and its answer
+        self._failed = False
 
     def _want(self, wanted: dict) -> None:
         """Turn wanted final values into pinned reads and co-last values where they are direct."""
@@ -117,10 +119,18 @@ class Enumerator:
         return v is None or v == want
 
     def _fails(self, rf_rows: list[int], co_rows: list[int]) -> bool:
+        rf, co = Rel(self.n, rf_rows), Rel(self.n, co_rows)
+        last = self._checked
+        if last is not None and last.co.rows == co.rows and last.rf.rows == rf.rows:
+            # the same rf and co as the check just made: a coherence order completed by
+            # placing its last-but-one write was already checked as that prefix (with one
+            # write left, the prefix's rows are the whole order's), so _co_done need not redo it
+            return self._failed
         self.partial += 1
-        d = Dynamic(Rel(self.n, rf_rows), Rel(self.n, co_rows), self.s.internal)
+        d = Dynamic(rf, co, self.s.internal)
         self._checked = d  # a leaf right after this check reuses it (see _leaf)
-        return self.p.first_failure(d, prunable_only=True) is not None
+        self._failed = self.p.first_failure(d, prunable_only=True) is not None
+        return self._failed
 
     def run(self, on_leaf: Callable[[Leaf, bool], None], want_forbidden: bool = False) -> None:
         """Call ``on_leaf(leaf, allowed)`` for every allowed candidate (and forbidden ones if asked)."""
