@@ -86,7 +86,9 @@ class Enumerator:
                 opts.append(w)
             self.choices.append((r, opts))
         self.locs = [loc for loc in sorted(s.writes_by_loc)]
-        self.locations = s.program.locations  # a property that walks the program: once
+        self.locations = s.locations
+        self._checked: Dynamic | None = None  # the last partial check, and its answer
+        self._failed = False
 
     def _want(self, wanted: dict) -> None:
         """Turn wanted final values into pinned reads and co-last values where they are direct."""
@@ -117,9 +119,18 @@ class Enumerator:
         return v is None or v == want
 
     def _fails(self, rf_rows: list[int], co_rows: list[int]) -> bool:
+        rf, co = Rel(self.n, rf_rows), Rel(self.n, co_rows)
+        last = self._checked
+        if last is not None and last.co.rows == co.rows and last.rf.rows == rf.rows:
+            # the same rf and co as the check just made: a coherence order completed by
+            # placing its last-but-one write was already checked as that prefix (with one
+            # write left, the prefix's rows are the whole order's), so _co_done need not redo it
+            return self._failed
         self.partial += 1
-        d = Dynamic(Rel(self.n, rf_rows), Rel(self.n, co_rows), self.s.internal)
-        return self.p.first_failure(d, prunable_only=True) is not None
+        d = Dynamic(rf, co, self.s.internal)
+        self._checked = d  # a leaf right after this check reuses it (see _leaf)
+        self._failed = self.p.first_failure(d, prunable_only=True) is not None
+        return self._failed
 
     def run(self, on_leaf: Callable[[Leaf, bool], None], want_forbidden: bool = False) -> None:
         """Call ``on_leaf(leaf, allowed)`` for every allowed candidate (and forbidden ones if asked)."""
@@ -166,6 +177,8 @@ class Enumerator:
             w = rest[k]
             prefix = order + [w]
             remaining = rest[:k] + rest[k + 1:]
+            if remaining and loc in self.last_value and not any(self._last_ok(loc, x) for x in remaining):
+                continue  # -q: none of the writes left can end the order with the wanted value
             if self._prune_now and remaining and len(prefix) + len(remaining) > 2:
                 chosen[loc] = prefix + remaining  # rows below keep only the prefix's edges
                 if self._fails([0] * self.n, self._co_prefix_rows(chosen, loc, len(prefix))):
@@ -231,10 +244,18 @@ class Enumerator:
             if values[r] != v:
                 return
         self.candidates += 1
-        rf = Rel(self.n, rf_rows)
-        corel = Rel(self.n, co_rows)
-        d = Dynamic(rf, corel, s.internal)
-        allowed = self.p.first_failure(d) is None
+        if self._prune_now:
+            # the last partial check (the last read's choice in _rf, or _co_done when there
+            # are no reads) was on exactly this rf and co, and passed: the prunable axioms
+            # hold, only the others are left to check, on the same relations and cache
+            d = self._checked
+            rf, corel = d.rf, d.co
+            allowed = self.p.first_failure(d, skip_prunable=True) is None
+        else:
+            rf = Rel(self.n, rf_rows)
+            corel = Rel(self.n, co_rows)
+            d = Dynamic(rf, corel, s.internal)
+            allowed = self.p.first_failure(d) is None
         if not allowed and not self.want_forbidden:
             return
         final = self._final(values, co)
@@ -243,61 +264,67 @@ class Enumerator:
 
     # ---- values --------------------------------------------------------------------
     def _values(self, src: dict[int, int]) -> dict[int, Value] | None:
-        """Every event's value, resolving data dependencies; None for a cyclic (thin-air) candidate."""
+        """Every event's value, resolving data dependencies; None for a cyclic (thin-air) candidate.
+
+        The two resolvers are methods, not nested functions calling each other: such a pair
+        is a reference cycle per candidate, garbage only the cycle collector frees."""
         s = self.s
         values: dict[int, Value] = {}
         env: list[dict[int, Value]] = [dict() for _ in s.traces]
         visiting: set[int] = set()
-
-        def write_value(w: int):
-            v = values.get(w)
-            if v is not None:
-                return v
-            e = s.events[w]
-            if e.value is not None:
-                values[w] = e.value
-                return e.value
-            t = s.templates[w]
-            if w in visiting:
-                raise _Cycle
-            visiting.add(w)
-            tid = e.tid
-            for k in variables(t.value):  # only the reads this value is computed from
-                if k not in env[tid]:
-                    env[tid][k] = read_value(s.read_eid[tid][k])
-            try:
-                v = value_of(t.value, env[tid])
-            except UnsupportedError as err:  # e.g. storing an address plus a value read
-                ins = s.program.threads[tid].instrs[t.instr]
-                raise err.locate(ins.pos, ins.text) from None
-            visiting.discard(w)
-            values[w] = v
-            return v
-
-        def read_value(r: int):
-            v = values.get(r)
-            if v is not None:
-                return v
-            if r in visiting:
-                raise _Cycle
-            visiting.add(r)
-            v = write_value(src[r])
-            visiting.discard(r)
-            values[r] = v
-            return v
-
+        state = (src, values, env, visiting)
         try:
             for r in s.reads:
-                v = read_value(r)
+                v = self._read_value(r, state)
                 e = s.events[r]
                 env[e.tid][s.templates[r].read] = v
             for e in s.events:
                 if e.kind == "W":
-                    write_value(e.eid)
+                    self._write_value(e.eid, state)
         except _Cycle:
             return None
         self.env = env
         return values
+
+    def _write_value(self, w: int, state):
+        src, values, env, visiting = state
+        v = values.get(w)
+        if v is not None:
+            return v
+        s = self.s
+        e = s.events[w]
+        if e.value is not None:
+            values[w] = e.value
+            return e.value
+        t = s.templates[w]
+        if w in visiting:
+            raise _Cycle
+        visiting.add(w)
+        tid = e.tid
+        for k in variables(t.value):  # only the reads this value is computed from
+            if k not in env[tid]:
+                env[tid][k] = self._read_value(s.read_eid[tid][k], state)
+        try:
+            v = value_of(t.value, env[tid])
+        except UnsupportedError as err:  # e.g. storing an address plus a value read
+            ins = s.program.threads[tid].instrs[t.instr]
+            raise err.locate(ins.pos, ins.text) from None
+        visiting.discard(w)
+        values[w] = v
+        return v
+
+    def _read_value(self, r: int, state):
+        src, values, env, visiting = state
+        v = values.get(r)
+        if v is not None:
+            return v
+        if r in visiting:
+            raise _Cycle
+        visiting.add(r)
+        v = self._write_value(src[r], state)
+        visiting.discard(r)
+        values[r] = v
+        return v
 
     def _final(self, values: dict[int, Value], co: dict[str, list[int]]) -> dict:
         s = self.s

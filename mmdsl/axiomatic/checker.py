@@ -90,14 +90,15 @@ def check(program: Program, model: Model, *, why: bool = False, collect: str = "
     npartial = 0
     nexplained = 0  # complete candidates enumerated to find explanations (--why)
     stopped = False
-    traces = thread_traces(program)
+    locations = program.locations  # a property that walks the program: once per check
+    traces = thread_traces(program, locations)
     # verdict-only: stop at the first witness, unless a path ends at an error that the full
     # run would report (it is raised only when an allowed execution takes that path)
     verdict_only = (collect == "verdict" and not why
                     and not any(tr.error is not None for paths in traces for tr in paths))
     wanted = wanted_values(prop) if verdict_only else None
     for combo in product(*traces):
-        structure = Structure(program, list(combo))
+        structure = Structure(program, list(combo), locations)
         prepared = structure.prepare(model)
         error = next((tr.error for tr in combo if tr.error is not None), None)
         if error is not None:  # some thread's path stops at an unsupported value

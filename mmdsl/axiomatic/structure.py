@@ -12,29 +12,49 @@ from ..relations import Rel
 from .threads import Template, Trace
 
 
+_NO_ANNOTS: frozenset = frozenset()
+
+
+def _event(eid, tid, po, instr, kind, loc, value, annots, fence, rmw, init, label) -> Event:
+    """``Event(...)`` with every field given, without the frozen dataclass's per-field
+    ``object.__setattr__`` calls (a structure builds one per event of every test)."""
+    e = object.__new__(Event)
+    e.__dict__.update(eid=eid, tid=tid, po=po, instr=instr, kind=kind, loc=loc, value=value, annots=annots,
+                      fence=fence, rmw=rmw, init=init, label=label)
+    return e
+
+
 class Structure:
     """Events of one combination of thread paths and everything that does not depend on rf/co."""
 
-    def __init__(self, program: Program, traces: list[Trace]):
+    def __init__(self, program: Program, traces: list[Trace], locations: list[str] | None = None):
+        """``locations``: ``program.locations`` when the caller has it (a property that walks
+        the whole program)."""
         self.program = program
         self.traces = traces
         events: list[Event] = []
         self.templates: list[Template | None] = []
-        locs = sorted(program.locations)
+        self.locations = locations if locations is not None else program.locations
+        locs = sorted(self.locations)
         self.init_of: dict[str, int] = {}
+        init = program.init
         for loc in locs:
             self.init_of[loc] = len(events)
-            events.append(Event(len(events), -1, 0, -1, "W", loc, program.init.get(loc, 0), init=True))
+            events.append(_event(len(events), -1, 0, -1, "W", loc, init.get(loc, 0), _NO_ANNOTS, None, False,
+                                 True, f"i{loc}"))
             self.templates.append(None)
         self.thread_events: list[list[int]] = []
         self.read_eid: list[dict[int, int]] = []  # per thread: read index -> eid
+        k = 0  # herd-style labels: thread events a, b, c... in thread order; init writes i<loc>
         for tid, tr in enumerate(traces):
             ids = []
             reads = {}
             for po, t in enumerate(tr.events):
                 eid = len(events)
                 value = t.value if not isinstance(t.value, tuple) else None
-                events.append(Event(eid, tid, po, t.instr, t.kind, t.loc, value, t.annots, t.fence, t.rmw))
+                events.append(_event(eid, tid, po, t.instr, t.kind, t.loc, value, t.annots, t.fence, t.rmw,
+                                     False, event_label(k)))
+                k += 1
                 self.templates.append(t)
                 ids.append(eid)
                 if t.kind == "R":
@@ -43,17 +63,6 @@ class Structure:
                     reads[t.source] = eid
             self.thread_events.append(ids)
             self.read_eid.append(reads)
-        # herd-style labels: thread events a, b, c... in thread order; init writes unlabeled
-        k = 0
-        for tid_ids in self.thread_events:
-            for eid in tid_ids:
-                e = events[eid]
-                events[eid] = Event(e.eid, e.tid, e.po, e.instr, e.kind, e.loc, e.value, e.annots, e.fence,
-                                    e.rmw, e.init, event_label(k))
-                k += 1
-        for loc, eid in self.init_of.items():
-            e = events[eid]
-            events[eid] = Event(e.eid, e.tid, e.po, e.instr, e.kind, e.loc, e.value, init=True, label=f"i{loc}")
         self.events = events
         self.n = len(events)
         self.shapes = [e.shape for e in events]

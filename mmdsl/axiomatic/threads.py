@@ -70,6 +70,7 @@ class _PathWalker:
         self.domains = domains
         self.traces: list[Trace] = []
         self.read_locs: dict[int, str] = {}
+        self.used_domains = False  # did a path fork on a value domain? (else they change nothing)
 
     def run(self) -> list[Trace]:
         if self.thread.has_loops():
@@ -114,6 +115,7 @@ class _PathWalker:
             yield sym, pins, None
             return
         vs = sorted(variables(sym))
+        self.used_domains = True
         doms = [sorted(self.domains.get(self.read_locs[v], {0}), key=str) for v in vs]
         for combo in product(*doms):
             new = dict(pins)
@@ -274,16 +276,26 @@ def _subst_regs(regs, pins):
     return {r: (substitute(v, pins) if isinstance(v, tuple) else v) for r, v in regs.items()}
 
 
-def thread_traces(program: Program) -> list[list[Trace]]:
-    """Every path of every thread, with value domains computed to a fixpoint."""
-    domains: dict[str, set] = {loc: {program.init.get(loc, 0)} for loc in program.locations}
+def thread_traces(program: Program, locations: list[str] | None = None) -> list[list[Trace]]:
+    """Every path of every thread, with value domains computed to a fixpoint (``locations``:
+    ``program.locations`` when the caller has it)."""
+    if locations is None:
+        locations = program.locations
+    domains: dict[str, set] = {loc: {program.init.get(loc, 0)} for loc in locations}
     # In a loop-free program a value reaches a read through a chain of distinct writes
     # (a chain through one write twice would be thin air), so after one round per write
     # instruction every value an execution can produce is in the domains: stop there even
     # if the over-approximation (every value of the domain feeds every write) still grows.
     rounds = 1 + sum(isinstance(i, (Store, Rmw, StoreCond)) for t in program.threads for i in t.instrs)
+    fixed = None  # the traces, when no path forks on a domain: the walks do not depend on them
     for round_no in range(rounds + 1):
-        all_traces = [_PathWalker(t, domains).run() for t in program.threads]
+        if fixed is not None:
+            all_traces = fixed  # the same walks again would give the same traces
+        else:
+            walkers = [_PathWalker(t, domains) for t in program.threads]
+            all_traces = [w.run() for w in walkers]
+            if not any(w.used_domains for w in walkers):
+                fixed = all_traces
         if round_no == rounds:
             return all_traces
         changed = False

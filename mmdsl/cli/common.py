@@ -31,11 +31,11 @@ def cat_path_option():
 
 def use_cat_path(dirs) -> None:
     """Make ``--cat-path`` folders the search path of cat models (worker processes inherit it)."""
-    import os
+    if dirs:  # the cat loader is imported only when a folder is given (not for every run)
+        import os
 
-    from ..lang.cat_lower import CAT_PATH_ENV
+        from ..lang.cat_lower import CAT_PATH_ENV
 
-    if dirs:
         os.environ[CAT_PATH_ENV] = os.pathsep.join(str(d) for d in dirs)
 
 

@@ -44,9 +44,18 @@ def read_input(path: str | Path, what: str, error: type[MmdslError] = MmdslError
                         expected=f"at most {_size(MAX_INPUT_BYTES)}")
         if hasattr(os, "O_NONBLOCK"):
             os.set_blocking(fd, True)
-        with os.fdopen(fd, "rb") as f:
-            fd = -1  # closed by the file object now
-            data = f.read(MAX_INPUT_BYTES + 1)
+        # at most MAX_INPUT_BYTES + 1 bytes (one more tells that it grew), read with os.read in
+        # pieces of about the file's size: a buffered read(MAX_INPUT_BYTES + 1) allocates
+        # 8 MiB for every small test first
+        parts = []
+        size = 0
+        while size <= MAX_INPUT_BYTES:
+            chunk = os.read(fd, min(MAX_INPUT_BYTES + 1 - size, max(info.st_size + 1 - size, 65536)))
+            if not chunk:
+                break
+            parts.append(chunk)
+            size += len(chunk)
+        data = b"".join(parts)
     except OSError as err:
         raise error(f"cannot read {what}: {err.strerror or err}", where) from None
     finally:

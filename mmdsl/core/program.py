@@ -363,9 +363,7 @@ class Program:
                     locs[v] = None
             for ins in t.instrs:
                 for e in _exprs_of(ins):
-                    for c in _consts(e):
-                        if isinstance(c, str):
-                            locs[c] = None
+                    _const_locations(e, locs)
         for key in self.condition.keys():
             if key[0] == "mem":
                 locs[key[1]] = None
@@ -385,11 +383,28 @@ class Program:
 
 def _exprs_of(ins: Instr) -> list[Expr]:
     out = []
+    fields = ins.__dict__  # frozen dataclasses: their fields, without five getattr calls
     for attr in ("addr", "value", "new", "expr", "cond"):
-        e = getattr(ins, attr, None)
+        e = fields.get(attr)
         if e is not None and not isinstance(e, (int, str)):
             out.append(e)
     return out
+
+
+def _const_locations(e: Expr, locs: dict) -> None:
+    """Add the string constants (locations) of ``e`` to ``locs``, in the order ``_consts`` yields
+    them, with an explicit stack instead of nested generators (this runs for every test)."""
+    stack = [e]
+    while stack:
+        e = stack.pop()
+        if isinstance(e, Const):
+            if isinstance(e.value, str):
+                locs[e.value] = None
+        elif isinstance(e, BinOp):
+            stack.append(e.right)
+            stack.append(e.left)
+        elif isinstance(e, UnOp):
+            stack.append(e.arg)
 
 
 def _consts(e: Expr):

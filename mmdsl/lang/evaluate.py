@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from operator import and_, or_
 from typing import Callable
 
 from ..core.errors import ModelError
@@ -30,8 +31,17 @@ class Dynamic:
             c = self.rf
         elif name == "co":
             c = self.co
-        elif name == "fr":
-            c = self.rf.inverse().seq(self.co)
+        elif name == "fr":  # rf^-1 ; co in one pass: a read before every write co-after its source
+            rows = [0] * self.rf.n
+            co = self.co.rows
+            for w, row in enumerate(self.rf.rows):
+                if row:
+                    later = co[w]
+                    while row:
+                        low = row & -row
+                        rows[low.bit_length() - 1] |= later
+                        row ^= low
+            c = Rel(self.rf.n, rows)
         elif name == "com":
             c = self.rf | self.co | self.get("fr")
         else:
@@ -63,11 +73,15 @@ class Prepared:
         self.scopes: dict[int, tuple[dict, dict]] = {}
         self._bind_lets({ax.scope for ax in model.axioms if ax.scope is not None})
         self.axioms: list[tuple[Axiom, tuple, bool]] = []
+        # (axiom, holds(d) -> bool) of the prunable axioms and of the others, in model order
+        self.prunable_tests: list[tuple[Axiom, Callable]] = []
+        self.other_tests: list[tuple[Axiom, Callable]] = []
         for ax in model.axioms:
             env, polarity = self.scope_of(ax)
             compiled = self._compile(ax.expr, env)
             prunable = (not ax.negated) and _positive_in_dynamic(ax.expr, polarity)
             self.axioms.append((ax, compiled, prunable))
+            (self.prunable_tests if prunable else self.other_tests).append((ax, _axiom_test(ax, compiled)))
 
     # ----- compilation --------------------------------------------------------
     def _bind_lets(self, scopes: set[int]) -> None:
@@ -200,7 +214,7 @@ class Prepared:
             if name in env:
                 return env[name]
             if name in DYNAMIC:
-                return ("f", lambda d, name=name: d.get(name))
+                return ("f", _dynamic_getter(name))
             if e.type == SET:
                 return ("c", self.sets(name))
             rel = self.rels.get(name)
@@ -216,6 +230,11 @@ class Prepared:
         fn = _SET_OPS[op] if e.type == SET else _OPS[op]
         if all(k == "c" for k, _ in parts):
             return ("c", fn(n, full, [v for _, v in parts]))
+        if e.type != SET and _empty_whatever_else(op, parts):
+            return ("c", Rel.empty(n))  # e.g. rmw & (fre ; coe) in a test without read-modify-writes
+        special = _specialised(op, e.type == SET, n, full, parts)
+        if special is not None:
+            return ("f", special)
         getters = [(lambda d, v=v: v) if k == "c" else v for k, v in parts]
         return ("f", lambda d: fn(n, full, [g(d) for g in getters]))
 
@@ -234,10 +253,15 @@ class Prepared:
             ok = (v == 0) if isinstance(v, int) else v.is_empty()
         return ok != ax.negated
 
-    def first_failure(self, d: Dynamic, prunable_only: bool = False) -> Axiom | None:
-        for ax, compiled, prunable in self.axioms:
-            if prunable_only and not prunable:
-                continue
+    def first_failure(self, d: Dynamic, prunable_only: bool = False, skip_prunable: bool = False) -> Axiom | None:
+        """The first axiom ``d`` violates (None when it is allowed); only the prunable axioms
+        with ``prunable_only``, only the others with ``skip_prunable`` (known to hold)."""
+        if prunable_only or skip_prunable:
+            for ax, test in (self.prunable_tests if prunable_only else self.other_tests):
+                if not test(d):
+                    return ax
+            return None
+        for ax, compiled, _ in self.axioms:
             if not self.holds(ax, compiled, d):
                 return ax
         return None
@@ -249,6 +273,35 @@ class Prepared:
             if not self.holds(ax, compiled, d):
                 out.append((ax, self.value(compiled, d)))
         return out
+
+
+def _dynamic_getter(name: str) -> Callable:
+    """The compiled value of a dynamic relation's name: rf and co read directly, the others
+    (fr, com, rfe, coi ...) through the candidate's cache."""
+    if name == "rf":
+        return lambda d: d.rf
+    if name == "co":
+        return lambda d: d.co
+    return lambda d: d.get(name)
+
+
+def _axiom_test(ax: Axiom, compiled: tuple) -> Callable:
+    """``holds(d)`` of one axiom, as ``Prepared.holds`` decides it, with the test chosen once."""
+    kind, v = compiled
+    negated = ax.negated
+    if ax.test == "acyclic":
+        check = is_acyclic
+    elif ax.test == "irreflexive":
+        check = Rel.is_irreflexive
+    else:
+        def check(value) -> bool:
+            return (value == 0) if isinstance(value, int) else value.is_empty()
+    if kind == "c":
+        result = check(v) != negated
+        return lambda d: result
+    if negated:
+        return lambda d: not check(v(d))
+    return lambda d: check(v(d))
 
 
 def witness_of(ax: Axiom, value) -> list[int]:
@@ -288,6 +341,89 @@ def _positive_in_dynamic(e: Expr, polarity: dict[str, bool], positive: bool = Tr
 
 
 # ----- operators on relations and sets ----------------------------------------------
+def _empty_whatever_else(op: str, parts: list[tuple]) -> bool:
+    """Is a relation empty on every candidate because a static operand is empty? An
+    intersection or a sequence with an empty operand, a difference from an empty relation:
+    the dynamic rest need not be computed at all (the value is the same empty relation)."""
+    if op in ("inter", "seq"):
+        return any(k == "c" and v.is_empty() for k, v in parts)
+    if op == "diff":
+        return parts[0][0] == "c" and parts[0][1].is_empty()
+    return False
+
+
+def _specialised(op: str, is_set: bool, n: int, full: int, parts: list[tuple]) -> Callable | None:
+    """A direct function for a dynamic expression of a common shape, or None (the generic one).
+
+    Unions and intersections fold their static operands into one value at compile time
+    (both are associative and commutative, so the value is the same) and combine rows with
+    C-level maps; unary operators and two-part sequences call the operation directly,
+    without building an argument list per candidate.
+    """
+    consts = [v for k, v in parts if k == "c"]
+    fns = [v for k, v in parts if k != "c"]
+    if op in ("union", "inter") and not is_set:
+        combine = or_ if op == "union" else and_
+        base = None
+        if consts:
+            base = (union_all(n, consts) if op == "union" else _inter_all(n, full, consts)).rows
+        first, rest = (base, fns) if base is not None else (None, fns)
+
+        def rows_op(d: Dynamic, first=first, rest=rest, combine=combine) -> Rel:
+            if first is None:
+                rows = rest[0](d).rows
+                more = rest[1:]
+            else:
+                rows, more = first, rest
+            for g in more:
+                rows = map(combine, rows, g(d).rows)
+            return Rel(n, tuple(rows))
+
+        return rows_op
+    if op in ("union", "inter") and is_set:
+        const = 0 if op == "union" else full
+        for v in consts:
+            const = (const | v) if op == "union" else (const & v)
+        if op == "union":
+            def set_union(d: Dynamic) -> int:
+                acc = const
+                for g in fns:
+                    acc |= g(d)
+                return acc
+            return set_union
+
+        def set_inter(d: Dynamic) -> int:
+            acc = const
+            for g in fns:
+                acc &= g(d)
+            return acc
+        return set_inter
+    if is_set:
+        return None
+    if op == "seq" and len(parts) == 2:
+        (ka, a), (kb, b) = parts
+        if ka == "c":
+            return lambda d: a.seq(b(d))
+        if kb == "c":
+            return lambda d: a(d).seq(b)
+        return lambda d: a(d).seq(b(d))
+    if op == "diff" and len(parts) == 2:
+        (ka, a), (kb, b) = parts
+        if ka == "c":
+            return lambda d: a - b(d)
+        if kb == "c":
+            return lambda d: a(d) - b
+        return lambda d: a(d) - b(d)
+    if len(parts) == 1 and op in _UNARY:
+        method = _UNARY[op]
+        (_, g), = parts
+        return lambda d: method(g(d))
+    return None
+
+
+_UNARY = {"inv": Rel.inverse, "plus": Rel.plus, "star": Rel.star, "opt": Rel.opt, "compl": Rel.complement}
+
+
 def _seq_all(n, full, vals):
     acc = vals[0]
     for v in vals[1:]:

@@ -62,14 +62,19 @@ def _names(model: Model) -> set[str]:
 
 def undeclared_fences(program: Program, model: Model) -> list[UndeclaredFence]:
     """The fence kinds of ``program`` that ``model`` neither declares nor names, in order of first use."""
-    names = {n.lower() for n in _names(model)}
+    names = model.compiled("names-used-lower", lambda m: {n.lower() for n in _names(m)})
     found: dict[str, UndeclaredFence] = {}
+    # fence kind -> does the model name or declare it: decided once per kind and model
+    orders: dict[str, bool] = model.compiled("fence-kinds-known", lambda m: {})
     for thread in program.threads:
         for ins in thread.instrs:
             if not isinstance(ins, Fence):
                 continue
-            tags = fence_tags(ins.kind)
-            if model.fences_for(ins.kind) or any(t in names for t in tags):
+            known = orders.get(ins.kind)
+            if known is None:
+                known = orders[ins.kind] = bool(model.fences_for(ins.kind)) or any(
+                    t in names for t in fence_tags(ins.kind))
+            if known:
                 continue
             seen = found.get(ins.kind)
             if seen is None:

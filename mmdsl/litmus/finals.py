@@ -10,6 +10,7 @@ import pyparsing as pp
 from ..core.condition import And, Atom, Condition, Implies, Not, Or, Prop, Truth, key_text
 from ..core.errors import LitmusError, UnsupportedError
 from .arrays import MAX_CELLS, array_cells, cell_key, check_scalar_use, observed_cells, whole_array_atom
+from .fastpath import fast_final, fast_init
 from .layout import Layout, Region
 
 
@@ -228,8 +229,11 @@ def _init(layout: Layout, norm: RegNorm):
 
 
 def _parse_init(layout: Layout, norm: RegNorm):
-    init_g, _ = _grammars()
     region = layout.init
+    fast = fast_init(region.text, norm)  # plain items: the same result without the grammar
+    if fast is not None:
+        return fast
+    init_g, _ = _grammars()
     try:
         items = init_g.parse_string(region.text, parse_all=True)
     except pp.ParseBaseException as err:
@@ -278,8 +282,12 @@ def parse_final(layout: Layout, norm: RegNorm):
 
 
 def _parse_final(layout: Layout, norm: RegNorm):
-    _, final_g = _grammars()
     region = layout.final
+    if not _init(layout, norm)[2]:  # no arrays: a plain condition reads the same without the grammar
+        fast = fast_final(region.text, norm)
+        if fast is not None:
+            return fast
+    _, final_g = _grammars()
     try:
         parsed = final_g.parse_string(region.text, parse_all=True)
     except pp.ParseBaseException as err:

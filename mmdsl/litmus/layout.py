@@ -10,6 +10,7 @@ from .extras import find_sections, read_sections
 
 _HEADER = re.compile(r"[ \t]*([A-Za-z][A-Za-z0-9_]*)[ \t]+([^\s\"]+)[ \t]*(\"[^\"\n]*\")?[ \t]*(?=\n|$)")
 _INFO = re.compile(r"[ \t]*([A-Za-z][A-Za-z0-9_.\-]*)[ \t]*=[ \t]*(.*)")
+_BRACES = re.compile(r"[{}]")
 _FINAL_START = re.compile(r"^[ \t]*(~[ \t]*exists|exists|forall|locations|filter|observed)\b", re.M)
 
 
@@ -49,6 +50,8 @@ def blank_comments(text: str, path: str | None, c_code: bool = False) -> str:
     init block on, C's own ``// ...`` and ``/* ... */`` comments are blanked too, so
     that a brace inside one does not upset the search for the file's regions.
     """
+    if "(*" not in text and not (c_code and ("//" in text or "/*" in text)):
+        return text  # nothing to blank (most tests): skip the character-by-character scan
     out = list(text)
     depth = 0
     i = 0
@@ -138,10 +141,11 @@ def split_layout(text: str, path: str | None) -> Layout:
     # init block: braces may nest in C initialisers ({ int x[2] = {1,2}; })
     depth = 0
     start = pos
-    for i in range(pos, n):
+    for brace in _BRACES.finditer(source, pos):  # only the braces, not every character
+        i = brace.start()
         if source[i] == "{":
             depth += 1
-        elif source[i] == "}":
+        else:
             depth -= 1
             if depth == 0:
                 layout.init = Region(source[start + 1:i], start + 1)

@@ -33,8 +33,18 @@ _MODULE_OF = {"X86": "x86", "X86_64": "x86_64", "LISA": "lisa", "BELL": "lisa", 
               "AARCH64": "aarch64", "ARM64": "aarch64"}
 
 
+_FOUND: dict = {}  # architecture word as written -> its dialect, found once per run
+
+
 def dialect_for(arch: str):
     """The dialect object for ``arch``, or an UnsupportedError naming the supported ones."""
+    d = _FOUND.get(arch)
+    if d is None:
+        d = _FOUND[arch] = _find_dialect(arch)
+    return d
+
+
+def _find_dialect(arch: str):
     if _TABLE is None and arch.upper() in _MODULE_OF:
         from importlib import import_module
 

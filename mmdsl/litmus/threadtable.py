@@ -137,13 +137,14 @@ def lower_table_test(layout: Layout, dialect: TableDialect) -> Program:
         jumps: list[tuple[int, str, Cell]] = []
         for row in rows:
             cell = row[tid]
-            if not cell.text.strip():
+            text = cell.text.strip()
+            if not text:
                 continue
-            key = (dialect.name, cell.text.strip())
+            key = (dialect.name, text)
             code = _CELL_CACHE.get(key)
             if code is None:
                 try:
-                    code = dialect.parse_cell(cell.text.strip())
+                    code = dialect.parse_cell(text)
                 except CellError as err:
                     lead = len(cell.text) - len(cell.text.lstrip())
                     raise LitmusError(err.message, layout.pos(cell.offset + lead + err.at),
@@ -163,9 +164,9 @@ def lower_table_test(layout: Layout, dialect: TableDialect) -> Program:
             for k, lab in code.jumps:
                 jumps.append((base + k, lab, cell))
             for ins in code.instrs:
-                instrs.append(replace(ins, pos=pos, text=cell.text.strip()))
+                instrs.append(_placed(ins, pos, text))
             if code.labels and not code.instrs:
-                instrs.append(Nop(pos=pos, text=cell.text.strip()))
+                instrs.append(Nop(pos=pos, text=text))
         for idx, lab, cell in jumps:
             if lab == END_OF_THREAD:
                 instrs[idx] = replace(instrs[idx], target=len(instrs))
@@ -186,6 +187,18 @@ def lower_table_test(layout: Layout, dialect: TableDialect) -> Program:
         path=layout.path, doc=layout.doc, info=layout.info, observed=observed, filter=filt,
         source=layout.original, layout=(names, rows),
     )
+
+
+def _placed(ins: Instr, pos, text: str) -> Instr:
+    """``replace(ins, pos=pos, text=text)`` without re-running the dataclass ``__init__``: a
+    cell's instructions are shared by every test with that cell (``_CELL_CACHE``) and get
+    their place per test. The instructions are frozen dataclasses with no ``__post_init__``."""
+    new = object.__new__(type(ins))
+    fields = new.__dict__
+    fields.update(ins.__dict__)
+    fields["pos"] = pos
+    fields["text"] = text
+    return new
 
 
 def _check_condition_threads(layout: Layout, condition, observed, nthreads: int) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from operator import and_, invert, or_
 from typing import Iterable, Iterator
 
 
@@ -100,14 +101,15 @@ class Rel:
         return m
 
     # ----- algebra -------------------------------------------------------
+    # row-wise operations run as C-level maps over the rows (no Python loop per row)
     def __or__(self, other: "Rel") -> "Rel":
-        return Rel(self.n, tuple(a | b for a, b in zip(self.rows, other.rows)))
+        return Rel(self.n, tuple(map(or_, self.rows, other.rows)))
 
     def __and__(self, other: "Rel") -> "Rel":
-        return Rel(self.n, tuple(a & b for a, b in zip(self.rows, other.rows)))
+        return Rel(self.n, tuple(map(and_, self.rows, other.rows)))
 
     def __sub__(self, other: "Rel") -> "Rel":
-        return Rel(self.n, tuple(a & ~b for a, b in zip(self.rows, other.rows)))
+        return Rel(self.n, tuple(map(and_, self.rows, map(invert, other.rows))))
 
     def complement(self) -> "Rel":
         full = (1 << self.n) - 1
@@ -172,8 +174,7 @@ class Rel:
 
 
 def union_all(n: int, rels: Iterable[Rel]) -> Rel:
-    rows = [0] * n
+    rows: Iterable[int] = (0,) * n
     for r in rels:
-        for i, row in enumerate(r.rows):
-            rows[i] |= row
+        rows = map(or_, rows, r.rows)  # chained lazily, consumed once by tuple()
     return Rel(n, tuple(rows))

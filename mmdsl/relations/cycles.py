@@ -8,19 +8,22 @@ from .algebra import Rel
 def is_acyclic(rel: Rel) -> bool:
     """True when ``rel`` has no cycle (Kahn's algorithm on bitset rows)."""
     rows = rel.rows
-    n = rel.n
-    alive = (1 << n) - 1
-    # repeatedly remove points with no successor among the alive points
+    alive = 0
+    for i, row in enumerate(rows):
+        if row:
+            alive |= 1 << i  # a point with no successor at all is on no cycle
+    # repeatedly remove points with no successor among the alive points, highest first:
+    # events are numbered in program order, so a pass removes a whole po-ordered chain
     changed = True
     while alive and changed:
         changed = False
         m = alive
         while m:
-            low = m & -m
-            i = low.bit_length() - 1
-            m ^= low
+            i = m.bit_length() - 1
+            bit = 1 << i
+            m ^= bit
             if not (rows[i] & alive):
-                alive ^= low
+                alive ^= bit
                 changed = True
     return alive == 0
 

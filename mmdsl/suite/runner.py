@@ -34,12 +34,14 @@ class RunItem:
 
 
 def run_test(path: Path, model_name: str, *, engine: str = "axiomatic", why: bool = False,
-             collect: str = "witness", program=None, explorer: dict | None = None) -> TestResult:
-    """Run one test file under one model with the chosen engine."""
+             collect: str = "witness", program=None, explorer: dict | None = None,
+             loaded=None) -> TestResult:
+    """Run one test file under one model with the chosen engine (``loaded``: the model,
+    already loaded by the caller)."""
     from ..lang import load_model
     from ..litmus import load_litmus
 
-    model = load_model(model_name)
+    model = loaded if loaded is not None else load_model(model_name)
     prog = program if program is not None else load_litmus(path)
     return check_with(prog, model, engine, why=why, collect=collect, explorer=explorer)
 
@@ -113,9 +115,10 @@ def run_many(paths: list[Path], models: list[str], *, engine: str = "axiomatic",
     from ..litmus import load_litmus
 
     timeout = check_timeout(timeout)
+    loaded = {}
     for m in models:  # a bad model is an error for the whole run, reported once
         with within(timeout, f"loading model '{m}'"):
-            load_model(m)
+            loaded[m] = load_model(m)  # once per run, not once per test (no stat calls per test)
     for path in paths:
         prog = None
         for i, m in enumerate(models):
@@ -124,7 +127,7 @@ def run_many(paths: list[Path], models: list[str], *, engine: str = "axiomatic",
                     if prog is None:
                         prog = load_litmus(path)
                     result = run_test(path, m, engine=engine, why=why, program=prog, collect=collect,
-                                         explorer=explorer)
+                                      explorer=explorer, loaded=loaded[m])
             except TimeLimitError as err:
                 error = err
             except MmdslError as err:
