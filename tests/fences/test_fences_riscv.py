@@ -75,3 +75,20 @@ def test_an_amo_is_ordered_by_a_fence_of_either_half():
 def test_a_forbidden_riscv_test_needs_no_fence():
     sel = select_fences(load_litmus(DATA / "MP+fence.w.w+addr.litmus"), load_model("riscv"))
     assert not sel.needed and sel.fences == []
+
+
+@pytest.mark.parametrize("shape", ["MP", "WRC", "SB+amos"])
+def test_the_explorer_selects_the_same_cost_under_riscv(shape):
+    """--method cut works on the explorer's state graph of RVWMO: the same minimum cost."""
+    sel = select_fences(load_litmus(DATA / f"{shape}.litmus"), load_model("riscv"), FenceOptions(method="cut"))
+    assert sel.engine == "explorer" and sel.status == "OPTIMAL"
+    assert sel.cost == 4 and sel.after.verdict == "Forbidden"
+
+
+def test_explorer_selection_refuses_store_conditionals_by_name():
+    from mmdsl.core.errors import UnsupportedError
+    from mmdsl.litmus import parse_litmus
+
+    text = "RISCV s\n{ 0:x5=x; }\n P0 ;\n lr.w x6,0(x5) ;\n sc.w x7,x6,0(x5) ;\nexists (x=0)\n"
+    with pytest.raises(UnsupportedError, match="does not handle store-conditionals"):
+        select_fences(parse_litmus(text, "s.litmus"), load_model("sc"), FenceOptions(method="cut"))
