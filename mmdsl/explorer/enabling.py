@@ -24,6 +24,7 @@ GUARD_RELATION = {G_CTRL: "ctrl", G_ADDR: "addr;po"}
 NEVER = 0  # the later operation waits for the earlier one
 DIFFERENT = 1  # it may go first when the two locations differ
 ALWAYS = 2  # it may go first, whatever the locations
+BIND = 3  # (RVWMO rule 2) a read may go first; at its own location only if the earlier read reads the same write
 
 
 def require_explorable(model: Model) -> None:

@@ -29,9 +29,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 from ..lang.ir import Model, render_expr
-from .enabling import ALWAYS, G_ADDR, G_CTRL, NEVER, ModelRules, ThreadRules
-
-BIND = 3  # a read may go first at a different location, and at its own only by binding the earlier read
+from .enabling import ALWAYS, BIND, G_ADDR, G_CTRL, NEVER, ModelRules, ThreadRules
 
 ACQ_REL = frozenset({"Acq", "Rel", "AcqRel"})
 ATOMIC = frozenset({"AMO", "X"})

@@ -27,13 +27,15 @@ from typing import NamedTuple
 
 from ..core.errors import MmdslError, UnsupportedError
 from .deferred import evaluate, is_deferred, placeholders, resolve, waits_for_reads, with_old
-from .enabling import ALWAYS, DIFFERENT, G_ADDR, G_CTRL
+from .enabling import ALWAYS, BIND, DIFFERENT, G_ADDR, G_CTRL
+from .reservations import (
+    drop_reservations, end_reservations, latest_lr, remove_entry, reservations, resolve_op, store_conditional,
+)
 from .state import (
     BOUND, CONSUMED, FENCE, GUARD, HALF, I_ASSIGN, I_ASSUME, I_BRANCH, I_FENCE, I_LOAD, I_RMW, I_SC, I_STORE,
     PAIRED, READ, RESV, RMW, WRITE, Machine,
 )
 
-BIND = 3  # rvwmo.BIND: a later read goes first at its location only if the earlier reads the same write
 
 ISSUE, PERFORM = 0, 1
 LOCAL, READS, WRITES = 0, 1, 2  # what a transition does to shared memory (for the reduction)
@@ -98,7 +100,7 @@ class Semantics:
         memo = self._enabled_memo
         mem, threads = state
         if self.uses_rmw:
-            held = [_reservations(ts[2]) for ts in threads]
+            held = [reservations(ts[2]) for ts in threads]
             anyheld = 0
             for h in held:
                 anyheld |= h
@@ -194,7 +196,7 @@ class Semantics:
     def _sc_outcomes(self, t: int, pending, issues: list, addr=None) -> list:
         """A store-conditional fails, or succeeds when the thread's latest load-reserved is of its location."""
         out = list(issues)
-        i = _latest_lr(self.m.threads[t], pending)
+        i = latest_lr(self.m.threads[t], pending)
         if i >= 0:
             for tr in issues:
                 where = tr.guess if tr.guess is not None else addr
@@ -419,7 +421,7 @@ class Semantics:
         op = c[0]
         nxt = pc + 1
         if op == I_SC and outcome != SC_SUCCEEDS:  # a failing store-conditional: no event
-            regs, pending = _store_conditional(th, c, pc, -1, regs, pending, False)
+            regs, pending = store_conditional(th, c, pc, -1, regs, pending, False)
         elif op == I_LOAD or op == I_STORE or op == I_RMW or op == I_SC:
             addr = evaluate(c[1] if op == I_STORE else c[2], regs)
             if guess is not None:  # the address waits for pending reads: go on at location ``guess``
@@ -433,9 +435,9 @@ class Semantics:
                     "lets it leave unperformed never fits any bound)",
                     th.thread.instrs[pc].pos, hint="raise --max-pending, or bound the loop")
             if op == I_SC:
-                regs, pending = _store_conditional(th, c, pc, loc, regs, pending, outcome == SC_SUCCEEDS)
+                regs, pending = store_conditional(th, c, pc, loc, regs, pending, outcome == SC_SUCCEEDS)
             elif op == I_LOAD and c[3] in th.lr_desc:  # a newer load-reserved: older reservations end
-                regs, pending = _end_reservations(regs, pending, th.lr_desc)
+                regs, pending = end_reservations(regs, pending, th.lr_desc)
             pos = len(pending)
             if op == I_SC:
                 pass
@@ -472,7 +474,7 @@ class Semantics:
             pending = pending + ((GUARD, G_CTRL, None, pc, evaluate(c[1], regs), True),)
         nxt = th.skip_nops(nxt)
         if not th.sc_ahead[nxt] and any(o[0] == RESV and not o[4] for o in pending):
-            regs, pending = _drop_resv(regs, pending)  # no store-conditional can follow
+            regs, pending = drop_reservations(regs, pending)  # no store-conditional can follow
         return (nxt, th.canonical(nxt, regs), pending)
 
     def _apply_perform(self, th, ts, tr: Transition, read):
@@ -513,11 +515,11 @@ class Semantics:
                 pending = pending[:p] + (half,) + pending[p + 1:]
                 removed = False
         regs = tuple(resolve(v, p, value, removed) if v.__class__ is tuple else v for v in regs)
-        pending = tuple(_resolve_op(o, p, value, removed) for o in pending)
+        pending = tuple(resolve_op(o, p, value, removed) for o in pending)
         if kind == WRITE and len(op) > 5:
             for i in range(p - 1, -1, -1):
                 if pending[i][0] == RESV and pending[i][4]:
-                    regs, pending = _remove(regs, pending, i)
+                    regs, pending = remove_entry(regs, pending, i)
                     break
         if value is not None:
             regs, pending = self._settle_guards(th, regs, pending)
@@ -542,7 +544,7 @@ class Semantics:
                     self.m.location(o[4], th, o[3])
             if not right:
                 return regs, pending
-            rest = tuple(_resolve_op(e, i, None, True) for e in pending[:i] + pending[i + 1:])
+            rest = tuple(resolve_op(e, i, None, True) for e in pending[:i] + pending[i + 1:])
             regs = tuple(resolve(v, i, None, True) if v.__class__ is tuple else v for v in regs)
             return self._settle_guards(th, regs, rest)
         return regs, pending
@@ -555,85 +557,6 @@ def located(err: UnsupportedError, th, instr: int) -> UnsupportedError:
         err.pos = ins.pos
         err.message = f"{th.name} instruction {instr + 1} ('{ins.text}'): {err.message}"
     return err
-
-
-def _reservations(pending: tuple) -> int:
-    """Locations a thread holds reserved: its RMW has read, its write half is pending (a mask).
-
-    A read from memory reserves at once; a read forwarded from a pending own write
-    reserves from the moment that write is performed (the write half must follow it in
-    coherence with no other thread's write between).
-    """
-    mask = 0
-    for j, o in enumerate(pending):
-        kind = o[0]
-        if kind == HALF:
-            loc = o[2]
-            if not o[5] or not any(e[2] == loc and (e[0] == WRITE or e[0] == HALF) for e in pending[:j]):
-                mask |= 1 << loc
-        elif kind == RESV or (kind == READ and o[4] & BOUND):
-            # a load-reserved's reservation, a load bound to read the write a later load read:
-            # from when no own write of the location is pending before it
-            loc = o[2]
-            if not any(e[2] == loc and (e[0] == WRITE or e[0] == HALF) for e in pending[:j]):
-                mask |= 1 << loc
-    return mask
-
-
-def _latest_lr(th, pending) -> int:
-    """The position of the thread's latest load-reserved an sc may pair with (pending or its
-    reservation), or -1."""
-    for i in range(len(pending) - 1, -1, -1):
-        o = pending[i]
-        if o[0] == RESV:
-            return -1 if o[4] else i
-        if o[0] == READ and o[1] in th.lr_desc:
-            return -1 if o[4] & CONSUMED else i
-    return -1
-
-
-def _store_conditional(th, c, pc: int, loc: int, regs: tuple, pending: tuple, succeeds: bool) -> tuple[tuple, tuple]:
-    """Issue a store-conditional: it ends the reservation; on success it is a pending write paired with it.
-
-    Its status register reads 1 at once on failure, 0 once the write is performed on success
-    (a dependency on the write, as in herd).
-    """
-    i = _latest_lr(th, pending)
-    if succeeds:
-        o = pending[i]
-        pending = pending[:i] + ((o[:4] + (o[4] | CONSUMED | PAIRED,)) if o[0] == READ
-                                 else o[:4] + (True,),) + pending[i + 1:]
-        regs, pending = _end_reservations(regs, pending, th.lr_desc)
-        pos = len(pending)
-        pending = pending + ((WRITE, c[4], loc, pc, evaluate(c[3], regs), True),)
-        if c[1] is not None:
-            regs = regs[:c[1]] + (("?", pos),) + regs[c[1] + 1:]
-        return regs, pending
-    regs, pending = _end_reservations(regs, pending, th.lr_desc)
-    if c[1] is not None:
-        regs = regs[:c[1]] + (1,) + regs[c[1] + 1:]
-    return regs, pending
-
-
-def _end_reservations(regs: tuple, pending: tuple, lr_desc) -> tuple[tuple, tuple]:
-    """Pending load-reserveds no longer pair with an sc; unpaired reservations are dropped."""
-    pending = tuple(o[:4] + (o[4] | CONSUMED,) if o[0] == READ and o[1] in lr_desc else o for o in pending)
-    return _drop_resv(regs, pending)
-
-
-def _drop_resv(regs: tuple, pending: tuple) -> tuple[tuple, tuple]:
-    """Drop the reservations no issued store-conditional waits for."""
-    for i in range(len(pending) - 1, -1, -1):
-        if pending[i][0] == RESV and not pending[i][4]:
-            regs, pending = _remove(regs, pending, i)
-    return regs, pending
-
-
-def _remove(regs: tuple, pending: tuple, i: int) -> tuple[tuple, tuple]:
-    """Remove pending entry ``i`` (no value to give), shifting the placeholders after it."""
-    rest = tuple(_resolve_op(e, i, None, True) for e in pending[:i] + pending[i + 1:])
-    regs = tuple(resolve(v, i, None, True) if v.__class__ is tuple else v for v in regs)
-    return regs, rest
 
 
 def _others(held: list[int], t: int) -> int:
@@ -653,28 +576,11 @@ def _holds(o, mask: int) -> bool:
     return o[0] == RMW and bool((mask >> o[4]) & 1)
 
 
-def _resolve_op(o, p: int, value, removed: bool):
-    kind = o[0]
-    if kind == WRITE or kind == HALF:
-        v = o[4]
-        if v.__class__ is tuple:
-            return o[:4] + (resolve(v, p, value, removed),) + o[5:]
-    elif kind == RMW:
-        new, cond = o[5], o[6]
-        if new.__class__ is tuple or cond.__class__ is tuple:
-            return o[:5] + (resolve(new, p, value, removed), resolve(cond, p, value, removed)) + o[7:]
-    elif kind == GUARD:
-        v = o[4]
-        if v.__class__ is tuple:
-            return o[:4] + (resolve(v, p, value, removed),) + o[5:]
-    return o
-
-
 def _drop_dead_fences(rules, regs: tuple, pending: tuple) -> tuple[tuple, tuple]:
     """Fences with nothing they order still pending before them hold nothing back: drop them."""
     for i, o in enumerate(pending):
         if o[0] == FENCE and not any(_holds(e, rules.fence_a[o[1]]) for e in pending[:i]):
-            rest = tuple(_resolve_op(e, i, None, True) for e in pending[:i] + pending[i + 1:])
+            rest = tuple(resolve_op(e, i, None, True) for e in pending[:i] + pending[i + 1:])
             regs = tuple(resolve(v, i, None, True) if v.__class__ is tuple else v for v in regs)
             return _drop_dead_fences(rules, regs, rest)
     return regs, pending
