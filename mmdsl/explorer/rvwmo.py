@@ -52,7 +52,7 @@ def _rvwmo_fingerprint() -> tuple:
 
 def is_rvwmo(model: Model) -> bool:
     """Are the model's lets and axioms exactly RVWMO's (those of the bundled riscv model)?"""
-    if model.table is None or not model.forwarding:
+    if model.table is None or not model.forwarding or all(a.default for a in model.axioms):
         return False
     return _fingerprint(model) == _rvwmo_fingerprint()
 
