@@ -114,3 +114,20 @@ def test_stratified_corpus_agrees_under_riscv():
     for path in files:
         assert_agree(path, model, pors=(True,))
     print(f"riscv agreement: {len(files)} tests in {time.perf_counter() - start:.0f} s")
+
+
+def test_only_rvwmos_own_rules_run_on_the_explorer(tmp_path):
+    """A copy of riscv.mm with other fence costs is RVWMO; one without rule 2 is refused by name."""
+    from mmdsl.core.errors import UnsupportedError
+
+    text = (ROOT / "models" / "riscv.mm").read_text()
+    program = load_litmus(CORPUS / "HAND/RSW+W.litmus")
+    cheaper = tmp_path / "cheaper.mm"
+    cheaper.write_text(text.replace("orders M * M cost 4", "orders M * M cost 9"))
+    assert explore(program, load_model(cheaper)).state_set() == explore(program, load_model("riscv")).state_set()
+    assert "| r2 |" in text
+    no_r2 = tmp_path / "no-r2.mm"
+    no_r2.write_text(text.replace("| r2 |", "|"))
+    with pytest.raises(UnsupportedError, match="it defines its own axioms") as err:
+        explore(program, load_model(no_r2))
+    assert "exactly those of models/riscv.mm" in err.value.hint
