@@ -9,18 +9,31 @@ from ..lang.ir import Axiom, Expr
 
 
 def _parts(expr: Expr, lets: list, depth: int = 0) -> list[Expr]:
-    """The top-level union members of an expression, unfolding let-bound unions (of ``lets``)."""
+    """The top-level union members of an expression, unfolding let-bound unions (of ``lets``).
+
+    Through ``R \\ S`` (its pairs are R's) and ``L? ; R ; M?`` (R's pairs are among its
+    pairs) the members of R are named, so a cycle of RVWMO's global order
+    (``amo-pair? ; ((co | rfe | fr | rvppo) \\ ...) ; amo-pair?``) names the ppo rule of each
+    edge (``r4``, ``r9`` ...), not the whole order.
+    """
     if expr.op == "union":
         out = []
         for a in expr.args:
             out.extend(_parts(a, lets, depth))
         return out
+    if expr.op == "diff":
+        return _parts(expr.args[0], lets, depth)
+    if expr.op == "seq":
+        inner = [a for a in expr.args if a.op != "opt"]
+        if len(inner) == 1:
+            return _parts(inner[0], lets, depth)
     if expr.op == "name" and depth < 3:
         for k in range(len(lets) - 1, -1, -1):
             group = lets[k]
             for b in group.bindings:
-                if b.name == expr.name and not group.recursive and b.expr.op in ("union", "name"):
-                    return _parts(b.expr, lets[:k], depth + 1)
+                if b.name == expr.name and not group.recursive and b.expr.op in ("union", "name", "diff", "seq"):
+                    found = _parts(b.expr, lets[:k], depth + 1)
+                    return found if len(found) > 1 else [expr]
     return [expr]
 
 

@@ -69,7 +69,6 @@ class _PathWalker:
         self.thread = thread
         self.domains = domains
         self.traces: list[Trace] = []
-        self.read_locs: dict[int, str] = {}
         self.used_domains = False  # did a path fork on a value domain? (else they change nothing)
 
     def run(self) -> list[Trace]:
@@ -107,16 +106,20 @@ class _PathWalker:
         self._next.append(trace)
 
     # ---- forking on read values -------------------------------------------------
-    def _choices(self, sym, pins):
+    def _choices(self, sym, pins, events):
         """Pin the reads ``sym`` depends on: yields (concrete value, new pins, None), or
-        (None, new pins, error) for pins under which the value cannot be computed."""
+        (None, new pins, error) for pins under which the value cannot be computed.
+
+        A read's location is taken from this path's ``events``: the same read index may be
+        of another location on another path (an address that depends on a read)."""
         sym = substitute(sym, pins)
         if is_concrete(sym):
             yield sym, pins, None
             return
         vs = sorted(variables(sym))
         self.used_domains = True
-        doms = [sorted(self.domains.get(self.read_locs[v], {0}), key=str) for v in vs]
+        locs = {e.read: e.loc for e in events if e.read >= 0}
+        doms = [sorted(self.domains.get(locs[v], {0}), key=str) for v in vs]
         for combo in product(*doms):
             new = dict(pins)
             new.update(zip(vs, combo))
@@ -150,7 +153,7 @@ class _PathWalker:
                 elif isinstance(ins, (Load, Store, Rmw, StoreCond)):
                     addr = symbolic_eval(ins.addr, regs, pins)
                     if not is_concrete(addr):
-                        for a, new_pins, err in self._choices(addr, pins):
+                        for a, new_pins, err in self._choices(addr, pins, events):
                             if err is not None:
                                 self._stop(err, ins, events, new_pins, regs, nreads)
                             else:
@@ -164,7 +167,7 @@ class _PathWalker:
                         continue
                     cond = symbolic_eval(ins.cond, regs, pins)
                     t = taint(ins.cond, taints)
-                    for v, new_pins, err in self._choices(cond, pins):
+                    for v, new_pins, err in self._choices(cond, pins, events):
                         if err is not None:
                             self._stop(err, ins, events, new_pins, regs, nreads)
                         elif isinstance(ins, Assume):
@@ -198,7 +201,6 @@ class _PathWalker:
             self._store_cond(pc, ins, loc, adep, regs, taints, events, pins, nreads, ctrl)
             return
         k = nreads
-        self.read_locs[k] = loc
         rsym = pins.get(k, ("v", k))
         is_rmw = isinstance(ins, Rmw)
         read = Template("R", pc, loc, ("v", k), read=k, annots=ins.annots, rmw=is_rmw,
@@ -227,7 +229,7 @@ class _PathWalker:
             self._walk(pc + 1, regs, taints, events + [read, write], pins, nreads + 1, ctrl)
             return
         cond = symbolic_eval(ins.cond, inner, pins)
-        for v, new_pins, err in self._choices(cond, pins):
+        for v, new_pins, err in self._choices(cond, pins, events + [read]):
             try:
                 if err is not None:
                     raise err
@@ -259,7 +261,7 @@ class _PathWalker:
             regs2[ins.dst] = 1
             taints2[ins.dst] = 0
         self._walk(pc + 1, regs2, taints2, events, pins, nreads, ctrl)
-        if lr < 0 or self.read_locs.get(lr) != loc:
+        if lr < 0 or next((e.loc for e in events if e.read == lr), None) != loc:
             return
         regs2 = dict(regs)
         taints2 = dict(taints)

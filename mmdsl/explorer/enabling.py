@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from ..core.errors import UnsupportedError
 from ..core.events import EventShape
-from ..core.program import Fence, Load, Rmw, Store, Thread
+from ..core.program import Fence, Load, Rmw, Store, StoreCond, Thread
 from ..lang.ir import Model
 from ..lang.table import compiled_dependencies, compiled_fences, compiled_table
 
@@ -24,17 +24,20 @@ GUARD_RELATION = {G_CTRL: "ctrl", G_ADDR: "addr;po"}
 NEVER = 0  # the later operation waits for the earlier one
 DIFFERENT = 1  # it may go first when the two locations differ
 ALWAYS = 2  # it may go first, whatever the locations
+BIND = 3  # (RVWMO rule 2) a read may go first; at its own location only if the earlier read reads the same write
 
 
 def require_explorable(model: Model) -> None:
-    """Raise when the model is not given by a reordering table (and the standard axioms)."""
+    """Raise when the model is not given by a reordering table (and the standard axioms, or RVWMO's)."""
     own = [a for a in model.axioms if not a.default]
-    if own:
+    if own and not _rvwmo(model):
         names = ", ".join(a.name for a in own)
         raise UnsupportedError(
             f"model '{model.name}' is not supported by the explorer: it defines its own axioms ({names}); "
             "the explorer runs models given by a reordering table",
             own[0].pos,
+            hint="besides the standard axioms, the explorer knows RVWMO's: a table model whose lets and "
+                 "axioms are exactly those of models/riscv.mm",
         )
     if model.table is None:
         raise UnsupportedError(
@@ -42,8 +45,16 @@ def require_explorable(model: Model) -> None:
             "the explorer runs models given by a reordering table")
 
 
+def _rvwmo(model: Model) -> bool:
+    from .rvwmo import is_rvwmo
+
+    return is_rvwmo(model)
+
+
 class ModelRules:
     """The table of one model as class-pair booleans, plus its fences and forwarding."""
+
+    rvwmo = False  # RVWMO's rules beyond the table (``rvwmo.RvwmoRules``)
 
     def __init__(self, model: Model):
         require_explorable(model)
@@ -103,17 +114,29 @@ class ModelRules:
     def fence_orders(self, kind: str, earlier: EventShape, later: EventShape) -> bool:
         return self.fences.orders_pair(kind, earlier, later)
 
+    def thread_rules(self, thread: Thread) -> "ThreadRules":
+        return ThreadRules(self, thread)
+
+
+def _build_rules(model: Model) -> ModelRules:
+    require_explorable(model)
+    if any(not a.default for a in model.axioms):  # RVWMO's (require_explorable checked it)
+        from .rvwmo import RvwmoRules
+
+        return RvwmoRules(model)
+    return ModelRules(model)
+
 
 def model_rules(model: Model) -> ModelRules:
     """The compiled rules of ``model``, built once per model object."""
-    return model.compiled("explorer-rules", ModelRules)
+    return model.compiled("explorer-rules", _build_rules)
 
 
 def instruction_shapes(ins) -> tuple[EventShape, ...]:
     """The shapes of the events a memory instruction performs (both halves of an RMW)."""
     if isinstance(ins, Load):
         return (EventShape("R", False, False, ins.annots),)
-    if isinstance(ins, Store):
+    if isinstance(ins, (Store, StoreCond)):  # a store-conditional's write (when it succeeds)
         return (EventShape("W", False, False, ins.annots),)
     if isinstance(ins, Rmw):
         return (EventShape("R", True, False, ins.annots), EventShape("W", True, False, ins.annots))
@@ -183,6 +206,7 @@ class ThreadRules:
         # (a data dependency only ever makes a write wait)
         self.value_speculation = {"addr": self._relaxed("addr", reads, access),
                                   "data": self._relaxed("data", reads, [k for k in access if self.is_write[k]])}
+        self.no_forward_from = [False] * n  # writes a read may not take its value from (RVWMO rule 3)
         self.atomic = {k: self._indistinguishable(ids, thread.instrs[k])
                        for k, ids in self.halves.items() if len(ids) == 2}
 

@@ -20,8 +20,8 @@ backward pass over the control-flow graph) plus its pending operations.
 
 from __future__ import annotations
 
-from ..core.program import BinOp, Const, Load, Rmw, Store
-from .state import FENCE, HALF, RMW, WRITE, Machine, control_successors
+from ..core.program import BinOp, Const, Load, Rmw, Store, StoreCond
+from .state import BOUND, FENCE, HALF, READ, RESV, RMW, WRITE, Machine, control_successors
 from .transitions import MEMO_LIMIT, READS, WRITES, Semantics
 
 LOCATION_OPS = ("add", "sub", "or", "xor")  # the operators core.program.apply_op lets a location through
@@ -67,12 +67,12 @@ class Reduction:
         own = []
         for ins in instrs:
             r = w = 0
-            if isinstance(ins, (Load, Store, Rmw)):
+            if isinstance(ins, (Load, Store, Rmw, StoreCond)):
                 loc = static_location(ins.addr, self.m.loc_index)
                 mask = self.all_locations if loc is None else 1 << loc
                 if isinstance(ins, (Load, Rmw)):
                     r = mask
-                if isinstance(ins, (Store, Rmw)):
+                if isinstance(ins, (Store, Rmw, StoreCond)):
                     w = mask
             own.append((r, w))
         succs = control_successors(th.thread)
@@ -95,6 +95,8 @@ class Reduction:
         r, w = self.future[u][pc]
         for o in pending:
             kind = o[0]
+            if kind == RESV or (kind == READ and o[4] & BOUND):
+                w |= 1 << o[2]  # a reservation: releasing it may enable another thread's write
             if kind >= FENCE:  # fences and guards touch no memory
                 continue
             bit = 1 << o[2]

@@ -6,13 +6,19 @@ tuple of values (see ``deferred``) and ``pending`` the issued but not yet perfor
 memory operations in program order. Everything is a tuple, so a state is its own
 canonical hashable key. Pending operations are tuples whose first field is their kind:
 
-* ``(READ, d, loc, instr)``                      a load; its value goes to placeholder ``("?", pos)``
-* ``(WRITE, d, loc, instr, value)``              a store (value possibly deferred)
+* ``(READ, d, loc, instr, flags)``               a load; its value goes to placeholder ``("?", pos)``;
+  ``flags``: BOUND (a later load of its location went first: it must read the same write),
+  CONSUMED (a load-reserved an sc, or a newer lr, has ended), PAIRED (its sc will succeed)
+* ``(WRITE, d, loc, instr, value)``              a store (value possibly deferred); a succeeding
+  store-conditional has a sixth field, True: its status register waits for it and reads 0
 * ``(RMW, dR, loc, instr, dW, new, cond, must_fail, may_fail)``  a read-modify-write not yet read
   (``may_fail``: a non-blocking compare-and-swap, which a later operation may commit to fail)
 * ``(HALF, dW, loc, instr, value, forwarded)``   the write half of a split read-modify-write
   (``forwarded``: its read took the value of a pending own write)
 * ``(FENCE, d, None, instr)``                    a fence that still holds something back
+* ``(RESV, d, loc, instr, paired)``             the reservation of a performed load-reserved
+  (``lr``): no other thread writes ``loc`` until a store-conditional ends it (``paired``: the
+  sc was issued to succeed and ends it when performed)
 * ``(GUARD, g, None, instr, value, expected)``    a guess the thread went on with: the branch at
   ``instr`` goes the ``expected`` way (``g`` = G_CTRL) or the access after the guard is at
   location ``expected`` (G_ADDR), while ``value`` still waits for pending reads. It holds back
@@ -26,16 +32,17 @@ from ..axiomatic.checker import observed_keys
 from ..core.condition import FinalState
 from ..core.errors import UnsupportedError
 from ..core.program import (
-    Assign, Assume, Branch, Fence, Load, Nop, Program, Rmw, Store,
+    Assign, Assume, Branch, Fence, Load, Nop, Program, Rmw, Store, StoreCond,
 )
 from .deferred import compile_expr
-from .enabling import G_CTRL, ModelRules, ThreadRules
+from .enabling import G_CTRL, ModelRules
 
-READ, WRITE, RMW, HALF, FENCE, GUARD = range(6)
-KIND_TEXT = {READ: "R", WRITE: "W", RMW: "RMW", HALF: "W*", FENCE: "F", GUARD: "?"}
+READ, WRITE, RMW, HALF, FENCE, GUARD, RESV = range(7)
+KIND_TEXT = {READ: "R", WRITE: "W", RMW: "RMW", HALF: "W*", FENCE: "F", GUARD: "?", RESV: "res"}
+BOUND, CONSUMED, PAIRED = 1, 2, 4  # flags of a pending READ
 
 # compiled instructions: (opcode, ...)
-I_NOP, I_LOAD, I_STORE, I_RMW, I_FENCE, I_ASSIGN, I_BRANCH, I_ASSUME = range(8)
+I_NOP, I_LOAD, I_STORE, I_RMW, I_FENCE, I_ASSIGN, I_BRANCH, I_ASSUME, I_SC = range(9)
 
 
 class CompiledThread:
@@ -56,7 +63,11 @@ class CompiledThread:
         self.init_regs = tuple(thread.reg_init.get(r, 0) for r in self.reg_names)
         self.code = [self._compile(k, ins) for k, ins in enumerate(thread.instrs)]
         self.length = len(self.code)
-        self.uses_rmw = any(c[0] == I_RMW for c in self.code)
+        self.uses_rmw = any(c[0] in (I_RMW, I_SC) for c in self.code)
+        # load-reserved descriptors, and per pc (and the end): may a store-conditional still be issued?
+        self.lr_desc = frozenset(rules.halves[k][0] for k, ins in enumerate(thread.instrs)
+                                 if isinstance(ins, Load) and "lr" in ins.annots)
+        self.sc_ahead = _sc_ahead(thread)
         self.keep: list[tuple[bool, ...] | None] = []  # per pc: which registers are live, None = all
 
     def set_observed(self, observed: set[str]) -> None:
@@ -85,6 +96,8 @@ class CompiledThread:
             d_r, d_w = self.rules.halves[k]
             return (I_RMW, ri[ins.dst] if ins.dst else None, c(ins.addr), c(ins.new), c(ins.cond),
                     ins.blocking, d_r, d_w, self.rules.atomic[k])
+        if isinstance(ins, StoreCond):
+            return (I_SC, ri[ins.dst] if ins.dst else None, c(ins.addr), c(ins.value), self.rules.halves[k][0])
         if isinstance(ins, Fence):
             return (I_FENCE, self.rules.halves[k][0])
         if isinstance(ins, Assign):
@@ -114,8 +127,9 @@ class Machine:
         self.rules = rules
         self.locations = sorted(program.locations)
         self.loc_index = {loc: i for i, loc in enumerate(self.locations)}
-        self.threads = [CompiledThread(t, ThreadRules(rules, t)) for t in program.threads]
-        self.uses_rmw = any(t.uses_rmw for t in self.threads)
+        self.threads = [CompiledThread(t, rules.thread_rules(t)) for t in program.threads]
+        # reservations (RMW halves, lr, loads bound by RVWMO's rule 2) block other threads' writes
+        self.uses_rmw = any(t.uses_rmw for t in self.threads) or rules.rvwmo
         self._check_dependencies()
         observed = {k for k in observed_keys(program) if k[0] == "reg"}
         if program.filter is not None:
@@ -223,14 +237,14 @@ def _dependent_instruction(thread, relation: str):
             dst = getattr(ins, "dst", None)
             if dst is None or dst in tainted:
                 continue
-            if isinstance(ins, (Load, Rmw)) or (isinstance(ins, Assign) and ins.expr.regs() & tainted):
+            if isinstance(ins, (Load, Rmw, StoreCond)) or (isinstance(ins, Assign) and ins.expr.regs() & tainted):
                 tainted.add(dst)
                 changed = True
     for pc, ins in enumerate(thread.instrs):
         used: frozenset = frozenset()
-        if relation == "addr" and isinstance(ins, (Load, Store, Rmw)):
+        if relation == "addr" and isinstance(ins, (Load, Store, Rmw, StoreCond)):
             used = ins.addr.regs()
-        if relation == "data" and isinstance(ins, Store):
+        if relation == "data" and isinstance(ins, (Store, StoreCond)):
             used |= ins.value.regs()
         if relation == "data" and isinstance(ins, Rmw):
             used |= ins.new.regs() | (ins.cond.regs() if ins.cond is not None else frozenset())
@@ -239,6 +253,20 @@ def _dependent_instruction(thread, relation: str):
         if used & tainted:
             return ins
     return None
+
+
+def _sc_ahead(thread) -> list[bool]:
+    """Per pc (and the end): can the thread still issue a store-conditional from there?"""
+    n = len(thread.instrs)
+    succs = control_successors(thread)
+    ahead = [isinstance(ins, StoreCond) for ins in thread.instrs] + [False]
+    changed = True
+    while changed:
+        changed = False
+        for pc in range(n - 1, -1, -1):
+            if not ahead[pc] and any(ahead[q] for q in succs[pc]):
+                ahead[pc] = changed = True
+    return ahead
 
 
 def control_successors(thread) -> list[tuple[int, ...]]:

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..core.program import Assign, Assume, Branch, Fence, Load, Nop, Rmw, Store
+from ..core.program import Assign, Assume, Branch, Fence, Load, Nop, Rmw, Store, StoreCond
 from .deferred import deferred_text, is_deferred, with_old
 from .state import FENCE, GUARD, HALF, KIND_TEXT, READ, RMW, WRITE, Machine
-from .transitions import ISSUE, RMW_FAIL, RMW_READ, RMW_WHOLE, Transition
+from .transitions import ISSUE, LR_RESERVES, RMW_FAIL, RMW_READ, RMW_WHOLE, SC_SUCCEEDS, Transition
 
 
 @dataclass(frozen=True)
@@ -53,6 +53,8 @@ def instr_text(ins) -> str:
             cond = str(ins.cond).replace("%old", "old")
             text += f" {'when' if ins.blocking else 'if'} {cond}"
         return text
+    if isinstance(ins, StoreCond):
+        return f"{ins.dst or '_'} = sc{_tags(ins.annots)} {ins.addr} := {ins.value}"
     if isinstance(ins, Fence):
         return f"fence {ins.kind}"
     if isinstance(ins, Assign):
@@ -110,6 +112,8 @@ class Describer:
         if tr.action == ISSUE:
             ins = th.thread.instrs[pc]
             guess = f" (guessing {_guess_text(tr.guess)})" if tr.guess is not None else ""
+            if isinstance(ins, StoreCond):
+                guess += " (succeeds)" if tr.outcome == SC_SUCCEEDS else " (fails)"
             if getattr(ins, "choice", False):  # a nondeterministic choice, not a guess
                 guess = " (goes to the target)" if tr.guess else " (goes on)"
             return Step(t, "issue", pc, f"{th.name}: issue {instr_text(ins)}{guess}", False)
@@ -121,6 +125,8 @@ class Describer:
         if kind == READ:
             value = pending[tr.source][4] if tr.source >= 0 else mem[op[2]]
             what = f"R{tag} {loc}={value}" + (" (forwarded)" if tr.source >= 0 else "")
+            if tr.outcome == LR_RESERVES:
+                what += " (reserves)"
         elif kind in (WRITE, HALF):
             what = f"{KIND_TEXT[kind]}{tag} {loc}={op[4]}"
         else:

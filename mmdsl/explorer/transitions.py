@@ -27,18 +27,25 @@ from typing import NamedTuple
 
 from ..core.errors import MmdslError, UnsupportedError
 from .deferred import evaluate, is_deferred, placeholders, resolve, waits_for_reads, with_old
-from .enabling import ALWAYS, DIFFERENT, G_ADDR, G_CTRL
-from .state import (
-    FENCE, GUARD, HALF, I_ASSIGN, I_ASSUME, I_BRANCH, I_FENCE, I_LOAD, I_RMW, I_STORE, READ, RMW, WRITE, Machine,
+from .enabling import ALWAYS, BIND, DIFFERENT, G_ADDR, G_CTRL
+from .reservations import (
+    drop_reservations, end_reservations, latest_lr, remove_entry, reservations, resolve_op, store_conditional,
 )
+from .state import (
+    BOUND, CONSUMED, FENCE, GUARD, HALF, I_ASSIGN, I_ASSUME, I_BRANCH, I_FENCE, I_LOAD, I_RMW, I_SC, I_STORE,
+    PAIRED, READ, RESV, RMW, WRITE, Machine,
+)
+
 
 ISSUE, PERFORM = 0, 1
 LOCAL, READS, WRITES = 0, 1, 2  # what a transition does to shared memory (for the reduction)
 
 MEMO_LIMIT = 200_000  # memoised thread steps kept before the memo is cleared
 
-# outcomes of performing a read-modify-write
-R_PLAIN, RMW_WHOLE, RMW_FAIL, RMW_READ = range(4)
+# outcomes of performing a read-modify-write (and a load-reserved that takes its reservation);
+# issuing a store-conditional: R_PLAIN fails, SC_SUCCEEDS succeeds
+R_PLAIN, RMW_WHOLE, RMW_FAIL, RMW_READ, LR_RESERVES = range(5)
+SC_SUCCEEDS = 1
 
 # what enabled() returns for a state whose thread went on with a guess that proved wrong:
 # the path never happened (it is dropped, neither a final state nor a deadlock)
@@ -55,6 +62,7 @@ class Transition(NamedTuple):
     loc: int = -1
     outcome: int = R_PLAIN
     guess: object = None  # issue on a guess: the branch taken (bool) or the address (location name)
+    binds: tuple = ()  # positions of earlier reads of the location that must read the same write (RVWMO rule 2)
 
 
 class PendingLimit(MmdslError):
@@ -92,7 +100,7 @@ class Semantics:
         memo = self._enabled_memo
         mem, threads = state
         if self.uses_rmw:
-            held = [_reservations(ts[2]) for ts in threads]
+            held = [reservations(ts[2]) for ts in threads]
             anyheld = 0
             for h in held:
                 anyheld |= h
@@ -136,7 +144,10 @@ class Semantics:
                 except UnsupportedError as err:
                     raise located(err, self.m.threads[t], pending[p][3]) from None
                 if tr is not None:
-                    trs.append(tr)
+                    if tr.__class__ is list:
+                        trs.extend(tr)
+                    else:
+                        trs.append(tr)
         return trs
 
     def _issue(self, t: int, ts):
@@ -151,12 +162,20 @@ class Semantics:
         c = th.code[pc]
         op = c[0]
         speculates = th.rules.speculates
-        if op in (I_LOAD, I_RMW, I_STORE):
+        if op in (I_LOAD, I_RMW, I_STORE, I_SC):
             addr = evaluate(c[1] if op == I_STORE else c[2], regs)
             if is_deferred(addr):
+                if op == I_SC:  # failing, it has no address (no event): only a success waits for it
+                    fails = [Transition(t, ISSUE, pc)]
+                    if not speculates[G_ADDR]:
+                        return fails
+                    guesses = [Transition(t, ISSUE, pc, guess=loc) for loc in self._address_guesses(addr)]
+                    return fails + self._sc_outcomes(t, pending, guesses)[len(guesses):]
                 if not speculates[G_ADDR]:
                     return None
                 return [Transition(t, ISSUE, pc, guess=loc) for loc in self._address_guesses(addr)]
+            if op == I_SC:
+                return self._sc_outcomes(t, pending, [Transition(t, ISSUE, pc)], addr)
         elif op == I_BRANCH:
             if len(c) > 3:  # a nondeterministic choice: one transition each way
                 return [Transition(t, ISSUE, pc, guess=True), Transition(t, ISSUE, pc, guess=False)]
@@ -173,6 +192,17 @@ class Semantics:
             if not v:
                 return False
         return [Transition(t, ISSUE, pc)]
+
+    def _sc_outcomes(self, t: int, pending, issues: list, addr=None) -> list:
+        """A store-conditional fails, or succeeds when the thread's latest load-reserved is of its location."""
+        out = list(issues)
+        i = latest_lr(self.m.threads[t], pending)
+        if i >= 0:
+            for tr in issues:
+                where = tr.guess if tr.guess is not None else addr
+                if self.m.loc_index.get(where) == pending[i][2]:
+                    out.append(tr._replace(outcome=SC_SUCCEEDS))
+        return out
 
     def _address_guesses(self, addr) -> list:
         """The locations an address waiting for pending reads may turn out to be.
@@ -194,19 +224,32 @@ class Semantics:
         rules = self.m.threads[t].rules
         if kind == READ:
             src = self._source(pending, p, loc)
-            if src >= 0 and is_deferred(pending[src][4]):
+            if src >= 0:
+                if is_deferred(pending[src][4]) or rules.no_forward_from[pending[src][1]]:
+                    return None
+                # RVWMO rule 12: not from a write whose address is still a guess (addr)
+                if rules.rules.rvwmo and src > 0 and pending[src - 1][0] == GUARD and pending[src - 1][1] == G_ADDR:
+                    return None
+            past = self._past(rules, pending, p, (d,), loc, src)
+            if past is None:
                 return None
-            commits = self._past(rules, pending, p, (d,), loc, src)
-            if commits is None:
-                return None
-            return Transition(t, PERFORM, p, src, commits, LOCAL if src >= 0 else READS, loc)
+            commits, binds = past
+            tr = Transition(t, PERFORM, p, src, commits, LOCAL if src >= 0 else READS, loc, binds=binds)
+            th = self.m.threads[t]
+            if d in th.lr_desc:  # a load-reserved: take the reservation an sc will need, or not
+                flags = op[4]
+                if flags & PAIRED:
+                    return tr._replace(outcome=LR_RESERVES)
+                if not flags & CONSUMED and th.sc_ahead[ts[0]]:
+                    return [tr, tr._replace(outcome=LR_RESERVES)]
+            return tr
         if kind == WRITE or kind == HALF:
             if is_deferred(op[4]):
                 return None
-            commits = self._past(rules, pending, p, (d,), loc, -1)
-            if commits is None or (reserved >> loc) & 1:
+            past = self._past(rules, pending, p, (d,), loc, -1)
+            if past is None or (reserved >> loc) & 1:
                 return None
-            return Transition(t, PERFORM, p, -1, commits, WRITES, loc)
+            return Transition(t, PERFORM, p, -1, past[0], WRITES, loc)
         # a read-modify-write not yet read
         new, cond, must_fail = op[5], op[6], op[7]
         if cond is not None and waits_for_reads(cond):
@@ -216,9 +259,10 @@ class Semantics:
         if atomic:
             if waits_for_reads(new):
                 return None
-            commits = self._past(rules, pending, p, (d, op[4]), loc, -1)
-            if commits is None:
+            past = self._past(rules, pending, p, (d, op[4]), loc, -1)
+            if past is None:
                 return None
+            commits = past[0]
             old, src = mem[loc], -1
         else:
             src = self._source(pending, p, loc)
@@ -228,9 +272,10 @@ class Semantics:
                     return None
             else:
                 old = mem[loc]
-            commits = self._past(rules, pending, p, (d,), loc, src)
-            if commits is None:
+            past = self._past(rules, pending, p, (d,), loc, src)
+            if past is None:
                 return None
+            commits = past[0]
         ok = True if cond is None else bool(with_old(cond, old))
         if not ok:
             if blocking:
@@ -259,15 +304,20 @@ class Semantics:
         """May descriptors ``ks`` (performed now at ``loc``) go before every earlier pending operation?
 
         None when not; otherwise the positions of compare-and-swaps that must commit to
-        fail for it. Same-location writes at or before the forwarding source ``src`` are
-        passed by forwarding (the table alone decides); fences between hold their pairs.
+        fail for it, and of the earlier reads of the location it binds (RVWMO rule 2: they
+        must read the write it reads). Same-location writes at or before the forwarding
+        source ``src`` are passed by forwarding (the table alone decides); fences between
+        hold their pairs.
         """
         ov, fwd, fb, is_write = rules.overtake, rules.forward, rules.fence_before, rules.is_write
         held = 0  # earlier descriptors some fence between keeps before ks
         commits = ()
+        binds = ()
         for j in range(p - 1, -1, -1):
             o = pending[j]
             kind = o[0]
+            if kind == RESV:
+                continue
             if kind == FENCE:
                 row = fb[o[1]]
                 for k in ks:
@@ -295,6 +345,11 @@ class Semantics:
                             continue
                         if same and j <= src and is_write[dj] and fwd[dj][k]:
                             continue
+                        if code == BIND:  # a store between that k forwards from, or j reads k's write
+                            if not same or src > j:
+                                continue
+                            binds += (j,)
+                            continue
                         passed = False
                         break
                 if not passed:
@@ -302,7 +357,7 @@ class Semantics:
                         commits += (j,)
                         continue
                     return None
-        return commits
+        return commits, binds
 
     def watches(self, state, t: int) -> int:
         """Locations whose writes by other threads may enable a disabled operation of ``t`` (a mask).
@@ -331,7 +386,7 @@ class Semantics:
             if done is None:
                 pc, regs, pending = ts
                 try:
-                    done = self._apply_issue(self.m.threads[t], pc, regs, pending, tr.guess)
+                    done = self._apply_issue(self.m.threads[t], pc, regs, pending, tr.guess, tr.outcome)
                 except UnsupportedError as err:
                     raise located(err, self.m.threads[t], pc) from None
                 if len(done[2]) > self.max_seen:
@@ -361,11 +416,13 @@ class Semantics:
             memo.clear()
         memo[key] = value
 
-    def _apply_issue(self, th, pc: int, regs: tuple, pending: tuple, guess=None):
+    def _apply_issue(self, th, pc: int, regs: tuple, pending: tuple, guess=None, outcome: int = R_PLAIN):
         c = th.code[pc]
         op = c[0]
         nxt = pc + 1
-        if op == I_LOAD or op == I_STORE or op == I_RMW:
+        if op == I_SC and outcome != SC_SUCCEEDS:  # a failing store-conditional: no event
+            regs, pending = store_conditional(th, c, pc, -1, regs, pending, False)
+        elif op == I_LOAD or op == I_STORE or op == I_RMW or op == I_SC:
             addr = evaluate(c[1] if op == I_STORE else c[2], regs)
             if guess is not None:  # the address waits for pending reads: go on at location ``guess``
                 pending = pending + ((GUARD, G_ADDR, None, pc, addr, guess),)
@@ -377,9 +434,15 @@ class Semantics:
                     f"'{th.thread.instrs[pc].text}' (a loop that keeps issuing memory operations the model "
                     "lets it leave unperformed never fits any bound)",
                     th.thread.instrs[pc].pos, hint="raise --max-pending, or bound the loop")
+            if op == I_SC:
+                regs, pending = store_conditional(th, c, pc, loc, regs, pending, outcome == SC_SUCCEEDS)
+            elif op == I_LOAD and c[3] in th.lr_desc:  # a newer load-reserved: older reservations end
+                regs, pending = end_reservations(regs, pending, th.lr_desc)
             pos = len(pending)
-            if op == I_LOAD:
-                pending = pending + ((READ, c[3], loc, pc),)
+            if op == I_SC:
+                pass
+            elif op == I_LOAD:
+                pending = pending + ((READ, c[3], loc, pc, 0),)
                 if c[1] is not None:
                     regs = regs[:c[1]] + (("?", pos),) + regs[c[1] + 1:]
             elif op == I_STORE:
@@ -410,6 +473,8 @@ class Semantics:
         elif op == I_ASSUME and guess is not None:
             pending = pending + ((GUARD, G_CTRL, None, pc, evaluate(c[1], regs), True),)
         nxt = th.skip_nops(nxt)
+        if not th.sc_ahead[nxt] and any(o[0] == RESV and not o[4] for o in pending):
+            regs, pending = drop_reservations(regs, pending)  # no store-conditional can follow
         return (nxt, th.canonical(nxt, regs), pending)
 
     def _apply_perform(self, th, ts, tr: Transition, read):
@@ -423,12 +488,20 @@ class Semantics:
         removed = True
         value = None  # what placeholder p resolves to
         write = None
+        if tr.binds:
+            pending = tuple(o[:4] + (o[4] | BOUND,) if j in tr.binds else o for j, o in enumerate(pending))
         if kind == READ:
             value = pending[tr.source][4] if tr.source >= 0 else read
-            pending = pending[:p] + pending[p + 1:]
+            if tr.outcome == LR_RESERVES:  # the reservation stays in the load's place
+                pending = pending[:p] + ((RESV, op[1], loc, op[3], bool(op[4] & PAIRED)),) + pending[p + 1:]
+                removed = False
+            else:
+                pending = pending[:p] + pending[p + 1:]
         elif kind == WRITE or kind == HALF:
             write = op[4]
             pending = pending[:p] + pending[p + 1:]
+            if len(op) > 5:  # a store-conditional that succeeds: its status is 0, its reservation ends
+                value = 0
         else:
             old = pending[tr.source][4] if tr.source >= 0 else read
             value = old
@@ -442,7 +515,12 @@ class Semantics:
                 pending = pending[:p] + (half,) + pending[p + 1:]
                 removed = False
         regs = tuple(resolve(v, p, value, removed) if v.__class__ is tuple else v for v in regs)
-        pending = tuple(_resolve_op(o, p, value, removed) for o in pending)
+        pending = tuple(resolve_op(o, p, value, removed) for o in pending)
+        if kind == WRITE and len(op) > 5:
+            for i in range(p - 1, -1, -1):
+                if pending[i][0] == RESV and pending[i][4]:
+                    regs, pending = remove_entry(regs, pending, i)
+                    break
         if value is not None:
             regs, pending = self._settle_guards(th, regs, pending)
         regs, pending = _drop_dead_fences(th.rules, regs, pending)
@@ -466,7 +544,7 @@ class Semantics:
                     self.m.location(o[4], th, o[3])
             if not right:
                 return regs, pending
-            rest = tuple(_resolve_op(e, i, None, True) for e in pending[:i] + pending[i + 1:])
+            rest = tuple(resolve_op(e, i, None, True) for e in pending[:i] + pending[i + 1:])
             regs = tuple(resolve(v, i, None, True) if v.__class__ is tuple else v for v in regs)
             return self._settle_guards(th, regs, rest)
         return regs, pending
@@ -479,22 +557,6 @@ def located(err: UnsupportedError, th, instr: int) -> UnsupportedError:
         err.pos = ins.pos
         err.message = f"{th.name} instruction {instr + 1} ('{ins.text}'): {err.message}"
     return err
-
-
-def _reservations(pending: tuple) -> int:
-    """Locations a thread holds reserved: its RMW has read, its write half is pending (a mask).
-
-    A read from memory reserves at once; a read forwarded from a pending own write
-    reserves from the moment that write is performed (the write half must follow it in
-    coherence with no other thread's write between).
-    """
-    mask = 0
-    for j, o in enumerate(pending):
-        if o[0] == HALF:
-            loc = o[2]
-            if not o[5] or not any(e[2] == loc and (e[0] == WRITE or e[0] == HALF) for e in pending[:j]):
-                mask |= 1 << loc
-    return mask
 
 
 def _others(held: list[int], t: int) -> int:
@@ -514,28 +576,11 @@ def _holds(o, mask: int) -> bool:
     return o[0] == RMW and bool((mask >> o[4]) & 1)
 
 
-def _resolve_op(o, p: int, value, removed: bool):
-    kind = o[0]
-    if kind == WRITE or kind == HALF:
-        v = o[4]
-        if v.__class__ is tuple:
-            return o[:4] + (resolve(v, p, value, removed),) + o[5:]
-    elif kind == RMW:
-        new, cond = o[5], o[6]
-        if new.__class__ is tuple or cond.__class__ is tuple:
-            return o[:5] + (resolve(new, p, value, removed), resolve(cond, p, value, removed)) + o[7:]
-    elif kind == GUARD:
-        v = o[4]
-        if v.__class__ is tuple:
-            return o[:4] + (resolve(v, p, value, removed),) + o[5:]
-    return o
-
-
 def _drop_dead_fences(rules, regs: tuple, pending: tuple) -> tuple[tuple, tuple]:
     """Fences with nothing they order still pending before them hold nothing back: drop them."""
     for i, o in enumerate(pending):
         if o[0] == FENCE and not any(_holds(e, rules.fence_a[o[1]]) for e in pending[:i]):
-            rest = tuple(_resolve_op(e, i, None, True) for e in pending[:i] + pending[i + 1:])
+            rest = tuple(resolve_op(e, i, None, True) for e in pending[:i] + pending[i + 1:])
             regs = tuple(resolve(v, i, None, True) if v.__class__ is tuple else v for v in regs)
             return _drop_dead_fences(rules, regs, rest)
     return regs, pending

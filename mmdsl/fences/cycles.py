@@ -101,8 +101,22 @@ def _members(expr: Expr, lets: dict[str, Expr]) -> list[Expr]:
     return out
 
 
+def _rvwmo(model: Model) -> bool:
+    from ..explorer.rvwmo import is_rvwmo
+
+    return is_rvwmo(model)
+
+
 def fence_axioms(model: Model) -> list[Axiom]:
-    """The acyclic axioms fences act through; an UnsupportedError when they act otherwise."""
+    """The acyclic axioms fences act through; an UnsupportedError when they act otherwise.
+
+    RVWMO's (models/riscv.mm, recognised by its lets and axioms) is its axiom ``Model``:
+    ``acyclic L ; ((co | rfe | fr | ppo ... | [M];fence;[M] | ...) \\ [AMO];rmw;[AMO]) ; L``
+    with ``L = ([AMO];(rmw | rmw^-1);[AMO])?``, which grows by ``L ; fence_S ; L`` exactly:
+    a fence pair counts from and to both halves of an AMO (``CycleEncoder.lift``).
+    """
+    if _rvwmo(model):
+        return [ax for ax in model.axioms if ax.name == "Model"]
     lets = _let_bodies(model)
     sensitive = {"fence", "F", "_", "ext", "id"}
     for decl in model.fences.values():
@@ -142,6 +156,7 @@ class CycleEncoder:
         self.problem = problem
         self.axioms = {ax.name for ax in fence_axioms(model)}
         self.budget = budget
+        self.lift = _rvwmo(model)  # fence pairs act from and to both halves of an AMO (RVWMO)
 
     def paths(self, x: Execution) -> dict[int, ThreadPath]:
         by_thread: dict[int, list] = {}
@@ -170,6 +185,7 @@ class CycleEncoder:
         prepared = prepared_for(x, self.model)
         d = Dynamic(x.rf, x.co, x.static["int"])
         paths = self.paths(x)
+        partner = _amo_partners(x) if self.lift else None
         alternatives: set = set()
         exact = True
         all_pairs: dict[tuple[int, int], Pair] = {}
@@ -181,9 +197,9 @@ class CycleEncoder:
             pairs = self.relaxed_pairs(x, e0, paths)
             for p in pairs:
                 all_pairs.setdefault((p.a, p.b), p)
-            for p in _on_cycles(e0, pairs):
+            for p in _on_cycles(e0, pairs, partner):
                 on_cycle.setdefault((p.a, p.b), p)
-            sets = minimal_cycle_sets(e0, pairs, self.budget)
+            sets = minimal_cycle_sets(e0, pairs, self.budget, partner)
             if sets is None:
                 exact = False
                 continue
@@ -216,14 +232,35 @@ def _minimal(alternatives: set) -> list:
     return kept
 
 
-def _on_cycles(e0: Rel, pairs: list[Pair]) -> list[Pair]:
+def _amo_partners(x: Execution) -> dict[int, int]:
+    """Each AMO event's other half (an AMO is one event in herd's RVWMO)."""
+    out: dict[int, int] = {}
+    rmw = x.static["rmw"]
+    for e in x.events:
+        if "AMO" in e.annots:
+            for w in bits(rmw.rows[e.eid]):
+                if "AMO" in x.events[w].annots:
+                    out[e.eid], out[w] = w, e.eid
+    return out
+
+
+def _ends(e: int, partner: dict[int, int] | None) -> tuple[int, ...]:
+    """The events an edge at ``e`` counts at: ``e``, and its AMO partner when fences are lifted."""
+    if partner and e in partner:
+        return (e, partner[e])
+    return (e,)
+
+
+def _on_cycles(e0: Rel, pairs: list[Pair], partner: dict[int, int] | None = None) -> list[Pair]:
     """The pairs lying on some cycle of E0 | every relaxed pair (the others never help)."""
-    full = e0 | Rel.from_pairs(e0.n, [(p.a, p.b) for p in pairs])
+    edges = [(a, b) for p in pairs for a in _ends(p.a, partner) for b in _ends(p.b, partner)]
+    full = e0 | Rel.from_pairs(e0.n, edges)
     reach = full.plus()
-    return [p for p in pairs if (p.b, p.a) in reach]
+    return [p for p in pairs if any((b, a) in reach for b in _ends(p.b, partner) for a in _ends(p.a, partner))]
 
 
-def minimal_cycle_sets(e0: Rel, pairs: list[Pair], budget: int) -> list[frozenset[int]] | None:
+def minimal_cycle_sets(e0: Rel, pairs: list[Pair], budget: int,
+                       partner: dict[int, int] | None = None) -> list[frozenset[int]] | None:
     """The minimal sets of pairs (indices) whose addition to E0 makes a cycle; None past the budget.
 
     Simple cycles of the auxiliary graph H (see the module doc), each rooted at its
@@ -235,10 +272,13 @@ def minimal_cycle_sets(e0: Rel, pairs: list[Pair], budget: int) -> list[frozense
         return []
     reach = e0.star()
     succ = [0] * m
+    enter = [sum(1 << a for a in _ends(q.a, partner)) for q in pairs]
     for i, p in enumerate(pairs):
-        row = reach.rows[p.b]
-        for j, q in enumerate(pairs):
-            if (row >> q.a) & 1:
+        row = 0
+        for b in _ends(p.b, partner):
+            row |= reach.rows[b]
+        for j in range(m):
+            if row & enter[j]:
                 succ[i] |= 1 << j
     found: list[int] = []  # bitmasks
     steps = 0

@@ -6,7 +6,6 @@ import pytest
 from refdata import riscv_corpus
 
 from mmdsl.axiomatic import check
-from mmdsl.core.errors import UnsupportedError
 from mmdsl.explorer import explore
 from mmdsl.lang import load_model
 from mmdsl.litmus import load_litmus, parse_litmus
@@ -78,9 +77,19 @@ def test_store_conditional_to_another_location_only_fails():
     assert r.observation == "Never"
 
 
-def test_the_explorer_refuses_riscv_and_store_conditionals_by_name():
-    p = parse_litmus(SC_PAIR % "x6", "sc.litmus")
-    with pytest.raises(UnsupportedError, match="model 'riscv' is not supported by the explorer"):
-        explore(p, load_model("riscv"))
-    with pytest.raises(UnsupportedError, match="StoreCond is not supported by the explorer"):
-        explore(p, load_model("sc"))
+def test_the_explorer_runs_riscv_and_store_conditionals():
+    """Both were refused by name before the explorer knew RVWMO and lr/sc (issue 10, part 4)."""
+    for sc_reg in ("x6", "x9"):
+        p = parse_litmus(SC_PAIR % sc_reg, "sc.litmus")
+        for model in ("riscv", "sc"):
+            m = load_model(model)
+            assert explore(p, m).state_set() == check(p, m).state_set()
+
+
+def test_a_read_whose_location_differs_between_paths_keeps_its_own_location():
+    """P1's lr is of x or of z (its address is a pointer P1 loads). The thread walker kept one
+    location per read index for all paths, so the sc paired with the lr of x saw the lr of z
+    and could only fail: the state with the sc succeeding (y=0) after reading p=x was lost."""
+    p = load_litmus(ROWS["tests/HAND/ISA-S-DEP-ADDR-SUCCESS.litmus"]["file"])
+    states = {s.text() for s in check(p, load_model("riscv")).states}
+    assert states == {"1:a0=x; y=0;", "1:a0=x; y=1;", "1:a0=z; y=0;", "1:a0=z; y=1;", "1:a0=z; y=2;"}

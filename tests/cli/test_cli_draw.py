@@ -145,3 +145,16 @@ def test_draw_a_program_with_a_loop_points_to_the_state_graph(tmp_path):
     assert r.stderr.startswith("litmus/programs/peterson.litmus:9:5: unsupported: peterson has a loop, and execution "
                                "diagrams come from the axiomatic")
     assert "--state-graph" in r.stderr and "--engine" not in r.stderr  # draw has no --engine option
+
+
+def test_draw_forbidden_names_the_riscv_ppo_rule(tmp_path):
+    """Under riscv the cycle's edges name the member of RVWMO's global order they come from:
+    r4 (fences) for the fence w,w pair, ppo (the table: rule 9, addr) for the address dependency."""
+    r = invoke("draw", "tests/fences/data/riscv/MP+fence.w.w+addr.litmus", "-m", "riscv", "--show", "forbidden",
+               "-o", str(tmp_path), "--format", "dot")
+    assert r.exit_code == 0, r.output
+    dot = (tmp_path / "MP+fence.w.w+addr-forbidden-1.dot").read_text()
+    assert "forbidden: violates Model: acyclic global-order" in dot
+    assert 'label="fence-w-w, r4"' in dot
+    assert 'label="ppo, addr"' in dot
+    assert "global-order" not in dot.split("legend")[0].split("forbidden: violates")[1].split("\n", 1)[1]
