@@ -63,7 +63,9 @@ class Operands:
 
     def _need(self, i: int, kind: str, what: str) -> None:
         if self.kind(i) != kind:
-            raise CellError(f"operand {i + 1} of '{self.m}' must be {what}", 0)
+            found = self.nodes[i][0] if self.kind(i) in ("sym", "reg", "imm") else None
+            shown = f", not '{found}'" if isinstance(found, (str, int)) and len(str(found)) <= 40 else ""
+            raise CellError(f"operand {i + 1} of '{self.m}' must be {what}{shown}", 0)
 
     def reg(self, i: int) -> Expr:
         self._need(i, "reg", "a register")
