@@ -62,6 +62,7 @@ class Operands:
         return self.nodes[i].get_name()
 
     def _need(self, i: int, kind: str, what: str) -> None:
+        """Refuse operand ``i`` unless it is of ``kind``, naming what it should be and what it is."""
         if self.kind(i) != kind:
             found = self.nodes[i][0] if self.kind(i) in ("sym", "reg", "imm") else None
             shown = f", not '{found}'" if isinstance(found, (str, int)) and len(str(found)) <= 40 else ""
