@@ -16,20 +16,21 @@ from .threadtable import CellCode, CellError, TableDialect, lower_table_test
 
 EXCL = "X"  # herd's PPC annotation set X: the accesses of lwarx and stwcx.
 CR0 = "cr0"  # condition register field 0: 0 equal, -1 less, 1 greater (what the branches test)
-FENCES = {"sync": "sync", "lwsync": "lwsync", "isync": "isync", "eieio": "eieio"}
+FENCES = {"sync": "sync", "hwsync": "sync", "lwsync": "lwsync", "isync": "isync", "eieio": "eieio"}
 
 _REG = r"(?:r(?:[12][0-9]|3[01]|[0-9])|%[A-Za-z_][A-Za-z0-9_]*)(?![A-Za-z0-9_])"
 _LOADS = ("lwz", "ld", "lbz", "lhz")
 _STORES = ("stw", "std", "stb", "sth")
-_ALU = {"add": "add", "sub": "sub", "subf": "subf", "xor": "xor", "or": "or", "and": "and", "mullw": "mul"}
-_ALU_IMM = {"addi": "add", "xori": "xor", "ori": "or", "andi.": "and", "mulli": "mul"}
+_ALU = {"add": "add", "sub": "sub", "subf": "subf", "xor": "xor", "or": "or", "and": "and", "mullw": "mul",
+        "divw": "div"}
+_ALU_IMM = {"addi": "add", "subi": "sub", "xori": "xor", "ori": "or", "andi.": "and", "mulli": "mul"}
 # conditional branches on cr0, as herd reads them (bit lt, gt or eq set or clear)
-_BRANCHES = {"beq": "eq", "bne": "ne", "blt": "lt", "bge": "ge", "bgt": "gt", "ble": "le"}
+_BRANCHES = {"beq": "eq", "bne": "ne", "blt": "lt", "bge": "ge", "bgt": "gt", "ble": "le", "bnl": "ge", "bng": "le"}
 
-HELP = ("a PPC instruction: lwz/ld RD,D(RA), lwzx/ldx RD,RA,RB, stw/std RS,D(RA), stwx/stdx RS,RA,RB, "
-        "lwarx RD,RA,RB, stwcx. RS,RA,RB, li RD,N, mr RD,RS, addi RD,RA,N, add/sub/subf/xor/or/and[.] "
-        "RD,RA,RB, xori/ori/andi. RD,RA,N, cmpw RA,RB, cmpwi RA,N, b/beq/bne/blt/bge/bgt/ble LABEL, "
-        "sync, lwsync, eieio, isync, nop")
+HELP = ("a PPC instruction: lbz/lhz/lwz/ld RD,D(RA), lbzx/lhzx/lwzx/ldx RD,RA,RB, stb/sth/stw/std RS,D(RA), "
+        "stbx/sthx/stwx/stdx RS,RA,RB, lwarx RD,RA,RB, stwcx. RS,RA,RB, li/lis RD,N, mr RD,RS, addi/subi RD,RA,N, "
+        "add/sub/subf/xor/or/and/mullw/divw[.] RD,RA,RB, xori/ori/andi./mulli RD,RA,N, cmpw RA,RB, cmpwi RA,N, "
+        "b/beq/bne/blt/bge/bgt/ble/bnl/bng LABEL, sync, hwsync, lwsync, eieio, isync, nop")
 
 
 @lru_cache(maxsize=1)
@@ -102,6 +103,12 @@ def compare(a: Expr, b: Expr) -> Expr:
     return BinOp("sub", BinOp("gt", a, b), BinOp("lt", a, b))
 
 
+def _displaced(ops: Operands) -> Expr:
+    """herd's other spelling of D(RA): ``lwz RD,D,RA``."""
+    off, base = ops.imm(1), ops.reg(2)
+    return BinOp("add", base, Const(off)) if off else base
+
+
 def _indexed(ops: Operands, a: int, b: int) -> Expr:
     return BinOp("add", ops.reg_or_zero(a), ops.reg(b))
 
@@ -111,11 +118,12 @@ def lower_instruction(mnemonic: str, ops: Operands, code: CellCode) -> None:
     out = code.instrs
     m = mnemonic
     if m in _LOADS or m in _STORES:
-        ops.arity(2)
+        ops.arity(2, 3)
+        addr = ops.mem(1) if len(ops.nodes) == 2 else _displaced(ops)
         if m in _LOADS:
-            out.append(Load(ops.dst(0), ops.mem(1)))
+            out.append(Load(ops.dst(0), addr))
         else:
-            out.append(Store(ops.mem(1), ops.reg(0)))
+            out.append(Store(addr, ops.reg(0)))
     elif m.endswith("x") and (m[:-1] in _LOADS or m[:-1] in _STORES):
         ops.arity(3)
         if m[:-1] in _LOADS:
@@ -132,9 +140,9 @@ def lower_instruction(mnemonic: str, ops: Operands, code: CellCode) -> None:
     elif m in FENCES:
         ops.arity(0)
         out.append(Fence(FENCES[m]))
-    elif m == "li":
+    elif m in ("li", "lis"):
         ops.arity(2)
-        out.append(Assign(ops.dst(0), Const(ops.imm(1))))
+        out.append(Assign(ops.dst(0), Const(ops.imm(1) << (16 if m == "lis" else 0))))
     elif m == "mr":
         ops.arity(2)
         out.append(Assign(ops.dst(0), ops.reg(1)))
@@ -147,7 +155,7 @@ def lower_instruction(mnemonic: str, ops: Operands, code: CellCode) -> None:
             out.append(Assign(CR0, compare(Reg(ops.dst(0)), Const(0))))
     elif m in _ALU_IMM:
         ops.arity(3)
-        left = ops.reg_or_zero(1) if m == "addi" else ops.reg(1)
+        left = ops.reg_or_zero(1) if m in ("addi", "subi") else ops.reg(1)
         out.append(Assign(ops.dst(0), BinOp(_ALU_IMM[m], left, Const(ops.imm(2)))))
         if m.endswith("."):
             out.append(Assign(CR0, compare(Reg(ops.dst(0)), Const(0))))

@@ -38,7 +38,7 @@ def test_the_registry_knows_ppc():
 def test_every_bundled_ppc_test_parses():
     """N of N: the 540 diy7 tests, the classic shapes, their variants and the hand-written tests."""
     files = sorted(SUITE.rglob("*.litmus"))
-    assert len(files) == 613
+    assert len(files) == 614
     for f in files:
         p = load_litmus(f)
         assert p.arch == "PPC" and p.threads and p.name == f.stem
@@ -83,6 +83,19 @@ def test_compare_and_branches_on_cr0():
     assert got[5] == Branch(BinOp("lt", Reg(CR0), Const(0)), 7)
     assert got[6] == Branch(None, 7)
     assert got[8] == Fence("isync")
+
+
+def test_herds_other_spellings():
+    got = instrs("lwz r1,4,r2", "stw r1,0,r4", "hwsync", "subi r3,r0,2", "lis r5,1", "divw r3,r1,r5", "bnl L",
+                 "bng L", "L:")
+    assert got[0] == Load("r1", BinOp("add", Reg("r2"), Const(4)))
+    assert got[1] == Store(Reg("r4"), Reg("r1"))
+    assert got[2] == Fence("sync")
+    assert got[3] == Assign("r3", BinOp("sub", Const(0), Const(2)))
+    assert got[4] == Assign("r5", Const(65536))
+    assert got[5] == Assign("r3", BinOp("div", Reg("r1"), Reg("r5")))
+    assert got[6] == Branch(BinOp("ge", Reg(CR0), Const(0)), 8)
+    assert got[7] == Branch(BinOp("le", Reg(CR0), Const(0)), 8)
 
 
 def test_fences_and_reservations():
