@@ -299,13 +299,17 @@ def thread_traces(program: Program) -> list[list[Trace]]:
         if round_no == rounds:
             return all_traces
         changed = False
+        # each round extends the chains of writes by one: values come from the domains as the
+        # round began (values added during the round would feed each other, and six
+        # store-conditionals of one thread, with their 64 paths, overflowed the domains)
+        before = {loc: frozenset(vs) for loc, vs in domains.items()}
         for traces in all_traces:
             for tr in traces:
                 for ev in tr.events:
                     if ev.kind != "W":
                         continue
                     dom = domains.setdefault(ev.loc, {program.init.get(ev.loc, 0)})
-                    for v in _possible_values(ev.value, tr, domains):
+                    for v in _possible_values(ev.value, tr, before):
                         if v not in dom:
                             dom.add(v)
                             changed = True
