@@ -1,5 +1,4 @@
-"""herd's ARM (v7) dialect: LDR/STR, LDREX/STREX, DMB/DSB/ISB, and the ALU, compare and branch
-idioms of diy's ARM tests."""
+"""herd's ARM (v7) dialect: LDR/STR, LDREX/STREX, DMB/DSB/ISB, and diy's ALU, compare and branch idioms."""
 
 from __future__ import annotations
 
@@ -10,10 +9,9 @@ import pyparsing as pp
 
 from ..core.errors import UnsupportedError
 from ..core.program import Assign, BinOp, Branch, Const, Expr, Fence, Load, Program, Reg, Store, StoreCond
+from .asm_common import Operands, bind_symbolic_init, split_symbolic_init
 from .finals import bounded_int
 from .layout import Layout
-from .ppc import Operands
-from .symbregs import bind_symbolic_init, split_symbolic_init
 from .threadtable import CellCode, CellError, TableDialect, lower_table_test
 
 EXCL = "X"  # herd's ARM annotation set X: the accesses of LDREX and STREX

@@ -1,5 +1,4 @@
-"""herd's PPC dialect: loads and stores, lwarx/stwcx., sync/lwsync/eieio/isync, and the ALU,
-compare and branch idioms of diy's Power tests."""
+"""herd's PPC dialect: loads, stores, lwarx/stwcx., Power's fences, and diy's ALU, compare and branch idioms."""
 
 from __future__ import annotations
 
@@ -9,9 +8,9 @@ import pyparsing as pp
 
 from ..core.errors import UnsupportedError
 from ..core.program import Assign, BinOp, Branch, Const, Expr, Fence, Load, Program, Reg, Store, StoreCond
+from .asm_common import Operands, bind_symbolic_init, split_symbolic_init
 from .finals import bounded_int
 from .layout import Layout
-from .symbregs import bind_symbolic_init, split_symbolic_init
 from .threadtable import CellCode, CellError, TableDialect, lower_table_test
 
 EXCL = "X"  # herd's PPC annotation set X: the accesses of lwarx and stwcx.
@@ -45,57 +44,6 @@ def _grammar():
     label = pp.Group(pp.Regex(r"[A-Za-z_][A-Za-z0-9_]*")("label") + pp.Suppress(":"))
     instr = mnemonic + pp.Optional(pp.Group(pp.DelimitedList(operand, ","))("operands"))
     return pp.ZeroOrMore(label)("labels") + pp.Optional(instr) + pp.StringEnd()
-
-
-class Operands:
-    """The operands of one instruction, read as the mnemonic needs them (shared with ARM)."""
-
-    def __init__(self, mnemonic: str, nodes):
-        self.m = mnemonic
-        self.nodes = list(nodes)
-
-    def arity(self, *n: int) -> None:
-        if len(self.nodes) not in n:
-            want = " or ".join(str(k) for k in n)
-            raise CellError(f"'{self.m}' takes {want} operands, not {len(self.nodes)}", 0)
-
-    def kind(self, i: int) -> str:
-        return self.nodes[i].get_name()
-
-    def _need(self, i: int, kind: str, what: str) -> None:
-        """Refuse operand ``i`` unless it is of ``kind``, naming what it should be and what it is."""
-        if self.kind(i) != kind:
-            found = self.nodes[i][0] if self.kind(i) in ("sym", "reg", "imm") else None
-            shown = f", not '{found}'" if isinstance(found, (str, int)) and len(str(found)) <= 40 else ""
-            raise CellError(f"operand {i + 1} of '{self.m}' must be {what}{shown}", 0)
-
-    def reg(self, i: int) -> Expr:
-        self._need(i, "reg", "a register")
-        return Reg(self.nodes[i][0])
-
-    def reg_or_zero(self, i: int) -> Expr:
-        """RA of an indexed access or of addi: r0 there reads as 0 (the Power ISA, and herd)."""
-        self._need(i, "reg", "a register")
-        name = self.nodes[i][0]
-        return Const(0) if name == "r0" else Reg(name)
-
-    def dst(self, i: int) -> str:
-        self._need(i, "reg", "a register")
-        return self.nodes[i][0]
-
-    def imm(self, i: int) -> int:
-        self._need(i, "imm", "an immediate")
-        return self.nodes[i][0]
-
-    def mem(self, i: int) -> Expr:
-        self._need(i, "mem", "a memory operand D(RA)")
-        node = self.nodes[i]
-        base: Expr = Reg(node["base"])
-        return BinOp("add", base, Const(node["off"])) if node["off"] else base
-
-    def label(self, i: int) -> str:
-        self._need(i, "sym", "a label")
-        return self.nodes[i][0]
 
 
 def compare(a: Expr, b: Expr) -> Expr:

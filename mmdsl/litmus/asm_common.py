@@ -1,5 +1,4 @@
-"""herd's symbolic registers (``%x0``) in PPC and ARM tests: each init item ``%x0=x`` binds
-the register of the one thread whose code names it."""
+"""What the PPC and ARM dialects share: operand readers, and herd's symbolic registers (``%x0``)."""
 
 from __future__ import annotations
 
@@ -7,9 +6,10 @@ import re
 from dataclasses import replace
 
 from ..core.errors import LitmusError
-from ..core.program import Program
+from ..core.program import BinOp, Const, Expr, Program, Reg
 from .finals import bounded_int
 from .layout import Layout, Region
+from .threadtable import CellError
 
 # an init item naming a symbolic register without a thread: `%x0=x` or `%x0 = 1`
 _ITEM = re.compile(r"%([A-Za-z_][A-Za-z0-9_]*)[ \t]*=[ \t]*([^;\s]+)[ \t]*;?")
@@ -78,3 +78,54 @@ def bind_symbolic_init(program: Program, layout: Layout, items: list[tuple[str, 
         th = program.threads[tids[0]]
         th.reg_init[reg] = value
     return program
+
+
+class Operands:
+    """The operands of one instruction, read as the mnemonic needs them."""
+
+    def __init__(self, mnemonic: str, nodes):
+        self.m = mnemonic
+        self.nodes = list(nodes)
+
+    def arity(self, *n: int) -> None:
+        if len(self.nodes) not in n:
+            want = " or ".join(str(k) for k in n)
+            raise CellError(f"'{self.m}' takes {want} operands, not {len(self.nodes)}", 0)
+
+    def kind(self, i: int) -> str:
+        return self.nodes[i].get_name()
+
+    def _need(self, i: int, kind: str, what: str) -> None:
+        """Refuse operand ``i`` unless it is of ``kind``, naming what it should be and what it is."""
+        if self.kind(i) != kind:
+            found = self.nodes[i][0] if self.kind(i) in ("sym", "reg", "imm") else None
+            shown = f", not '{found}'" if isinstance(found, (str, int)) and len(str(found)) <= 40 else ""
+            raise CellError(f"operand {i + 1} of '{self.m}' must be {what}{shown}", 0)
+
+    def reg(self, i: int) -> Expr:
+        self._need(i, "reg", "a register")
+        return Reg(self.nodes[i][0])
+
+    def reg_or_zero(self, i: int) -> Expr:
+        """RA of an indexed access or of addi: r0 there reads as 0 (the Power ISA, and herd)."""
+        self._need(i, "reg", "a register")
+        name = self.nodes[i][0]
+        return Const(0) if name == "r0" else Reg(name)
+
+    def dst(self, i: int) -> str:
+        self._need(i, "reg", "a register")
+        return self.nodes[i][0]
+
+    def imm(self, i: int) -> int:
+        self._need(i, "imm", "an immediate")
+        return self.nodes[i][0]
+
+    def mem(self, i: int) -> Expr:
+        self._need(i, "mem", "a memory operand D(RA)")
+        node = self.nodes[i]
+        base: Expr = Reg(node["base"])
+        return BinOp("add", base, Const(node["off"])) if node["off"] else base
+
+    def label(self, i: int) -> str:
+        self._need(i, "sym", "a label")
+        return self.nodes[i][0]
