@@ -141,3 +141,14 @@ def test_bad_instructions_are_refused_at_their_place(cell, words, col):
 def test_branch_to_an_unknown_label_is_located():
     err = error(one(["beq Nowhere"]))
     assert "branch to unknown label 'Nowhere'" in err.message and err.pos.line == 4
+
+
+def test_herds_header_texname_and_proc_names_in_the_init_block():
+    """herd's catalogue writes `PPC co4 (CoFour)` and `P0:r5=x`: both read as herd reads them."""
+    text = ("PPC CoWR (CoFour)\n\"doc\"\n{\nP0:r5=x ;\nP1:r5=x ;\n}\n P0 | P1 ;\n"
+            " li r1,1 | li r1,2 ;\n stw r1,0(r5) | stw r1,0(r5) ;\n lwz r2,0(r5) | ;\n"
+            "exists (P0:r2=2 /\\ x=1)\n")
+    p = parse_litmus(text, "t.litmus")
+    assert p.name == "CoWR" and p.doc == "doc"
+    assert [t.reg_init for t in p.threads] == [{"r5": "x"}, {"r5": "x"}]
+    assert ("reg", 0, "r2") in p.condition.keys()
