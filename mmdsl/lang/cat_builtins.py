@@ -84,6 +84,12 @@ def _add_fence_sets(sets: dict) -> None:
 
 # AArch64: DMB.SY ... DSB.NSHLD and ISB are the AArch64 dialect's dmb-sy ... isb (cat_aarch64.py)
 _add_fence_sets(_A64_FENCE_SETS)
+# Power (herd's PPC barrier sets): the PPC dialect's fence kinds
+_add_fence_sets({"SYNC": ("sync",), "LWSYNC": ("lwsync",), "ISYNC": ("isync",), "EIEIO": ("eieio",)})
+# ARMv7 (herd's ARM barrier sets: DMB is DMB SY; the other options have no set of their
+# own, as in herd): the ARM dialect's fence kinds
+_add_fence_sets({"DMB": ("dmb",), "DMB.ISH": ("dmb-ish",), "DSB": ("dsb",), "DMB.ST": ("dmb-st",),
+                   "DSB.ST": ("dsb-st",), "ISB": ("isb",)})
 
 # herd's relations -> (IR name, type); the IR evaluator knows each one
 RELATIONS = {

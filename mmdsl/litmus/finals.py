@@ -70,7 +70,9 @@ def _grammars():
     ident = pp.Regex(r"[A-Za-z_][A-Za-z0-9_.]*")
     number = pp.Regex(r"-?(0x[0-9a-fA-F]+|[0-9]+)").set_parse_action(bounded_int, _number).set_name("a number")
     reg = pp.Regex(r"%?[A-Za-z_][A-Za-z0-9_]*")
-    proc_reg = pp.Group(pp.Regex(r"[0-9]{1,9}(?![0-9])")("proc") + pp.Suppress(":") + reg("reg"))("procreg")
+    # N:REG, or herd's PN:REG
+    proc = pp.Regex(r"P?[0-9]{1,9}(?![0-9])").set_parse_action(lambda t: t[0].lstrip("P"))
+    proc_reg = pp.Group(proc("proc") + pp.Suppress(":") + reg("reg"))("procreg")
     ctype = pp.Regex(r"(?:" + "|".join(_TYPES) + r")(?![A-Za-z0-9_])(?:\s+volatile\b)?(?:\s*\*)*")
     mem = pp.Group(pp.Optional(pp.Suppress("*")) + (pp.Suppress("[") + ident + pp.Suppress("]") | ident))("mem")
     addr_value = pp.Group(pp.Optional(pp.Suppress("&")) + ident)("addr")

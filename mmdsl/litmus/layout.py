@@ -8,7 +8,9 @@ from dataclasses import dataclass, field
 from ..core.errors import LitmusError, SourcePos, line_col, too_deep
 from .extras import find_sections, read_sections
 
-_HEADER = re.compile(r"[ \t]*([A-Za-z][A-Za-z0-9_]*)[ \t]+([^\s\"]+)[ \t]*(\"[^\"\n]*\")?[ \t]*(?=\n|$)")
+# ARCH NAME, then optionally herd's (TEXNAME) (a name for LaTeX output, ignored) and a doc string
+_HEADER = re.compile(r"[ \t]*([A-Za-z][A-Za-z0-9_]*)[ \t]+([^\s\"]+)[ \t]*(?:\([A-Za-z][A-Za-z0-9_/.\-]*\)[ \t]*)?"
+                     r"(\"[^\"\n]*\")?[ \t]*(?=\n|$)")
 _INFO = re.compile(r"[ \t]*([A-Za-z][A-Za-z0-9_.\-]*)[ \t]*=[ \t]*(.*)")
 _BRACES = re.compile(r"[{}]")
 _FINAL_START = re.compile(r"^[ \t]*(~[ \t]*exists|exists|forall|locations|filter|observed)\b", re.M)

@@ -14,7 +14,10 @@ def herd_block(result: TestResult, show_time: bool = True) -> str:
     lines.extend(s.text() for s in states)
     lines.append("Ok" if result.ok else "No")
     lines.append("Witnesses")
-    lines.append(f"Positive: {result.positive} Negative: {result.negative}")
+    positive, negative = result.positive, result.negative
+    if result.condition.quantifier == "~exists":  # herd counts the executions that validate it
+        positive, negative = negative, positive
+    lines.append(f"Positive: {positive} Negative: {negative}")
     lines.append(f"Condition {result.condition.text()}")
     lines.append(f"Observation {result.test} {result.observation} {result.positive} {result.negative}")
     if show_time:
