@@ -30,6 +30,37 @@ ANNOTATION_SETS = {
     "AMO": "AMO",
 }
 
+# herd's C annotation sets (herd's CAction arch sets), over the C dialect's annotations:
+# memory_order_relaxed -> rlx, _consume -> acq+con, _acquire -> acq, _release -> rel,
+# _acq_rel -> acq+rel, _seq_cst -> sc. herd tags each event with one order, so ACQ is an
+# acquire that is neither a consume nor an acq_rel. A is herd's "atomic": an access with
+# a memory order (fences with one are not in A); NA is every other event.
+def _annot(name: str) -> Expr:
+    return Expr("name", name=name, type=SET)
+
+
+def _union(*xs: Expr) -> Expr:
+    return Expr("union", xs, type=SET)
+
+
+def _diff(a: Expr, *bs: Expr) -> Expr:
+    return Expr("diff", (a, *bs), type=SET)
+
+
+_ORDERED = _union(*(_annot(a) for a in ("rlx", "acq", "rel", "sc", "con")))
+_ATOMIC = Expr("inter", (_annot("M"), _ORDERED), type=SET)
+C_ANNOTATION_SETS = {
+    "RLX": _annot("rlx"),
+    "ACQ": _diff(_annot("acq"), _annot("rel"), _annot("con")),
+    "REL": _diff(_annot("rel"), _annot("acq")),
+    "ACQ_REL": Expr("inter", (_annot("acq"), _annot("rel")), type=SET),
+    "CON": _annot("con"),
+    "SC": _annot("sc"),
+    "A": _ATOMIC,
+    "NA": Expr("compl", (_ATOMIC,), type=SET),
+}
+
+
 # herd's AMO is one event, both a read and a write; mmdsl gives it two, joined by rmw.
 # A model that uses one of these names is a RISC-V model: its acyclic checks are read
 # with each AMO's halves merged (merge_amo_halves)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ..core.errors import ModelError, SourcePos, UnsupportedError
 from . import cat_builtins as B
@@ -14,6 +14,7 @@ MAX_CALL_DEPTH = 100  # nested function applications (a recursive function is re
 MAX_INCLUDE_DEPTH = 40
 _RESERVED = (set(BASE_SETS) | set(STATIC_RELATIONS) | set(DERIVED_RELATIONS) | set(DYNAMIC_RELATIONS)
              | set(KNOWN_ANNOTATIONS) | set(B.SETS) | set(B.RELATIONS) | set(B.FENCE_SETS) | set(B.ANNOTATION_SETS)
+             | set(B.C_ANNOTATION_SETS)
              | {"sm", "X"})
 
 
@@ -110,6 +111,8 @@ class CatExpressions:
         if name in B.ANNOTATION_SETS:
             self.one_event_amos = self.one_event_amos or name in B.ONE_EVENT_AMO_NAMES
             return Expr("name", name=B.ANNOTATION_SETS[name], type=SET, pos=pos)
+        if name in B.C_ANNOTATION_SETS:  # herd's C sets (RLX, ACQ, SC, A, NA ...): see cat_builtins
+            return replace(B.C_ANNOTATION_SETS[name], pos=pos)
         if name == "amo":  # herd: the rmw pairs of one instruction (an AMO, xchg), not LR/SC pairs
             return Expr("inter", (_n("rmw", REL), _n("sm", REL)), type=REL, pos=pos)
         if name == "RMW":

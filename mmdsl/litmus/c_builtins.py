@@ -12,7 +12,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
 MEMORY_ORDERS = {
     "memory_order_relaxed": frozenset({"rlx"}),
-    "memory_order_consume": frozenset({"acq"}),
+    "memory_order_consume": frozenset({"acq", "con"}),  # con: herd's CON set, kept apart from ACQ
     "memory_order_acquire": frozenset({"acq"}),
     "memory_order_release": frozenset({"rel"}),
     "memory_order_acq_rel": frozenset({"acq", "rel"}),
