@@ -26,10 +26,13 @@ FIELDS = ["path", "model", "observation", "positive", "negative", "undef", "nsta
 LONG = 2000  # longer state lists are kept as their count and SHA-1 only
 
 
-def herd_run(test: Path, model: str, cats: Path) -> dict:
+def herd_run(test: Path, model: str, cats: Path, timeout: float = 600) -> dict:
     """herd's answer on one test: Observation, witness counts, Undef, states (';'-joined, sorted)."""
     cmd = ["herd7", "-I", str(cats), "-model", model, "-macros", str(cats / "c11.def"), str(test)]
-    text = subprocess.run(cmd, capture_output=True, text=True, timeout=600).stdout
+    try:
+        text = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout).stdout
+    except subprocess.TimeoutExpired:
+        text = ""  # no Observation: herd did not finish in time
     lines = text.splitlines()
     row = {"observation": "", "positive": "", "negative": "", "undef": "", "states": ""}
     states, in_states = [], False
@@ -62,13 +65,18 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--cats", type=Path, default=Path("/work/herd-build/herdtools7/herd/libdir"))
     ap.add_argument("--model", action="append", default=None)
+    ap.add_argument("--timeout", type=float, default=600, help="seconds per herd7 run")
     args = ap.parse_args()
     models = args.model or ["rc11.cat"]
     rows = []
+    if OUT.is_file():  # keep the other models' rows
+        with OUT.open(newline="") as f:
+            rows = [r for r in csv.DictReader(f) if r["model"] not in models]
     for test in sorted(SUITE.rglob("*.litmus")):
         for model in models:
-            row = herd_run(test, model, args.cats)
+            row = herd_run(test, model, args.cats, args.timeout)
             rows.append({"path": str(test.relative_to(SUITE)), "model": model, **row})
+    rows.sort(key=lambda r: (r["path"], r["model"]))
     OUT.parent.mkdir(parents=True, exist_ok=True)
     with OUT.open("w", newline="") as f:
         w = csv.DictWriter(f, FIELDS)

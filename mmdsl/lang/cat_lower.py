@@ -20,7 +20,8 @@ from ..core.errors import ModelError, SourcePos, UnsupportedError
 from ..core.files import read_input
 from . import cat_builtins as B
 from .cat_parse import Node, Stmt, parse_cat
-from .cat_values import (_RESERVED, CO0, MAX_INCLUDE_DEPTH, CatExpressions, Closure, Proc, Thunk)
+from .cat_orders import CatOrders
+from .cat_values import _RESERVED, CO0, MAX_INCLUDE_DEPTH, CatExpressions, Closure, Proc, Thunk
 from .ir import REL, SET, Axiom, Binding, Expr, FenceDecl, LetGroup, Model
 
 
@@ -37,7 +38,7 @@ def _only_positive(e: Expr, names: set, positive: bool = True) -> bool:
 
 
 @dataclass
-class CatLowerer(CatExpressions):
+class CatLowerer(CatExpressions, CatOrders):
     """Runs a cat model's files and statements; expressions are CatExpressions'."""
 
     search_dirs: list[Path]
@@ -48,8 +49,10 @@ class CatLowerer(CatExpressions):
     depth: int = 0
     has_stdlib: bool = False
     one_event_amos: bool = False  # the model uses herd's RISC-V sets: AMOs are one event
+    c_model: bool = False  # the model uses herd's C sets: see cat_builtins.resolve_rmw
     rec_names: set = field(default_factory=set)  # IR names of the let rec groups being lowered
     parsed: dict = field(default_factory=dict)  # resolved path -> its statements
+    generated: set = field(default_factory=set)  # names bound by `with x from generate_orders(...)`
 
     # ----- files --------------------------------------------------------------
     def load(self, path: Path) -> Model:
@@ -69,6 +72,11 @@ class CatLowerer(CatExpressions):
         self.loading.append(path.resolve())
         self._exec(stmts, env, path.parent)  # a model without checks allows every candidate
         self.loading.pop()
+        for g in self.model.lets:
+            for b in g.bindings:
+                b.expr = B.resolve_rmw(b.expr, self.c_model)
+        for ax in self.model.axioms:
+            ax.expr = B.resolve_rmw(ax.expr, self.c_model)
         if self.one_event_amos:
             for ax in self.model.axioms:
                 if ax.test == "acyclic":
@@ -147,7 +155,7 @@ class CatLowerer(CatExpressions):
 
     def _let(self, rec: bool, binds: list[dict], env: dict) -> dict:
         for b in binds:
-            if b["name"] == "co" or (b["name"] is None and "co" in b["names"]):
+            if (b["name"] == "co" or (b["name"] is None and "co" in b["names"])) and not self.generated:
                 # herd then takes the final state from this co, a run that enumerates no co;
                 # mmdsl's candidates enumerate co, so the verdicts would silently differ
                 raise UnsupportedError("a model that computes co itself ('let co = ...', herd's models "
@@ -249,37 +257,6 @@ class CatLowerer(CatExpressions):
             name = f"{base}#{k}"
             k += 1
         self.model.axioms.append(Axiom(name, test, e, negated=d["neg"], pos=st.pos))
-
-    def _with(self, st: Stmt, env: dict) -> dict:
-        """`with co from generate_cos(base)`: co ranges over the checker's coherence orders
-        (each location's writes in a total order, its initial write first) that contain
-        ``base``. For co0 that is every one of them; for a larger base (herd's cos-opt.cat) an
-        axiom ``empty base \\ co`` named co-generation keeps only those."""
-        d = st.data
-        e = d["expr"]
-        if d["var"] == "co" and e.kind == "app" and e.args[0].kind == "var" and e.args[0].text == "generate_cos":
-            new = dict(env)
-            co = Expr("name", name="co", type=REL, pos=st.pos)
-            if not self._is_co0(e.args[1], env):
-                base = self._typed(self._expr(e.args[1], env), st.pos, REL)
-                if base.type != REL:
-                    raise ModelError("generate_cos expects a relation", e.args[1].pos)
-                k = sum(1 for a in self.model.axioms if a.name.startswith("co-generation"))
-                name = "co-generation" if not k else f"co-generation#{k + 1}"
-                self.model.axioms.append(Axiom(name, "empty", Expr("diff", (base, co), type=REL, pos=st.pos),
-                                               pos=st.pos, doc="co contains the base it is generated from"))
-            new["co"] = co
-            return new
-        raise UnsupportedError(f"'with {d['var']} from ...' is not supported by mmdsl (only "
-                               "'with co from generate_cos(...)', the checker's own coherence orders)", st.pos)
-
-    def _is_co0(self, node: Node, env: dict, hops: int = 0) -> bool:
-        if node.kind != "var" or hops > 20:
-            return False
-        if node.text == "co0":
-            return True
-        v = env.get(node.text)
-        return isinstance(v, Thunk) and self._is_co0(v.node, v.env, hops + 1)
 
     def _call(self, st: Stmt, env: dict, here: Path) -> None:
         d = st.data

@@ -112,13 +112,12 @@ class CatExpressions:
             self.one_event_amos = self.one_event_amos or name in B.ONE_EVENT_AMO_NAMES
             return Expr("name", name=B.ANNOTATION_SETS[name], type=SET, pos=pos)
         if name in B.C_ANNOTATION_SETS:  # herd's C sets (RLX, ACQ, SC, A, NA ...): see cat_builtins
+            self.c_model = True
             return replace(B.C_ANNOTATION_SETS[name], pos=pos)
         if name == "amo":  # herd: the rmw pairs of one instruction (an AMO, xchg), not LR/SC pairs
             return Expr("inter", (_n("rmw", REL), _n("sm", REL)), type=REL, pos=pos)
-        if name == "RMW":
-            # herd's RMW: events that are both a read and a write (C's one-event RMWs);
-            # mmdsl splits every RMW into a read and a write related by rmw, so none is
-            return Expr("inter", (_n("R", SET), _n("W", SET)), type=SET, pos=pos)
+        if name == "RMW":  # herd's one-event RMWs: resolved once the model is read (resolve_rmw)
+            return Expr("name", name=B.HERD_RMW, type=SET, pos=pos)
         if name in B.FENCE_SETS:
             return Expr("name", name=name, type=SET, pos=pos)
         if name in B.RELATIONS:
