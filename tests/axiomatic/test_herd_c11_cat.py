@@ -1,6 +1,7 @@
-"""herd's stock rc11.cat, loaded unchanged, gives herd's results on the C11 tests of litmus/c11.
+"""herd's stock rc11.cat (and c11_simp.cat, c11_partialSC.cat), loaded unchanged, give herd's results on litmus/c11.
 
-rc11.cat and its includes (cos.cat, cos-no-opt.cat, cross.cat, stdlib.cat) are read from
+rc11.cat, the c11 family and their includes (cos.cat, c11_base.cat, c11_cos.cat,
+c11_los.cat, cross.cat, stdlib.cat ...) are read from
 ../shared/reference/herd-cats (herdtools7, CeCILL-B; not copied into the repository);
 every test here skips, saying so, when that folder is absent. Expectations:
 litmus/c11/herd-verdicts.csv (herd7 7.58 under this very rc11.cat, see litmus/c11/ORIGIN.md):
@@ -13,12 +14,11 @@ import csv
 import hashlib
 import os
 from concurrent.futures import ProcessPoolExecutor
-from pathlib import Path
-
 import pytest
 from refdata import ROOT, SHARED_REFERENCE
 
 from mmdsl.axiomatic import check
+from mmdsl.core.errors import UnsupportedError
 from mmdsl.lang import load_model
 from mmdsl.litmus import load_litmus
 
@@ -28,7 +28,16 @@ SUITE = ROOT / "litmus" / "c11"
 pytestmark = pytest.mark.skipif(not RC11_CAT.is_file(), reason=f"herd's rc11.cat is not in {HERD_CATS}")
 
 with open(SUITE / "herd-verdicts.csv", newline="") as _f:
-    ROWS = {r["path"]: r for r in csv.DictReader(_f) if r["model"] == "rc11.cat"}
+    _ALL = list(csv.DictReader(_f))
+ROWS = {r["path"]: r for r in _ALL if r["model"] == "rc11.cat"}
+C11 = {m: {r["path"]: r for r in _ALL if r["model"] == m} for m in ("c11_simp.cat", "c11_partialSC.cat")}
+# Known disagreements under the c11 family (no no-thin-air axiom): herd allows values out of
+# thin air (cyc: x = y = 1 from nothing; C13 shows herd's symbolic S13); mmdsl's candidates
+# compute each value from what program order gives, so it finds none (see docs/cat.md)
+THIN_AIR = {"tests/herd/c11popl15/cyc.litmus", "tests/herd/c11popl15/linearisation2.litmus",
+            "tests/herd/c11popl15/roachmotel2.litmus", "tests/herd/c11popl15/seq2.litmus",
+            "tests/herd/c11popl15/strengthen2.litmus", "tests/herd/instructions/C13.litmus"}
+RMW_CALLS = ("exchange", "fetch_", "compare_exchange")
 
 # one test per mechanism of rc11.cat the C sets feed
 PINNED = [
@@ -84,8 +93,9 @@ def test_a_sample_gives_herds_results():
 
 @pytest.mark.slow
 def test_every_test_gives_herds_results():
-    """153 tests in 2 processes: 55-75 s on a busy 2-core machine (fig6 ~28 s, fig6_translated ~18 s)."""
-    paths = sorted(ROWS)
+    """152 tests in 2 processes: 40-60 s on a busy 2-core machine (fig6 alone ~28 s; its
+    twin fig6_translated, ~18 s more, is left out)."""
+    paths = [p for p in sorted(ROWS) if not p.endswith("fig6_translated.litmus")]
     jobs = min(2, os.cpu_count() or 1)
     chunks = [paths[k::jobs] for k in range(jobs)]
     with ProcessPoolExecutor(jobs) as pool:
@@ -93,10 +103,51 @@ def test_every_test_gives_herds_results():
     assert wrong == []
 
 
-def test_rc11_reads_herds_c_annotation_sets(tmp_path: Path):
-    """A model naming RLX, ACQ, REL, ACQ_REL, CON, SC, A, NA: each is the set herd gives."""
-    from mmdsl.lang.cat_lower import lower_cat_file
+def _c11_wrong(job: tuple[str, list[str]]) -> list[tuple]:
+    """Disagreements with herd under a c11-family model: the Observation and the final
+    states must be herd's; a test with an RMW must be refused by name ('R & W', c11_base's
+    release sequences); the THIN_AIR tests must be the known disagreement. Witness counts
+    are not compared: herd orders only atomic writes there, so several plain writes to a
+    location make more mmdsl candidates than herd executions (a8_reorder: 3 against 2)."""
+    name, paths = job
+    model = load_model(str(HERD_CATS / name))
+    out = []
+    for p in paths:
+        row = C11[name][p]
+        try:
+            res = check(load_litmus(SUITE / p), model)
+        except UnsupportedError as err:
+            rmw = any(c in (SUITE / p).read_text() for c in RMW_CALLS)
+            if not (rmw and "'R & W'" in err.message):
+                out.append((name, p, err.message))
+            continue
+        if p in THIN_AIR:
+            if (res.observation, row["observation"]) != ("Never", "Sometimes"):
+                out.append((name, p, "thin air", res.observation, row["observation"]))
+            continue
+        sha = hashlib.sha1(_states(res).encode()).hexdigest()
+        if (res.observation, sha) != (row["observation"], row["states_sha1"]):
+            out.append((name, p, res.observation, row["observation"], _states(res)[:200], row["states"][:200]))
+    return out
 
-    model = tmp_path / "sets.cat"
-    model.write_text('"sets"\nlet S = RLX | ACQ | REL | ACQ_REL | CON | SC | A | NA\nacyclic po as ok\n')
-    assert lower_cat_file(model).axioms[0].name == "ok"
+
+def _c11_paths(name: str) -> list[str]:
+    return [p for p, r in sorted(C11[name].items()) if r["observation"]]  # herd timed out on fig6*
+
+
+def test_the_c11_family_gives_herds_observations_on_a_sample():
+    jobs = [(name, _c11_paths(name)[k::8]) for k, name in enumerate(sorted(C11))]
+    assert all(len(paths) >= 18 for _, paths in jobs)
+    assert [w for job in jobs for w in _c11_wrong(job)] == []
+
+
+@pytest.mark.slow
+def test_the_c11_family_gives_herds_observations_on_every_test():
+    """151 tests (herd timed out on the two fig6 after 60 s) under c11_partialSC.cat (which
+    includes c11_simp.cat's base, c11_base.cat), 2 processes: 15-25 s."""
+    paths = _c11_paths("c11_partialSC.cat")
+    assert len(paths) == 151
+    jobs = [("c11_partialSC.cat", paths[k::2]) for k in range(2)]
+    with ProcessPoolExecutor(min(2, os.cpu_count() or 1)) as pool:
+        wrong = [w for part in pool.map(_c11_wrong, jobs) for w in part]
+    assert wrong == []
