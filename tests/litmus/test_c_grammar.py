@@ -63,7 +63,7 @@ def one(stmt: str, params: str = "int *x, int *y", decls: str = "int r0; int r1;
     ("atomic_thread_fence(memory_order_release);", [Fence("release", A({"rel"}))]),
     ("atomic_thread_fence(memory_order_acq_rel);", [Fence("acq_rel", A({"acq", "rel"}))]),
     ("atomic_thread_fence(memory_order_relaxed);", []),
-    ("r0 = atomic_load_explicit(x, memory_order_consume);", [Load("r0", X, A({"acq"}))]),
+    ("r0 = atomic_load_explicit(x, memory_order_consume);", [Load("r0", X, A({"acq", "con"}))]),
     ("r0 = atomic_fetch_or_explicit(x, 4, memory_order_relaxed);",
      [Rmw("r0", X, BinOp("or", Reg(OLD), Const(4)), annots=A({"rlx"}))]),
     ("r0 = atomic_fetch_xor(x, 1);", [Rmw("r0", X, BinOp("xor", Reg(OLD), Const(1)), annots=A({"sc"}))]),
