@@ -116,3 +116,19 @@ def test_herds_rmw_in_a_c_model_is_both_halves_of_each_rmw(tmp_path):
     uni = "acyclic (po & loc) | rf | co | fr as uni\n"
     assert observation(tmp_path, f'"c"\n{uni}empty RMW & (RLX | ~RLX) as r\n', test) == "Never"
     assert observation(tmp_path, f'"n"\n{uni}empty RMW as r\n', test) == "Always"
+
+
+@pytest.mark.parametrize("call, words, col", [
+    ("generate_orders(W)", "takes a set and a relation", 30),
+    ("generate_orders(po, po)", "its first argument is a set of events", 1),
+    ("generate_orders((W, po), po)", "its first argument is a set of events", 1),
+    ("generate_orders(W, W)", "its second argument is a relation", 1),
+    ("generate_orders(W, nope)", "unknown name 'nope'", 33),
+])
+def test_bad_generate_orders_calls_are_located_errors(tmp_path, call, words, col):
+    p = tmp_path / "m.cat"
+    p.write_text(f'"m"\nwith mo from {call}\nacyclic po\n')
+    with pytest.raises(MmdslError) as err:
+        lower_cat_file(p)
+    assert words in err.value.message
+    assert (err.value.pos.file, err.value.pos.line, err.value.pos.col) == (str(p), 2, col)
