@@ -100,6 +100,12 @@ def resolve_rmw(e: Expr, c_model: bool) -> Expr:
     return Expr(e.op, args, type=e.type, name=e.name, pos=e.pos)
 
 
+# bell files' tags (enum memorder = 'rlx || 'acq ...) -> the set tag2set('t) is, where mmdsl's
+# dialects carry that tag (C11's memory orders, as c11.bell names them); other tags
+# (the Linux kernel's 'once, 'mb ...) are refused by name where tag2set meets them
+TAG_SETS = {"rlx": "RLX", "acq": "ACQ", "rel": "REL", "acq_rel": "ACQ_REL", "sc": "SC", "con": "CON"}
+
+
 # herd's AMO is one event, both a read and a write; mmdsl gives it two, joined by rmw.
 # A model that uses one of these names is a RISC-V model: its acyclic checks are read
 # with each AMO's halves merged (merge_amo_halves)

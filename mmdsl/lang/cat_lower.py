@@ -21,7 +21,7 @@ from ..core.files import read_input
 from . import cat_builtins as B
 from .cat_parse import Node, Stmt, parse_cat
 from .cat_orders import CatOrders
-from .cat_values import _RESERVED, CO0, MAX_INCLUDE_DEPTH, CatExpressions, Closure, Proc, Thunk
+from .cat_values import _RESERVED, CO0, MAX_INCLUDE_DEPTH, CatExpressions, Closure, Proc, Tags, Thunk
 from .ir import REL, SET, Axiom, Binding, Expr, FenceDecl, LetGroup, Model
 
 
@@ -149,6 +149,15 @@ class CatLowerer(CatExpressions, CatOrders):
             return env
         if k == "call":
             self._call(st, env, here)
+            return env
+        if k == "enum":  # bell: the enum's name is its set of tags
+            env = dict(env)
+            env[d["name"]] = Tags(frozenset(d["tags"]))
+            return env
+        if k == "instructions":  # bell: which tags an event may carry; herd checks the test, mmdsl's
+            if not isinstance(self._value(d["expr"], env), Tags):  # dialects make only their own
+                raise ModelError(f"instructions {d['kind']}[...] expects tags, as in {d['kind']}[{{'a, 'b}}]",
+                                 d["expr"].pos)
             return env
         raise UnsupportedError(f"cat statement '{d['what']}' is not supported by mmdsl", st.pos,
                                hint="see docs/cat.md for what the cat loader supports")

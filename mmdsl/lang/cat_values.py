@@ -53,6 +53,12 @@ class Builtin:
     name: str
 
 
+@dataclass(frozen=True)
+class Tags:
+    """Bell tags as a value: 'a (one tag) or {'a, 'b} or an enum's tags."""
+    names: frozenset
+
+
 @dataclass
 class Proc:
     params: list | str
@@ -122,7 +128,7 @@ class CatExpressions:
             return Expr("name", name=name, type=SET, pos=pos)
         if name in B.RELATIONS:
             return Expr("name", name=B.RELATIONS[name], type=REL, pos=pos)
-        if name in B.FUNCTIONS:
+        if name in B.FUNCTIONS or name == "tag2set":
             return Builtin(name)
         if name in B.UNSUPPORTED:
             raise UnsupportedError(f"herd's built-in '{name}' ({B.UNSUPPORTED[name]}) is not supported by mmdsl",
@@ -162,14 +168,18 @@ class CatExpressions:
                 raise
             except ModelError:
                 return self._value(node.args[1], env)
+        if k == "tag":
+            return Tags(frozenset({node.text}))
         if k == "setlit":
             if not node.args:
                 return Expr("empty", type=None, pos=node.pos)
+            if all(a.kind == "tag" for a in node.args):  # {'a, 'b}: a set of tags (bell files)
+                return Tags(frozenset(a.text for a in node.args))
             raise UnsupportedError("cat set literals '{a, b}' are not supported by mmdsl", node.pos)
         if k == "ifexpr":
             cond, a, b = node.args
             return self._value(a if self._variant(cond) else b, env)
-        what = {"match": "'match ... with'", "tag": f"tags ('{node.text})",
+        what = {"match": "'match ... with'",
                 "string": f"strings (\"{node.text}\")"}.get(k, k)
         raise UnsupportedError(f"cat {what} is not supported by mmdsl", node.pos)
 
@@ -177,6 +187,10 @@ class CatExpressions:
         v = self._value(node, env)
         if not isinstance(v, Expr):
             what = "a tuple" if isinstance(v, tuple) else "a function"
+            if isinstance(v, Tags):
+                what = "tags (" + ", ".join("'" + t for t in sorted(v.names)) + ")"
+                raise ModelError(f"{what} where a set or relation is expected (tag2set('t) is the set of "
+                                 "events tagged t)", node.pos)
             raise ModelError(f"{what} where a set or relation is expected", node.pos)
         return v
 
@@ -210,6 +224,8 @@ class CatExpressions:
         fnode, anode = node.args
         f = self._value(fnode, env)
         arg = self._value(anode, env)
+        if isinstance(f, Builtin) and f.name == "tag2set":
+            return self._tag2set(arg, anode)
         if isinstance(f, Builtin):
             op, typ = B.FUNCTIONS[f.name]
             e = arg if isinstance(arg, Expr) else None
@@ -227,6 +243,17 @@ class CatExpressions:
             return self._value(f.body, inner)
         finally:
             self.depth -= 1
+
+    def _tag2set(self, arg, anode: Node) -> Expr:
+        """herd's tag2set('t): the events carrying tag t, for the tags mmdsl's dialects carry."""
+        if not isinstance(arg, Tags) or len(arg.names) != 1:
+            raise ModelError("tag2set expects one tag, as in tag2set('acq)", anode.pos)
+        (tag,) = arg.names
+        if tag not in B.TAG_SETS:
+            raise UnsupportedError(f"herd's tag '{tag} has no counterpart in mmdsl's dialects (tag2set knows "
+                                   f"C11's {', '.join(chr(39) + t for t in B.TAG_SETS)})", anode.pos)
+        self.c_model = True
+        return replace(B.C_ANNOTATION_SETS[B.TAG_SETS[tag]], pos=anode.pos)
 
     def _op(self, node: Node, env: dict) -> Expr:
         op, pos = node.text, node.pos

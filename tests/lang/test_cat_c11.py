@@ -132,3 +132,44 @@ def test_bad_generate_orders_calls_are_located_errors(tmp_path, call, words, col
         lower_cat_file(p)
     assert words in err.value.message
     assert (err.value.pos.file, err.value.pos.line, err.value.pos.col) == (str(p), 2, col)
+
+
+BELL = """"mini bell"
+enum memorder = 'rlx || 'acq || 'rel || 'sc
+instructions R[{'rlx, 'acq, 'sc}]
+instructions W[memorder]
+let ACQUIRE = tag2set('acq)
+let RELEASE = tag2set('rel)
+"""
+
+
+def test_a_bell_file_declares_tags_and_tag2set_gives_their_events(tmp_path):
+    (tmp_path / "mini.bell").write_text(BELL)
+    (tmp_path / "stdlib.cat").write_text("stdlib\nlet co0 = loc & (IW * (W\\IW))\n")
+    mp = parse_litmus("C mp\n{}\nP0(atomic_int *x, atomic_int *y)\n{\n"
+                      "atomic_store_explicit(x, 1, memory_order_relaxed);\n"
+                      "atomic_store_explicit(y, 1, memory_order_release);\n}\n"
+                      "P1(atomic_int *x, atomic_int *y)\n{\nint r0 = atomic_load_explicit(y, memory_order_acquire);\n"
+                      "int r1 = atomic_load_explicit(x, memory_order_relaxed);\n}\n"
+                      "exists (1:r0=1 /\\ 1:r1=0)\n", "mp.litmus")
+    text = ('"ra"\ninclude "mini.bell"\nlet hb = (po | [RELEASE] ; rf ; [ACQUIRE])+\n'
+            'irreflexive hb ; (rf^-1)? ; (co | co ; rf)? as coh\nacyclic (po & loc) | rf | co | fr as uni\n')
+    assert observation(tmp_path, text, mp) == "Never"
+    weaker = text.replace("[RELEASE] ; rf ; [ACQUIRE]", "[RELEASE] ; rf ; [ACQUIRE & RELEASE]")
+    assert observation(tmp_path, weaker, mp) == "Sometimes"
+
+
+@pytest.mark.parametrize("text, words, line, col", [
+    ("\"b\"\nlet S = tag2set('mb)\nacyclic [S]\n", "tag 'mb has no counterpart", 2, 17),
+    ("\"b\"\nlet S = tag2set(po)\nacyclic [S]\n", "tag2set expects one tag", 2, 17),
+    ("\"b\"\ninstructions R[po]\n", "instructions R[...] expects tags", 2, 16),
+    ("\"b\"\nenum e = 'a || b\n", "expected a tag", 2, 16),
+    ("\"b\"\nenum e = 'a\nacyclic po | e\n", "tags ('a) where a set or relation is expected", 3, 14),
+])
+def test_bad_bell_text_is_a_located_error(tmp_path, text, words, line, col):
+    p = tmp_path / "m.cat"
+    p.write_text(text)
+    with pytest.raises(MmdslError) as err:
+        check(c_test("int r0 = atomic_load_explicit(x, memory_order_relaxed);", "0:r0=0"), lower_cat_file(p))
+    assert words in err.value.message
+    assert (err.value.pos.line, err.value.pos.col) == (line, col)
