@@ -240,8 +240,11 @@ class _PathWalker:
                         addr_dep=adep, data_dep=write.data_dep, ctrl_dep=ctrl)
                     self._walk(pc + 1, _subst_regs(regs, new_pins), taints, events + [read, w], new_pins,
                                nreads + 1, ctrl)
-                elif not ins.blocking:  # a failed compare-and-swap only reads
-                    self._walk(pc + 1, _subst_regs(regs, new_pins), taints, events + [read],
+                elif not ins.blocking:  # a failed compare-and-swap only reads (with its failure order)
+                    failed = read if ins.fail_annots is None else Template(
+                        "R", pc, loc, ("v", k), read=k, annots=ins.fail_annots, rmw=True, addr_dep=adep,
+                        ctrl_dep=ctrl)
+                    self._walk(pc + 1, _subst_regs(regs, new_pins), taints, events + [failed],
                                new_pins, nreads + 1, ctrl)
             except UnsupportedError as err:
                 self._stop(err, ins, events, new_pins, regs, nreads)

@@ -209,6 +209,8 @@ class Rmw(Instr):
     ``new`` and ``cond`` may use the pseudo-register ``%old``. When ``cond`` is false
     the instruction only reads (a failed compare-and-swap); when ``blocking`` it waits
     instead until ``cond`` holds (a lock acquisition: wait for 0, write 1).
+    ``fail_annots``, when given, annotate the read of a failed one instead of ``annots``
+    (C11's failure order, as herd reads it; the explorer keeps ``annots``).
     """
 
     dst: str | None
@@ -217,6 +219,7 @@ class Rmw(Instr):
     cond: Expr | None = None
     blocking: bool = False
     annots: frozenset[str] = frozenset()
+    fail_annots: frozenset[str] | None = None
 
 
 @dataclass(frozen=True)

@@ -31,6 +31,82 @@ ANNOTATION_SETS = {
     "AMO": "AMO",
 }
 
+# herd's C annotation sets (herd's CAction arch sets), over the C dialect's annotations:
+# memory_order_relaxed -> rlx, _consume -> acq+con, _acquire -> acq, _release -> rel,
+# _acq_rel -> acq+rel, _seq_cst -> sc. herd tags each event with one order, so ACQ is an
+# acquire that is neither a consume nor an acq_rel. A is herd's "atomic": an access with
+# a memory order (fences with one are not in A); NA is every other event.
+def _annot(name: str) -> Expr:
+    return Expr("name", name=name, type=SET)
+
+
+def _union(*xs: Expr) -> Expr:
+    return Expr("union", xs, type=SET)
+
+
+def _diff(a: Expr, *bs: Expr) -> Expr:
+    return Expr("diff", (a, *bs), type=SET)
+
+
+_ORDERED = _union(*(_annot(a) for a in ("rlx", "acq", "rel", "sc", "con")))
+_ATOMIC = Expr("inter", (_annot("M"), _ORDERED), type=SET)
+C_ANNOTATION_SETS = {
+    "RLX": _annot("rlx"),
+    "ACQ": _diff(_annot("acq"), _annot("rel"), _annot("con")),
+    "REL": _diff(_annot("rel"), _annot("acq")),
+    "ACQ_REL": Expr("inter", (_annot("acq"), _annot("rel")), type=SET),
+    "CON": _annot("con"),
+    "SC": _annot("sc"),
+    "A": _ATOMIC,
+    "NA": Expr("compl", (_ATOMIC,), type=SET),
+    # herd's C lock sets: spin_lock is a Linux lock (both events of its RMW are LK; the
+    # read is LKR, the write LKW), spin_unlock an unlock (UL). LS, successful C11 locks
+    # (lock(l) in herd's C), are events mmdsl's C dialect never makes: the empty set.
+    "LK": _annot("lock"),
+    "LKR": Expr("inter", (_annot("lock"), _annot("R")), type=SET),
+    "LKW": Expr("inter", (_annot("lock"), _annot("W")), type=SET),
+    "UL": _annot("unlock"),
+    "LS": Expr("empty", type=None),
+    # herd's FW: the final write of each location, which a candidate's co puts last
+    "FW": _diff(_annot("W"), Expr("domain", (Expr("name", name="co", type=REL),), type=SET)),
+}
+
+
+# herd's C makes a C11 read-modify-write one event, both a read and a write; mmdsl splits
+# it into a read and a write joined by rmw. herd's RMW set is read, in a C model (one that
+# names a C annotation set), as both halves: rc11.cat's `[RMW] | rmw` is then rmw plus
+# identities that reach no further, herd's reading. Elsewhere it is R & W, empty, as
+# before. A C model that writes `R & W` itself (c11_base.cat's release sequences) means
+# the one event, which no split view gives: on a test with a read-modify-write mmdsl
+# refuses it by name (ONE_EVENT_RMW), on the others it is empty, as in herd.
+HERD_RMW = "herd's RMW"
+ONE_EVENT_RMW = "one-event RMW"
+
+
+def resolve_rmw(e: Expr, c_model: bool) -> Expr:
+    """``e`` with herd's RMW placeholder and (in a C model) ``R & W`` resolved: see HERD_RMW."""
+    if e.op == "name":
+        if e.name != HERD_RMW:
+            return e
+        if c_model:
+            return Expr("name", name="RMW", type=SET, pos=e.pos)
+        return Expr("inter", (_annot("R"), _annot("W")), type=SET, pos=e.pos)
+    if c_model and e.op == "inter" and e.type == SET and {a.name for a in e.args if a.op == "name"} >= {"R", "W"}:
+        return Expr("name", name=ONE_EVENT_RMW, type=SET, pos=e.pos)
+    if not e.args:
+        return e
+    args = tuple(resolve_rmw(a, c_model) for a in e.args)
+    if all(a is b for a, b in zip(args, e.args)):
+        return e
+    return Expr(e.op, args, type=e.type, name=e.name, pos=e.pos)
+
+
+# bell files' tags (enum memorder = 'rlx || 'acq ...) -> the set tag2set('t) is, where mmdsl's
+# dialects carry that tag (C11's memory orders, as c11.bell names them); other tags
+# (the Linux kernel's 'once, 'mb ...) are refused by name where tag2set meets them
+TAG_SETS = {"rlx": "RLX", "acq": "ACQ", "rel": "REL", "acq_rel": "ACQ_REL", "sc": "SC", "con": "CON"}
+
+
 # herd's AMO is one event, both a read and a write; mmdsl gives it two, joined by rmw.
 # A model that uses one of these names is a RISC-V model: its acyclic checks are read
 # with each AMO's halves merged (merge_amo_halves)
@@ -124,7 +200,6 @@ FUNCTIONS = {
 # names herd predefines (for some architecture or in general) that mmdsl does not provide;
 # a model that uses one is refused naming it (a `try ... with` still falls back)
 UNSUPPORTED = {
-    "FW": "the final writes of a candidate",
     "classes-loc": "the partition of events by location",
     "classes": "the equivalence classes of a relation",
     "inv-domain": "herd's obsolete inverse domain",
@@ -140,7 +215,9 @@ UNSUPPORTED = {
     "rf-reg": "register reads-from",
     "Exp": "explicit accesses",
     "pco": "herd's precomputed coherence observations (variant cos-opt)",
-    "LKW": "lock writes (Linux kernel)",
+    "LF": "failed locks (C11 lock() and spin_trylock)",
+    "RL": "read-locked events (herd's C read locks)",
+    "RU": "read-unlocked events (herd's C read locks)",
     "narrower": "mixed-size containment",
     "wider": "mixed-size containment",
     "NDATA": "herd's obsolete data set",

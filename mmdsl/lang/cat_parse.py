@@ -311,8 +311,32 @@ class Parser:
                 self.next()
                 alias = self.name().text
             return Stmt("call", t.pos, {"name": nm.text, "arg": arg, "alias": alias})
-        # enum, instructions, default, forall, events, test ... : parsed loosely, refused later
+        if k == "enum":  # bell: enum NAME = 'a || 'b || ...
+            self.next()
+            nm = self.name()
+            self.expect("=")
+            tags = [self.tag()]
+            while self.at("||"):
+                self.next()
+                tags.append(self.tag())
+            return Stmt("enum", t.pos, {"name": nm.text, "tags": tags})
+        if k == "instructions":  # bell: instructions R[{'a, 'b}] (which tags an event may carry)
+            self.next()
+            kind = self.name()
+            self.expect("[")
+            e = self.expr()
+            self.expect("]")
+            return Stmt("instructions", t.pos, {"kind": kind.text, "expr": e})
+        # default, forall, events, test ... : parsed loosely, refused later
         return self.unsupported_statement()
+
+    def tag(self) -> str:
+        t = self.tok
+        if t.kind != "tag":
+            got = "end of file" if t.kind == "eof" else repr(t.text)
+            raise ModelError(f"expected a tag ('name) but found {got}", t.pos, expected="a tag")
+        self.next()
+        return t.text[1:]
 
     def unsupported_statement(self) -> Stmt:
         t = self.next()

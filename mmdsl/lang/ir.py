@@ -26,6 +26,7 @@ KNOWN_ANNOTATIONS = {
     "rel": "release (LISA w[rel], C smp_store_release, memory_order_release)",
     "sc": "sequentially consistent atomic (memory_order_seq_cst)",
     "rlx": "relaxed atomic (memory_order_relaxed)",
+    "con": "consume (memory_order_consume, which also carries acq)",
     "once": "READ_ONCE / WRITE_ONCE",
     "volatile": "volatile access (C volatile, .NET volatile fields)",
     "lock": "lock acquisition (spin_lock, .NET Monitor.Enter)",

@@ -12,7 +12,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
 MEMORY_ORDERS = {
     "memory_order_relaxed": frozenset({"rlx"}),
-    "memory_order_consume": frozenset({"acq"}),
+    "memory_order_consume": frozenset({"acq", "con"}),  # con: herd's CON set, kept apart from ACQ
     "memory_order_acquire": frozenset({"acq"}),
     "memory_order_release": frozenset({"rel"}),
     "memory_order_acq_rel": frozenset({"acq", "rel"}),
@@ -219,8 +219,7 @@ def _c11_cas(explicit: bool):
         acc = low.pointer(e.args[0])
         exp = e.args[1]
         annots = _order(low, e.args[3]) if explicit else SC
-        if explicit:
-            _order(low, e.args[4])  # the failure order must be well formed; the read keeps `annots`
+        fail = _order(low, e.args[4]) if explicit else SC  # a failed one reads with it (herd)
         if isinstance(exp, g.Unary) and exp.op == "&" and isinstance(exp.arg, g.Name):
             from .c_lower import Local
 
@@ -229,7 +228,8 @@ def _c11_cas(explicit: bool):
                 raise low.unsupported(f"'&{exp.arg.name}' (the address of a pointer parameter)", exp.at)
             desired = low.value(e.args[2])
             old, ok = low.temp(), low.temp()
-            low.emit(Rmw(old, acc.addr, desired, BinOp("eq", Reg(OLD), Reg(local.reg)), annots=acc.annots(*annots)))
+            low.emit(Rmw(old, acc.addr, desired, BinOp("eq", Reg(OLD), Reg(local.reg)), annots=acc.annots(*annots),
+                         fail_annots=acc.annots(*fail)))
             low.emit(Assign(ok, BinOp("eq", Reg(old), Reg(local.reg))))
             low.emit(Assign(local.reg, Reg(old)))
             return Reg(ok)
@@ -238,7 +238,8 @@ def _c11_cas(explicit: bool):
         low.emit(Load(expected, eacc.addr, low.plain(eacc)))
         desired = low.value(e.args[2])
         old, ok = low.temp(), low.temp()
-        low.emit(Rmw(old, acc.addr, desired, BinOp("eq", Reg(OLD), Reg(expected)), annots=acc.annots(*annots)))
+        low.emit(Rmw(old, acc.addr, desired, BinOp("eq", Reg(OLD), Reg(expected)), annots=acc.annots(*annots),
+                     fail_annots=acc.annots(*fail)))
         low.emit(Assign(ok, BinOp("eq", Reg(old), Reg(expected))))
         from .c_lower import Label
 

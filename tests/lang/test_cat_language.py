@@ -152,11 +152,11 @@ def test_includes_search_the_folder_then_the_cat_path(tmp_path):
     ('M\nlet s = match po with || {} -> po end\nacyclic s\n', "'match ... with'", 2, 9),
     ('M\nlet s = {a, b}\nacyclic s\n', "set literals", 2, 9),
     ('M\nlet s = po ++ rf\nacyclic s\n', "'++'", 2, 12),
-    ('M\nenum Foo = \'a || \'b\nacyclic po\n', "'enum'", 2, 1),
-    ('M\nwith mo from linearisations(po)\n', "'with mo from ...'", 2, 1),
-    ('M\nacyclic po | FW * W\n', "'FW'", 2, 14),
+    ('M\nevents R[{\'a}]\nacyclic po\n', "'events'", 2, 1),
+    ('M\nwith mo from linearisations(po)\n', "'with mo from linearisations(S, r)", 2, 1),
+    ('M\nacyclic po | LF * W\n', "'LF'", 2, 14),
     ('M\nacyclic po | nosuchname\n', "unknown name 'nosuchname'", 2, 14),
-    ('M\nlet s = \'tag\nacyclic s\n', "tags ('tag)", 2, 9),
+    ('M\nlet s = \'tag\nacyclic s\n', "tags ('tag) where a set or relation is expected", 3, 9),
     ('M\nlet rec s = po | ~s\nwhen acyclic s\n', "not monotone", 3, 1),
     ('M\nlet U = po-loc | rf\nlet co = U & (W * W)\nacyclic U\n', "computes co itself", 3, 5),
     ('M\nlet rec s = po | s\nwhen ~acyclic s\n', "negated check", 3, 1),
@@ -195,8 +195,8 @@ def test_type_and_syntax_errors_say_what_is_wrong(tmp_path, text, words):
 def test_try_falls_back_on_an_unknown_name_but_never_on_a_missing_construct(tmp_path):
     p = write(tmp_path, "t.cat", 'T\nlet f = try (match po with || {} -> po end) with 0\nacyclic po | f\n')
     assert "'match ... with'" in refused(p).message
-    p = write(tmp_path, "t.cat", 'T\nlet f = try FW * W with 0\nacyclic po | f\n')
-    assert "'FW'" in refused(p).message
+    p = write(tmp_path, "t.cat", 'T\nlet f = try LF * W with 0\nacyclic po | f\n')
+    assert "'LF'" in refused(p).message
     p = write(tmp_path, "t.cat", 'T\nlet f = try NOPE with 0\nacyclic po | rf | co | fr | f as sc\n')
     assert verdict(p, "SB") == "Forbidden"
 

@@ -63,7 +63,7 @@ def one(stmt: str, params: str = "int *x, int *y", decls: str = "int r0; int r1;
     ("atomic_thread_fence(memory_order_release);", [Fence("release", A({"rel"}))]),
     ("atomic_thread_fence(memory_order_acq_rel);", [Fence("acq_rel", A({"acq", "rel"}))]),
     ("atomic_thread_fence(memory_order_relaxed);", []),
-    ("r0 = atomic_load_explicit(x, memory_order_consume);", [Load("r0", X, A({"acq"}))]),
+    ("r0 = atomic_load_explicit(x, memory_order_consume);", [Load("r0", X, A({"acq", "con"}))]),
     ("r0 = atomic_fetch_or_explicit(x, 4, memory_order_relaxed);",
      [Rmw("r0", X, BinOp("or", Reg(OLD), Const(4)), annots=A({"rlx"}))]),
     ("r0 = atomic_fetch_xor(x, 1);", [Rmw("r0", X, BinOp("xor", Reg(OLD), Const(1)), annots=A({"sc"}))]),
@@ -208,7 +208,8 @@ def test_compare_exchange_follows_herd():
               "memory_order_relaxed);")
     assert got == [shape(e) for e in [
         Assign("r0", Const(1)),
-        Rmw("%t0", X, Const(2), BinOp("eq", Reg(OLD), Reg("r0")), annots=A({"acq"})),
+        Rmw("%t0", X, Const(2), BinOp("eq", Reg(OLD), Reg("r0")), annots=A({"acq"}),
+            fail_annots=A({"rlx"})),                      # a failed one reads relaxed
         Assign("%t1", BinOp("eq", Reg("%t0"), Reg("r0"))),
         Assign("r0", Reg("%t0")),                         # on failure `expected` gets the value read
         Assign("r1", Reg("%t1")),
@@ -219,7 +220,7 @@ def test_compare_exchange_with_a_shared_expected_value():
     got = one("r0 = atomic_compare_exchange_strong_explicit(x, y, 3, memory_order_release, memory_order_relaxed);")
     assert got == [shape(e) for e in [
         Load("%t0", Y),                                   # read *expected
-        Rmw("%t1", X, Const(3), BinOp("eq", Reg(OLD), Reg("%t0")), annots=A({"rel"})),
+        Rmw("%t1", X, Const(3), BinOp("eq", Reg(OLD), Reg("%t0")), annots=A({"rel"}), fail_annots=A({"rlx"})),
         Assign("%t2", BinOp("eq", Reg("%t1"), Reg("%t0"))),
         Branch(Reg("%t2"), 5),
         Store(Y, Reg("%t1")),                             # failure: *expected = the value read

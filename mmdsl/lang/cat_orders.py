@@ -1,0 +1,140 @@
+"""`with x from ...` in cat models: orders herd generates, read as the checker's coherence orders.
+
+herd runs the rest of a model once for each choice of ``x`` in the set after ``from``.
+mmdsl does so where the choices are orders its candidates already enumerate:
+
+- ``with co from generate_cos(base)``: co ranges over the checker's coherence orders
+  (each location's writes in a total order, its initial write first) that contain
+  ``base``. For co0 that is every one of them; for a larger base (herd's cos-opt.cat) an
+  axiom ``empty base \\ co`` named co-generation keeps only those.
+- ``with x from generate_orders(S, base)`` (herd's cross.cat: for each location, a total
+  order of the events of S there, extending base) with S a set of writes (C11's
+  ``mo``, over ``W & (A | IW)``): x is the candidate's co restricted to S, ``co & (S * S)``.
+  Each candidate's co gives one such order and every order is given by some co, so the
+  choices are the same; a base other than co0 becomes an axiom ``empty (base & (S * S)) \\ x``.
+  With S empty (C11's locks, ``LS``, which mmdsl's C dialect never makes) the one choice
+  is the empty order.
+
+Anything else (``linearisations``, an order over reads or fences, a set literal of
+choices) is refused by name.
+"""
+
+from __future__ import annotations
+
+from ..core.errors import ModelError, UnsupportedError
+from . import cat_static as S
+from .cat_parse import Node, Stmt
+from .cat_values import Thunk
+from .ir import REL, SET, Axiom, Binding, Expr, LetGroup
+
+_WRITE_SETS = {"W", "IW"}
+
+
+def _within_writes(e: Expr, lets: dict) -> bool:
+    """True when the set expression ``e`` holds writes only, whatever the test."""
+    if e.op == "name":
+        if e.name in _WRITE_SETS:
+            return True
+        bound = lets.get(e.name)
+        return bound is not None and bound.type == SET and _within_writes(bound, lets)
+    if e.op == "inter":
+        return any(_within_writes(a, lets) for a in e.args)
+    if e.op == "diff":
+        return _within_writes(e.args[0], lets)
+    if e.op == "union":
+        return all(_within_writes(a, lets) for a in e.args)
+    return False
+
+
+def _callee(e: Node) -> str | None:
+    if e.kind == "app" and e.args[0].kind == "var":
+        return e.args[0].text
+    return None
+
+
+class CatOrders:
+    """The `with x from ...` half of the cat lowerer (a CatLowerer mixin)."""
+
+    def _with(self, st: Stmt, env: dict) -> dict:
+        d = st.data
+        e = d["expr"]
+        callee = _callee(e)
+        if d["var"] == "co" and callee == "generate_cos":
+            new = dict(env)
+            co = Expr("name", name="co", type=REL, pos=st.pos)
+            if not self._is_co0(e.args[1], env):
+                base = self._typed(self._expr(e.args[1], env), st.pos, REL)
+                if base.type != REL:
+                    raise ModelError("generate_cos expects a relation", e.args[1].pos)
+                self._generation_axiom("co-generation", Expr("diff", (base, co), type=REL, pos=st.pos), st)
+            new["co"] = co
+            return new
+        if callee == "generate_orders":
+            return self._generate_orders(st, env)
+        if callee not in ("generate_cos", "linearisations"):
+            try:  # a set of one relation (aarch64.cat's enumerations): see cat_static
+                value = self._value(e, env)
+            except (UnsupportedError, ModelError):
+                value = None  # refused below as a choice mmdsl does not make
+            if isinstance(value, S.RelSet) and len(value.items) == 1:
+                new = dict(env)
+                new[d["var"]] = S.with_from(value, d["var"], st.pos)
+                return new
+        what = {"linearisations": "linearisations(S, r) (a total order of S chosen per candidate, which the "
+                                  "checks after it depend on)",
+                "generate_cos": "generate_cos(...) bound to another name than co"}.get(callee or "")
+        if what is None:
+            what = f"{callee}(...)" if callee else "this set of choices"
+        raise UnsupportedError(f"'with {d['var']} from {what}' is not supported by mmdsl (only "
+                               "generate_cos(...) and generate_orders(S, base) over writes, which the "
+                               "checker's coherence orders enumerate)", st.pos)
+
+    def _generate_orders(self, st: Stmt, env: dict) -> dict:
+        d = st.data
+        arg = self._value(st.data["expr"].args[1], env)
+        if not isinstance(arg, tuple) or len(arg) != 2:
+            raise ModelError("generate_orders takes a set and a relation: generate_orders(S, base)",
+                             st.data["expr"].args[1].pos)
+        s, base = arg
+        if not isinstance(s, Expr) or s.type == REL:
+            raise ModelError("generate_orders: its first argument is a set of events", st.pos)
+        new = dict(env)
+        if s.type is None:  # no such events: the one order is the empty one
+            new[d["var"]] = Expr("empty", type=REL, pos=st.pos)
+            self.generated.add(d["var"])
+            return new
+        lets = {b.name: b.expr for g in self.model.lets if not g.recursive for b in g.bindings}
+        if not _within_writes(s, lets):
+            raise UnsupportedError(f"'with {d['var']} from generate_orders(S, ...)' with S not only writes "
+                                   f"('{s}') is not supported by mmdsl: only orders of writes are the "
+                                   "checker's coherence orders", st.pos)
+        square = Expr("product", (s, s), type=REL, pos=st.pos)
+        order = Expr("inter", (Expr("name", name="co", type=REL, pos=st.pos), square), type=REL, pos=st.pos)
+        ir = self._ir_name(d["var"])
+        self.model.lets.append(LetGroup([Binding(ir, order, st.pos)]))
+        x = Expr("name", name=ir, type=REL, pos=st.pos)
+        argnode = st.data["expr"].args[1]
+        base_node = argnode.args[1] if argnode.kind == "tuple" and len(argnode.args) == 2 else None
+        from_co0 = base_node is not None and self._is_co0(base_node, env)
+        if not from_co0 and not (isinstance(base, Expr) and base.type is None):
+            if not isinstance(base, Expr) or base.type == SET:
+                raise ModelError("generate_orders: its second argument is a relation", st.pos)
+            within = Expr("inter", (base, square), type=REL, pos=st.pos)
+            self._generation_axiom(f"{d['var']}-generation", Expr("diff", (within, x), type=REL, pos=st.pos), st)
+        new[d["var"]] = x
+        self.generated.add(d["var"])
+        return new
+
+    def _generation_axiom(self, base_name: str, expr: Expr, st: Stmt) -> None:
+        k = sum(1 for a in self.model.axioms if a.name.startswith(base_name))
+        name = base_name if not k else f"{base_name}#{k + 1}"
+        self.model.axioms.append(Axiom(name, "empty", expr, pos=st.pos,
+                                       doc="the generated order contains the base it extends"))
+
+    def _is_co0(self, node: Node, env: dict, hops: int = 0) -> bool:
+        if node.kind != "var" or hops > 20:
+            return False
+        if node.text == "co0":
+            return True
+        v = env.get(node.text)
+        return isinstance(v, Thunk) and self._is_co0(v.node, v.env, hops + 1)
