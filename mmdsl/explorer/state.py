@@ -165,6 +165,17 @@ class Machine:
                 "which is not a location", ins.pos)
         return idx
 
+    def memory_values(self, mem) -> tuple:
+        """The value of each location (a per-thread machine's storage: its coherence-latest writes)."""
+        return mem
+
+    def read_value(self, state, t: int, loc: int):
+        """The value thread ``t`` reads at ``loc`` from memory now."""
+        return state[0][loc]
+
+    def memory_text(self, mem) -> str:
+        return " ".join(f"{loc}={v}" for loc, v in zip(self.locations, mem))
+
     def is_final(self, state) -> bool:
         return all(pc == t.length and not pending for t, (pc, _, pending) in zip(self.threads, state[1]))
 

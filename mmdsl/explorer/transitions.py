@@ -164,6 +164,10 @@ class Semantics:
                 if not speculates[G_CTRL]:
                     return None
                 return [Transition(t, ISSUE, pc, guess=True), Transition(t, ISSUE, pc, guess=False)]
+        elif op == I_FENCE and c[1] in th.rules.ctrl_fences:
+            # isync / isb after a guessed branch: wait until the branch is resolved (ctrl+FENCE)
+            if any(o[0] == GUARD and o[1] == G_CTRL for o in pending):
+                return None
         elif op == I_ASSUME:
             v = evaluate(c[1], regs)
             if is_deferred(v):
@@ -272,6 +276,10 @@ class Semantics:
                 row = fb[o[1]]
                 for k in ks:
                     held |= row[k]
+                    # a cumulative fence not yet performed (per-thread models): a strong one keeps
+                    # every access it orders after it, a light one every such write
+                    if len(o) > 4 and row[k] and (o[4] == "strong" or is_write[k]):
+                        return None
                 continue
             if kind == GUARD:  # a guess still open: the reads it waits for hold back what the model keeps
                 if o[1] == G_ADDR and j == p - 1:  # the access at the guessed address (addr)
@@ -393,7 +401,10 @@ class Semantics:
                     regs = regs[:c[1]] + (("?", pos),) + regs[c[1] + 1:]
         elif op == I_FENCE:
             a = th.rules.fence_a[c[1]]
-            if any(_holds(o, a) for o in pending):
+            cumulative = th.rules.cumulative.get(c[1])
+            if cumulative:  # a per-thread model's cumulative fence: pending until performed
+                pending = pending + ((FENCE, c[1], None, pc, cumulative),)
+            elif any(_holds(o, a) for o in pending):
                 pending = pending + ((FENCE, c[1], None, pc),)
         elif op == I_ASSIGN:
             regs = regs[:c[1]] + (evaluate(c[2], regs),) + regs[c[1] + 1:]
@@ -534,7 +545,7 @@ def _resolve_op(o, p: int, value, removed: bool):
 def _drop_dead_fences(rules, regs: tuple, pending: tuple) -> tuple[tuple, tuple]:
     """Fences with nothing they order still pending before them hold nothing back: drop them."""
     for i, o in enumerate(pending):
-        if o[0] == FENCE and not any(_holds(e, rules.fence_a[o[1]]) for e in pending[:i]):
+        if o[0] == FENCE and len(o) == 4 and not any(_holds(e, rules.fence_a[o[1]]) for e in pending[:i]):
             rest = tuple(_resolve_op(e, i, None, True) for e in pending[:i] + pending[i + 1:])
             regs = tuple(resolve(v, i, None, True) if v.__class__ is tuple else v for v in regs)
             return _drop_dead_fences(rules, regs, rest)
