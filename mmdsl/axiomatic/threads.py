@@ -209,6 +209,7 @@ class _PathWalker:
                 taints[ins.dst] = 1 << k
             if "lr" in ins.annots and isinstance(ins, Load):  # a load-reserved holds a reservation
                 regs[RESERVATION] = k
+                taints[RESERVATION] = adep  # herd: the reservation is written from the address
             self._walk(pc + 1, regs, taints, events + [read], pins, nreads + 1, ctrl)
             return
         inner = dict(regs)
@@ -251,11 +252,22 @@ class _PathWalker:
         lr = regs.get(RESERVATION, -1)
         regs = dict(regs)
         regs[RESERVATION] = -1  # an sc ends the reservation, whether it succeeds or fails
+        data_dep = taint(ins.value, taints)
+        status = 0  # RISC-V: a failed sc's status depends on nothing, a successful one's on its write
+        if ins.reservation_dep is not None:  # PPC, ARM: on every register read, the reservation too
+            res = taints.get(RESERVATION, 0)
+            status = data_dep | adep | res
+            if ins.reservation_dep == "data":
+                data_dep |= res
+            else:
+                adep |= res
+            taints = dict(taints)
+            taints[RESERVATION] = status  # herd rewrites the reservation after those reads
         regs2 = dict(regs)
         taints2 = dict(taints)
         if ins.dst:
             regs2[ins.dst] = 1
-            taints2[ins.dst] = 0
+            taints2[ins.dst] = status
         self._walk(pc + 1, regs2, taints2, events, pins, nreads, ctrl)
         if lr < 0 or self.read_locs.get(lr) != loc:
             return
@@ -263,10 +275,10 @@ class _PathWalker:
         taints2 = dict(taints)
         if ins.dst:
             regs2[ins.dst] = 0
-            taints2[ins.dst] = 1 << nreads
+            taints2[ins.dst] = status if ins.reservation_dep is not None else 1 << nreads
         val = symbolic_eval(ins.value, regs, pins)
         ev = Template("W", pc, loc, val, annots=ins.annots, addr_dep=adep,
-                      data_dep=taint(ins.value, taints), ctrl_dep=ctrl, pair=lr, source=nreads)
+                      data_dep=data_dep, ctrl_dep=ctrl, pair=lr, source=nreads)
         self._walk(pc + 1, regs2, taints2, events + [ev], pins, nreads + 1, ctrl)
 
 

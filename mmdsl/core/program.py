@@ -206,6 +206,11 @@ class StoreCond(Instr):
     addr: Expr
     value: Expr
     annots: frozenset[str] = frozenset()
+    # None (RISC-V): the status depends on the write. "data" (PPC stwcx.) or "addr" (ARM
+    # STREX): as herd computes it, the status depends on every register the instruction
+    # reads, the reservation included (its load's address registers), and the reservation
+    # feeds the write's data or address dependency
+    reservation_dep: str | None = None
 
 
 @dataclass(frozen=True)

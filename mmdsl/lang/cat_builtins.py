@@ -74,6 +74,13 @@ def _riscv_fence_tags(pred: str, succ: str) -> tuple[str, ...]:
 FENCE_SETS.update({f"Fence.{p}.{q}": _riscv_fence_tags(p, q) for p in ("r", "w", "rw") for q in ("r", "w", "rw")})
 FENCE_SETS["Fence.tso"] = ("fence-tso",)
 
+# Power (herd's PPC barrier sets): the PPC dialect's fence kinds
+FENCE_SETS.update({"SYNC": ("sync",), "LWSYNC": ("lwsync",), "ISYNC": ("isync",), "EIEIO": ("eieio",)})
+# ARMv7 (herd's ARM barrier sets: DMB is DMB SY; the other options have no set of their
+# own, as in herd): the ARM dialect's fence kinds
+FENCE_SETS.update({"DMB": ("dmb",), "DMB.ISH": ("dmb-ish",), "DSB": ("dsb",), "DMB.ST": ("dmb-st",),
+                   "DSB.ST": ("dsb-st",), "ISB": ("isb",)})
+
 # herd's relations -> (IR name, type); the IR evaluator knows each one
 RELATIONS = {
     "po": "po",

@@ -21,15 +21,17 @@ def _dialects() -> dict:
     """Every dialect by upper-case architecture word, built on first use."""
     global _TABLE
     if _TABLE is None:
-        from . import c, lisa, riscv, x86, x86_64
+        from . import arm, c, lisa, ppc, riscv, x86, x86_64
 
-        _TABLE = {arch.upper(): mod.DIALECT for mod in (lisa, x86, x86_64, riscv, c) for arch in mod.DIALECT.archs}
+        _TABLE = {arch.upper(): mod.DIALECT for mod in (lisa, x86, x86_64, riscv, c, ppc, arm)
+                  for arch in mod.DIALECT.archs}
     return _TABLE
 
 
 # The module of the common architectures, so that reading an X86 test does not import the
 # C grammar (and textX) too; an architecture not listed here is looked up in the full table.
-_MODULE_OF = {"X86": "x86", "X86_64": "x86_64", "LISA": "lisa", "BELL": "lisa", "C": "c"}
+_MODULE_OF = {"X86": "x86", "X86_64": "x86_64", "LISA": "lisa", "BELL": "lisa", "C": "c",
+              "PPC": "ppc", "ARM": "arm"}
 
 
 def dialect_for(arch: str):

@@ -100,8 +100,10 @@ def test_every_stock_model_loads_or_is_refused_by_name_at_a_place():
             assert err.pos is not None and err.pos.line >= 1, path.name
             assert err.pos.file and err.pos.file.endswith((".cat", ".bell")), path.name
     # 48 of the 89 .cat files when the loader landed; 50 with the RISC-V sets (riscv.cat,
-    # riscv-tso.cat: see docs/cat.md)
-    assert loaded >= 50
+    # riscv-tso.cat: see docs/cat.md); 48 since the ARM barrier sets: herd.cat and pretty.cat
+    # then read DMB.ST as a set (aarch64fences.cat) where filters.cat wants a relation, and
+    # are refused at that place, as herd7 7.58 itself refuses them on PPC and ARM tests
+    assert loaded >= 48
 
 
 # what stops the other models the issue names, today: each a named refusal at its place

@@ -99,7 +99,8 @@ def test_archtest_expectations_are_the_design_table():
 
 
 SMALL_SUITES = ["archtest", "dotnet", "programs", "fences"]
-CHECKED_ELSEWHERE = ["fence-benchmarks"]  # tests/litmus/test_rmm.py (a sample; the whole suite is slow)
+CHECKED_ELSEWHERE = ["fence-benchmarks",  # tests/litmus/test_rmm.py (a sample; the whole suite is slow)
+                     "ppc", "arm"]  # tests/axiomatic/test_herd_ppc_arm_cat.py (under herd's ppc.cat, arm.cat)
 
 
 def test_every_bundled_suite_is_checked():

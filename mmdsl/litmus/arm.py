@@ -1,0 +1,180 @@
+"""herd's ARM (v7) dialect: LDR/STR, LDREX/STREX, DMB/DSB/ISB, and the ALU, compare and branch
+idioms of diy's ARM tests."""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+import pyparsing as pp
+
+from ..core.errors import UnsupportedError
+from ..core.program import Assign, BinOp, Branch, Const, Expr, Fence, Load, Program, Reg, Store, StoreCond
+from .finals import bounded_int
+from .layout import Layout
+from .ppc import Operands
+from .symbregs import bind_symbolic_init, split_symbolic_init
+from .threadtable import CellCode, CellError, TableDialect, lower_table_test
+
+EXCL = "X"  # herd's ARM annotation set X: the accesses of LDREX and STREX
+ZFLAG = "Z"  # the Z flag: 1 when the last flag-setting compare found its operands equal
+BARRIER_OPTIONS = ("SY", "ST", "ISH", "ISHST", "NSH", "NSHST", "OSH", "OSHST")
+
+_REG = r"(?:[Rr](?:1[0-2]|[0-9])|SP|LR|PC|FP|IP|sp|lr|pc|fp|ip|%[A-Za-z_][A-Za-z0-9_]*)(?![A-Za-z0-9_])"
+_ALU = {"ADD": "add", "SUB": "sub", "AND": "and", "ORR": "or", "EOR": "xor"}
+_CONDITIONAL = re.compile(r"(MOV|LDR|STR|ADD|SUB|AND|ORR|EOR|STREX|LDREX)(EQ|NE|CS|CC|MI|PL|VS|VC|HI|LS|GE|LT|GT|LE)")
+
+HELP = ("an ARM instruction: LDR/STR RT,[RN] / [RN,#K] / [RN,RM], LDREX RT,[RN], STREX RD,RT,[RN], "
+        "MOV RD,#K / RD,RM, ADD/SUB/AND/ORR/EOR[S] RD,RN,RM / RD,RN,#K, CMP RN,RM / RN,#K, "
+        "B/BEQ/BNE LABEL, CBZ/CBNZ RN,LABEL, DMB/DSB [SY|ST|ISH|ISHST|NSH|NSHST|OSH|OSHST], ISB, NOP")
+
+
+def norm_reg(name: str) -> str:
+    """herd reads ARM registers in any case; IP is R12."""
+    if name.startswith("%"):
+        return name
+    up = name.upper()
+    return "R12" if up == "IP" else up
+
+
+def fence_kind(mnemonic: str, option: str = "SY") -> str:
+    """The fence kind of a barrier: ``DMB`` (= DMB SY) is dmb, ``DMB ST`` dmb-st, ``ISB`` isb."""
+    base = mnemonic.lower()
+    return base if option == "SY" else f"{base}-{option.lower()}"
+
+
+@lru_cache(maxsize=1)
+def _grammar():
+    reg = pp.Regex(_REG).set_parse_action(lambda t: norm_reg(t[0]))
+    num = pp.Regex(r"-?(0x[0-9a-fA-F]+|[0-9]+)").set_parse_action(bounded_int)
+    num.add_parse_action(lambda t: int(t[0], 16) if "x" in t[0].lower() else int(t[0], 10))
+    imm = pp.Group(pp.Suppress("#") + num)("imm")
+    shift = pp.Group(pp.CaselessKeyword("LSL") + pp.Suppress("#") + num)("shift")
+    mem = pp.Group(pp.Suppress("[") + reg("base")
+                   + pp.Optional(pp.Suppress(",") + (pp.Group(pp.Suppress("#") + num)("off") | reg("index"))
+                                 + pp.Optional(pp.Suppress(",") + shift))
+                   + pp.Suppress("]"))("mem")
+    name = pp.Regex(r"[A-Za-z_][A-Za-z0-9_]*")
+    operand = mem | pp.Group(reg)("reg") | imm | pp.Group(name)("sym")
+    mnemonic = pp.Regex(r"[A-Za-z][A-Za-z0-9]*")("mnemonic")
+    label = pp.Group(pp.Regex(r"[A-Za-z_][A-Za-z0-9_]*")("label") + pp.Suppress(":"))
+    instr = mnemonic + pp.Optional(pp.Group(pp.DelimitedList(operand, ","))("operands"))
+    return pp.ZeroOrMore(label)("labels") + pp.Optional(instr) + pp.StringEnd()
+
+
+def _mem(ops: Operands, i: int) -> Expr:
+    if ops.kind(i) != "mem":
+        raise CellError(f"operand {i + 1} of '{ops.m}' must be a memory operand [RN], [RN,#K] or [RN,RM]", 0)
+    node = ops.nodes[i]
+    base: Expr = Reg(node["base"])
+    if "shift" in node:
+        raise CellError(f"'{ops.m}' with a shifted index (LSL) is not supported", 0)
+    if "index" in node:
+        return BinOp("add", base, Reg(node["index"]))
+    if "off" in node and node["off"][0]:
+        return BinOp("add", base, Const(node["off"][0]))
+    return base
+
+
+def _operand2(ops: Operands, i: int) -> Expr:
+    """A register or an immediate #K."""
+    return Const(ops.imm(i)) if ops.kind(i) == "imm" else ops.reg(i)
+
+
+def lower_instruction(mnemonic: str, ops: Operands, code: CellCode) -> None:
+    """Append the core instructions of one ARM instruction to ``code``."""
+    out = code.instrs
+    m = mnemonic.upper()
+    if m in ("LDR", "STR"):
+        ops.arity(2)
+        if m == "LDR":
+            out.append(Load(ops.dst(0), _mem(ops, 1)))
+        else:
+            out.append(Store(_mem(ops, 1), ops.reg(0)))
+    elif m == "LDREX":
+        ops.arity(2)
+        out.append(Load(ops.dst(0), _mem(ops, 1), frozenset({EXCL, "lr"})))
+    elif m == "STREX":  # STREX RD,RT,[RN]: RD is 0 when the store succeeds, 1 when it fails
+        ops.arity(3)
+        out.append(StoreCond(ops.dst(0), _mem(ops, 2), ops.reg(1), frozenset({EXCL, "sc"}), reservation_dep="addr"))
+    elif m in ("DMB", "DSB"):
+        ops.arity(0, 1)
+        option = "SY"
+        if ops.nodes:
+            if ops.kind(0) != "sym" or ops.nodes[0][0].upper() not in BARRIER_OPTIONS:
+                raise CellError(f"unknown option of '{m}'", 0, " ".join(BARRIER_OPTIONS))
+            option = ops.nodes[0][0].upper()
+        out.append(Fence(fence_kind(m, option)))
+    elif m == "ISB":
+        ops.arity(0)
+        out.append(Fence("isb"))
+    elif m in ("MOV", "MOVW"):
+        ops.arity(2)
+        out.append(Assign(ops.dst(0), _operand2(ops, 1) if m == "MOV" else Const(ops.imm(1))))
+    elif m in _ALU or (m.endswith("S") and m[:-1] in _ALU):
+        ops.arity(3)
+        op = _ALU[m.rstrip("S")] if m not in _ALU else _ALU[m]
+        if op == "xor" and ops.kind(2) == "imm":
+            raise CellError("'EOR' takes three registers in herd's ARM", 0)
+        out.append(Assign(ops.dst(0), BinOp(op, ops.reg(1), _operand2(ops, 2))))
+        if m not in _ALU:  # the S form sets Z
+            out.append(Assign(ZFLAG, BinOp("eq", Reg(ops.dst(0)), Const(0))))
+    elif m == "CMP":
+        ops.arity(2)
+        out.append(Assign(ZFLAG, BinOp("eq", ops.reg(0), _operand2(ops, 1))))
+    elif m == "B":
+        ops.arity(1)
+        code.jumps.append((len(out), ops.label(0)))
+        out.append(Branch(None, -1))
+    elif m in ("BEQ", "BNE"):
+        ops.arity(1)
+        code.jumps.append((len(out), ops.label(0)))
+        out.append(Branch(BinOp("ne" if m == "BEQ" else "eq", Reg(ZFLAG), Const(0)), -1))
+    elif m in ("CBZ", "CBNZ"):
+        ops.arity(2)
+        code.jumps.append((len(out), ops.label(1)))
+        out.append(Branch(BinOp("eq" if m == "CBZ" else "ne", ops.reg(0), Const(0)), -1))
+    elif m == "NOP":
+        ops.arity(0)
+    elif _CONDITIONAL.fullmatch(m):
+        raise UnsupportedError(f"conditionally executed ARM instruction '{mnemonic}' is not supported",
+                               hint="branch around the instruction instead (CMP, BNE LABEL)")
+    else:
+        raise CellError(f"unsupported ARM instruction '{mnemonic}'", 0, HELP)
+
+
+class ArmDialect(TableDialect):
+    name = "ARM"
+    archs = ("ARM",)
+    instruction_help = HELP
+
+    def norm_reg(self, name: str) -> str:
+        return norm_reg(name)
+
+    def parse_cell(self, text: str) -> CellCode:
+        try:
+            parsed = _grammar().parse_string(text, parse_all=True)
+        except pp.ParseBaseException as err:
+            raise self.cell_error(text, err) from None
+        code = CellCode(labels=[lab["label"] for lab in parsed.get("labels", [])])
+        if "mnemonic" not in parsed:
+            return code
+        ops = Operands(parsed["mnemonic"], parsed["operands"] if "operands" in parsed else [])
+        lower_instruction(parsed["mnemonic"], ops, code)
+        return code
+
+    def lower(self, layout: Layout) -> Program:
+        layout, symbolic = split_symbolic_init(layout)
+        return bind_symbolic_init(lower_table_test(layout, self), layout, symbolic)
+
+    def fence_text(self, kind: str) -> str:
+        base, _, option = kind.partition("-")
+        if base in ("dmb", "dsb") and (not option or option.upper() in BARRIER_OPTIONS):
+            return f"{base.upper()} {option.upper()}".strip()
+        if kind == "isb":
+            return "ISB"
+        raise UnsupportedError(f"ARM has no fence instruction '{kind}'",
+                               expected="dmb, dmb-st, dsb, dsb-st, dmb-ish ... or isb")
+
+
+DIALECT = ArmDialect()

@@ -1,0 +1,80 @@
+"""herd's symbolic registers (``%x0``) in PPC and ARM tests: each init item ``%x0=x`` binds
+the register of the one thread whose code names it."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+
+from ..core.errors import LitmusError
+from ..core.program import Program
+from .finals import bounded_int
+from .layout import Layout, Region
+
+# an init item naming a symbolic register without a thread: `%x0=x` or `%x0 = 1`
+_ITEM = re.compile(r"%([A-Za-z_][A-Za-z0-9_]*)[ \t]*=[ \t]*([^;\s]+)[ \t]*;?")
+_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*|-?(?:0x[0-9a-fA-F]+|[0-9]+)")
+_START = re.compile(r"(?:^|(?<=[;{\s]))%")
+
+
+def split_symbolic_init(layout: Layout) -> tuple[Layout, list[tuple[str, object, int]]]:
+    """The layout with its ``%name=value`` init items blanked (offsets kept), and those items
+    as (register, value, offset in the file)."""
+    if layout.init is None or "%" not in layout.init.text:
+        return layout, []
+    text = layout.init.text
+    items = []
+    out = list(text)
+    for m in _ITEM.finditer(text):
+        if not _START.match(text, m.start()):
+            continue
+        raw = m.group(2)
+        at = layout.init.offset + m.start()
+        if not _NAME.fullmatch(raw):
+            raise LitmusError(f"symbolic register %{m.group(1)} is given '{raw}'", layout.pos(at),
+                              expected="a number or a location name")
+        if raw[0].isdigit() or raw[0] == "-":
+            try:
+                bounded_int(raw, 0, [raw])
+            except Exception as err:  # the literal is wider than 64 bits
+                raise LitmusError(str(getattr(err, "msg", err)), layout.pos(at)) from None
+            value: object = int(raw, 16) if "x" in raw.lower() else int(raw, 10)
+        else:
+            value = raw
+        items.append(("%" + m.group(1), value, at))
+        for k in range(m.start(), m.end()):
+            if out[k] != "\n":
+                out[k] = " "
+    return replace(layout, init=Region("".join(out), layout.init.offset)), items
+
+
+def bind_symbolic_init(program: Program, layout: Layout, items: list[tuple[str, object, int]]) -> Program:
+    """Give each symbolic register's initial value to the thread whose code uses it (herd:
+    one thread only, else the register is ambiguous; one no code names is an error)."""
+    if not items:
+        return program
+    users: dict[str, list[int]] = {}
+    for t in program.threads:
+        names = set()
+        for ins in t.instrs:
+            for attr in ("addr", "value", "expr", "cond", "new"):
+                e = getattr(ins, attr, None)
+                if e is not None and hasattr(e, "regs"):
+                    names |= e.regs()
+            dst = getattr(ins, "dst", None)
+            if dst:
+                names.add(dst)
+        for n in names:
+            if n.startswith("%"):
+                users.setdefault(n, []).append(t.tid)
+    for reg, value, at in items:
+        tids = users.get(reg, [])
+        if not tids:
+            raise LitmusError(f"symbolic register {reg} does not appear in the code", layout.pos(at))
+        if len(tids) > 1:
+            raise LitmusError(f"ambiguous symbolic register {reg}: used by "
+                              + ", ".join(program.threads[t].name for t in tids), layout.pos(at),
+                              expected="a symbolic register named in one thread only (or 'N:REG=...')")
+        th = program.threads[tids[0]]
+        th.reg_init[reg] = value
+    return program
