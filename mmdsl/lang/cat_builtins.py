@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from .cat_aarch64 import FENCE_SETS as _A64_FENCE_SETS
 from .ir import REL, SET, Expr
 
 # herd's event sets -> the IR set each one is
@@ -80,6 +81,16 @@ FENCE_SETS.update({"SYNC": ("sync",), "LWSYNC": ("lwsync",), "ISYNC": ("isync",)
 # own, as in herd): the ARM dialect's fence kinds
 FENCE_SETS.update({"DMB": ("dmb",), "DMB.ISH": ("dmb-ish",), "DSB": ("dsb",), "DMB.ST": ("dmb-st",),
                    "DSB.ST": ("dsb-st",), "ISB": ("isb",)})
+
+
+def _add_fence_sets(sets: dict) -> None:
+    """Add an architecture's fence sets, keeping the tags another one gives the same set name."""
+    for name, tags in sets.items():
+        FENCE_SETS[name] = tuple(dict.fromkeys((*FENCE_SETS.get(name, ()), *tags)))
+
+
+# AArch64: DMB.SY ... DSB.NSHLD and ISB are the AArch64 dialect's dmb-sy ... isb (cat_aarch64.py)
+_add_fence_sets(_A64_FENCE_SETS)
 
 # herd's relations -> (IR name, type); the IR evaluator knows each one
 RELATIONS = {

@@ -18,7 +18,9 @@ from pathlib import Path
 
 from ..core.errors import ModelError, SourcePos, UnsupportedError
 from ..core.files import read_input
+from . import cat_aarch64 as A64
 from . import cat_builtins as B
+from . import cat_static as S
 from .cat_parse import Node, Stmt, parse_cat
 from .ir import (BASE_SETS, DERIVED_RELATIONS, DYNAMIC_RELATIONS, KNOWN_ANNOTATIONS, REL, SET,
                  STATIC_RELATIONS, Axiom, Binding, Expr, FenceDecl, LetGroup, Model)
@@ -27,7 +29,7 @@ MAX_CALL_DEPTH = 100  # nested function applications (a recursive function is re
 MAX_INCLUDE_DEPTH = 40
 _RESERVED = (set(BASE_SETS) | set(STATIC_RELATIONS) | set(DERIVED_RELATIONS) | set(DYNAMIC_RELATIONS)
              | set(KNOWN_ANNOTATIONS) | set(B.SETS) | set(B.RELATIONS) | set(B.FENCE_SETS) | set(B.ANNOTATION_SETS)
-             | {"sm", "X"})
+             | {"sm", "X"} | A64.RESERVED)
 
 
 def _n(name: str, typ: str) -> Expr:
@@ -213,6 +215,8 @@ class CatLowerer:
                     new[b["name"]] = Closure(b["params"], b["expr"], env, b["name"])
                 elif b["name"] == "co0" and str(b["pos"].file).endswith("stdlib.cat"):
                     new["co0"] = CO0  # herd's co0 with no final writes fixed: see CO0
+                elif A64.catdep_definition(b["name"], b["pos"]) is not None:
+                    new[b["name"]] = A64.catdep_definition(b["name"], b["pos"])  # see cat_aarch64
                 else:
                     new[b["name"]] = Thunk(b["expr"], env, b["name"], b["pos"])
             return new
@@ -286,6 +290,10 @@ class CatLowerer:
 
     def _check(self, st: Stmt, env: dict) -> None:
         d = st.data
+        if d["flag"] == "assert":  # decided here or refused: see cat_static.check_assert
+            e = self._typed(self._expr(d["expr"], env), st.pos, SET if d["test"] == "empty" else REL)
+            S.check_assert(e, d["test"], d["neg"], self.model, st.pos)
+            return
         if d["flag"]:
             # `flag` and `undefined_unless` mark executions in herd's output (herd's
             # interpreter adds a flag and goes on); neither ever forbids one
@@ -321,6 +329,14 @@ class CatLowerer:
                 self.model.axioms.append(Axiom(name, "empty", Expr("diff", (base, co), type=REL, pos=st.pos),
                                                pos=st.pos, doc="co contains the base it is generated from"))
             new["co"] = co
+            return new
+        if e.kind != "app" or e.args[0].kind != "var" or e.args[0].text != "generate_cos":
+            try:  # a set of one relation (aarch64.cat's enumerations): see cat_static
+                value = self._value(e, env)
+            except (UnsupportedError, ModelError):
+                value = None  # refused below as a choice mmdsl does not make
+            new = dict(env)
+            new[d["var"]] = S.with_from(value, d["var"], st.pos)
             return new
         raise UnsupportedError(f"'with {d['var']} from ...' is not supported by mmdsl (only "
                                "'with co from generate_cos(...)', the checker's own coherence orders)", st.pos)
@@ -406,6 +422,11 @@ class CatLowerer:
             return Expr("name", name=B.ANNOTATION_SETS[name], type=SET, pos=pos)
         if name == "amo":  # herd: the rmw pairs of one instruction (an AMO, xchg), not LR/SC pairs
             return Expr("inter", (_n("rmw", REL), _n("sm", REL)), type=REL, pos=pos)
+        a64 = A64.lookup(name, pos)
+        if a64 is not None:
+            return a64
+        if name in A64.EMPTY_FUNCTIONS:  # applied to empty page-table sets only: see cat_aarch64
+            return Closure("x", Node("empty", pos), {}, name)
         if name == "RMW":
             # herd's RMW: events that are both a read and a write (C's one-event RMWs);
             # mmdsl splits every RMW into a read and a write related by rmw, so none is
@@ -457,7 +478,9 @@ class CatLowerer:
         if k == "setlit":
             if not node.args:
                 return Expr("empty", type=None, pos=node.pos)
-            raise UnsupportedError("cat set literals '{a, b}' are not supported by mmdsl", node.pos)
+            return S.set_literal(self, node, env)
+        if k == "match":
+            return S.match_value(self, node, env)
         if k == "ifexpr":
             cond, a, b = node.args
             return self._value(a if self._variant(cond) else b, env)
@@ -507,8 +530,8 @@ class CatLowerer:
             e = arg if isinstance(arg, Expr) else None
             if e is None or e.type == SET:
                 raise ModelError(f"{f.name} expects a relation", anode.pos)
-            if e.type is None:
-                return Expr("empty", type=None, pos=node.pos)
+            if e.type is None or e.op == "empty":  # stdlib's emptyset = domain 0: an empty set
+                return Expr("empty", type=typ, pos=node.pos)
             return Expr(op, (e,), type=typ, pos=node.pos)
         if not isinstance(f, Closure):
             raise ModelError("applying something that is not a function", node.pos)
@@ -546,6 +569,10 @@ class CatLowerer:
             if a.type != b.type:
                 sym = {"union": "|", "inter": "&", "diff": "\\"}[op]
                 raise ModelError(f"'{sym}' between a set and a relation", pos)
+            if a.op == "empty" or b.op == "empty":  # typed empty sets (aarch64.cat's many): fold
+                if op == "union":
+                    return b if a.op == "empty" else a
+                return b if op == "inter" and b.op == "empty" else a
             if op == "union":
                 parts = [*(a.args if a.op == "union" else (a,)), *(b.args if b.op == "union" else (b,))]
                 return Expr("union", tuple(parts), type=a.type, pos=pos)
@@ -554,7 +581,7 @@ class CatLowerer:
             for x in args:
                 if x.type == SET:
                     raise ModelError(f"';' needs relations, but '{x}' is a set (write [{x}])", x.pos or pos)
-            if any(x.type is None for x in args):
+            if any(x.type is None or x.op == "empty" for x in args):
                 return Expr("empty", type=REL, pos=pos)
             a, b = args
             parts = [*(a.args if a.op == "seq" else (a,)), *(b.args if b.op == "seq" else (b,))]
@@ -563,7 +590,7 @@ class CatLowerer:
             for x in args:
                 if x.type == REL:
                     raise ModelError(f"'*' (product) needs sets, but '{x}' is a relation", x.pos or pos)
-            if any(x.type is None for x in args):
+            if any(x.type is None or x.op == "empty" for x in args):
                 return Expr("empty", type=REL, pos=pos)
             return Expr("product", tuple(args), type=REL, pos=pos)
         raise ModelError(f"unknown operator {op}", pos)
@@ -572,7 +599,7 @@ class CatLowerer:
         if op == "toid":
             if a.type == REL:
                 raise ModelError(f"[...] needs a set, but '{a}' is a relation", pos)
-            if a.type is None:
+            if a.type is None or a.op == "empty":
                 return Expr("empty", type=REL, pos=pos)
             return Expr("id", (a,), type=REL, pos=pos)
         if op == "compl":
@@ -582,8 +609,8 @@ class CatLowerer:
         # postfix: inv, plus, star, opt
         if a.type == SET:
             raise ModelError(f"'{a}' is a set: closures and inverse need a relation", pos)
-        if a.type is None:
-            if op == "star":
+        if a.type is None or a.op == "empty":
+            if op in ("star", "opt"):
                 return Expr("name", name="id", type=REL, pos=pos)
             return a
         return Expr(op, (a,), type=REL, pos=pos)

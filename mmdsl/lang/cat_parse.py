@@ -19,7 +19,7 @@ KEYWORDS = {
     "let", "rec", "and", "in", "as", "acyclic", "irreflexive", "empty", "show", "unshow",
     "flag", "include", "fun", "match", "with", "end", "try", "if", "then", "else", "from",
     "procedure", "call", "enum", "instructions", "default", "forall", "do", "events", "test",
-    "undefined_unless", "when",
+    "undefined_unless", "when", "assert",
 }
 MAX_DEPTH = 50  # nesting of expressions: deeper is refused, not a RecursionError
 
@@ -250,6 +250,11 @@ class Parser:
             return Stmt("let", t.pos, {"rec": rec, "binds": binds, "when": when})
         if k in ("acyclic", "irreflexive", "empty"):
             return self.check(flag=False)
+        if k == "assert":  # assert CHECK: herd stops with an error when CHECK fails
+            self.next()
+            st = self.check(flag="assert")
+            st.pos = t.pos
+            return st
         if k in ("flag", "undefined_unless"):
             self.next()
             st = self.check(flag=k)
@@ -557,7 +562,7 @@ _MODEL_OPTIONS = {"withco": True, "withinit": True, "withoutco": False, "without
 _STATEMENT_KWS = {
     "let", "acyclic", "irreflexive", "empty", "show", "unshow", "flag", "include", "if", "with",
     "procedure", "call", "enum", "instructions", "default", "forall", "events", "test",
-    "undefined_unless",
+    "undefined_unless", "assert",
 }
 
 

@@ -21,9 +21,9 @@ def _dialects() -> dict:
     """Every dialect by upper-case architecture word, built on first use."""
     global _TABLE
     if _TABLE is None:
-        from . import arm, c, lisa, ppc, riscv, x86, x86_64
+        from . import aarch64, arm, c, lisa, ppc, riscv, x86, x86_64
 
-        _TABLE = {arch.upper(): mod.DIALECT for mod in (lisa, x86, x86_64, riscv, c, ppc, arm)
+        _TABLE = {arch.upper(): mod.DIALECT for mod in (lisa, x86, x86_64, riscv, aarch64, c, ppc, arm)
                   for arch in mod.DIALECT.archs}
     return _TABLE
 
