@@ -8,21 +8,28 @@ table's acquire and release cells and the fences, aob the read-modify-write pair
 (same location, kept). IRIW+addrs is forbidden, unlike Power and Armv7.
 """
 
-annotation acqpc "ldapr: acquire, processor consistent (herd's Q)"
+annotation A "LDAR, LDAXR, SWPA ...: acquire, RCsc (herd's A; LISA r[acq])"
+annotation Q "LDAPR: acquire, processor consistent (herd's Q)"
+annotation L "STLR, STLXR, SWPL ...: release (herd's L; LISA w[rel])"
+annotation X "the accesses of exclusives (LDXR, STXR)"
+annotation NoRet "an atomic whose result goes to the zero register (STADD ...)"
 
-class A = R & acq                  "ldar, ldaxr: acquire (herd's A)"
-class Q = (R & acqpc) \ acq        "ldapr: acquire, processor consistent (herd's Q)"
-class Ld = R \ (acq | acqpc)       "plain loads"
-class L = W & rel                  "stlr, stlxr: release (herd's L)"
-class St = W \ rel                 "plain stores"
+class Acq = R & (A | acq)           "acquire reads, RCsc (bob: [A] ; po)"
+class AcqPC = (R & Q) \ (A | acq)    "acquire reads, RCpc (bob: [Q] ; po)"
+class Ld = R \ (A | acq | Q)         "plain reads"
+class RelW = W & (L | rel)          "release writes (bob: po ; [L])"
+class RelAq = RelW & RMW & (A | acq) "the write of an acquire-release atomic (SWPAL ...)"
+class Rel = RelW \ RelAq             "other release writes"
+class St = W \ (L | rel)            "plain writes"
 
 reorder {          # rows: the earlier access; columns: the later one
-          A    Q    Ld   L    St
-    A     -    -    -    -    -        # bob: [A | Q] ; po -- nothing goes before an acquire
-    Q     -    -    -    -    -
-    Ld    di   di   di   -    di       # dob: dependencies; po ; [L]: nothing passes a release
-    L     -    Y    Y    -    d        # bob: [L] ; po ; [A] -- release then acquire (RCsc)
-    St    Y    Y    Y    -    d
+          Acq  AcqPC Ld   RelW St
+    Acq   -    -     -    -    -       # bob: [A | Q] ; po -- nothing goes before an acquire
+    AcqPC -    -     -    -    -
+    Ld    di   di    di   -    di      # dob: dependencies; po ; [L]: nothing passes a release
+    RelAq -    -     -    -    -       # bob: [range([A] ; amo ; [L])] ; po -- nothing passes it
+    Rel   -    Y     Y    -    d       # bob: [L] ; po ; [A] -- release then acquire (RCsc)
+    St    Y    Y     Y    -    d
 }
 forwarding own-writes
 
@@ -36,8 +43,8 @@ dependencies {     # herd's aarch64.cat, dob
 
 fence dmb-sy aka dsb-sy, dmb-ish, dsb-ish, dmb-osh, dsb-osh, mb, sync orders M * M cost 3
     "dmb sy (ish, osh), dsb: a full fence"
-fence dmb-ld aka dsb-ld, dmb-ishld, dsb-ishld, dmb-oshld, dsb-oshld orders R * M cost 2
-    "dmb ld: a read before any later access"
+fence dmb-ld aka dsb-ld, dmb-ishld, dsb-ishld, dmb-oshld, dsb-oshld orders (R \ NoRet) * M cost 2
+    "dmb ld: a read before any later access (not the read of an atomic without result, STADD ...)"
 fence dmb-st aka dsb-st, dmb-ishst, dsb-ishst, dmb-oshst, dsb-oshst orders W * W cost 2
     "dmb st: a write before a later write"
 fence isb orders F * F cost 1
