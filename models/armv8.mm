@@ -1,4 +1,4 @@
-model armv8 "Arm v8 AArch64, multi-copy atomic (herd's aarch64.cat: external visibility, ob)"
+model armv8 "Arm v8 AArch64, multi-copy atomic (herd's aarch64.cat)"
 """
 Since 2017 Armv8 is (other-)multi-copy atomic: a write is seen by its own thread early
 (forwarding from the store buffer) and by every other thread at once, so one global order

@@ -1,4 +1,4 @@
-model power "IBM Power (herd's ppc.cat; Alglave, Maranget, Tautschnig, Herding cats, section 6)"
+model power "IBM Power (herd's ppc.cat; Herding cats, section 6)"
 """
 Power is not multi-copy atomic: a write reaches each other thread at its own time, so two
 readers may see two independent writes in opposite orders (IRIW, even with dependencies).
