@@ -46,3 +46,13 @@ def test_cumulativity_is_the_reason_wrc_with_a_fence_is_forbidden_under_power():
     assert result.verdict == "Forbidden"
     text = str(result.why)
     assert "observation" in text and "no-thin-air" not in text
+
+
+def test_the_suite_manifest_says_what_verdicts_csv_says():
+    from mmdsl.suite.manifest import load_suite
+
+    suite = load_suite(HARDWARE)
+    words = {(t, m): e.word for (t, m), e in suite.expect.items()}
+    want = {(r["test"], m): {"A": "Allowed", "F": "Forbidden"}[r[m]] for r in ROWS for m in COLUMNS
+            if r[m] in ("A", "F")}
+    assert words == want
