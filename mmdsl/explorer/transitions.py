@@ -198,7 +198,7 @@ class Semantics:
         rules = self.m.threads[t].rules
         if kind == READ:
             src = self._source(pending, p, loc)
-            if src >= 0 and is_deferred(pending[src][4]):
+            if src >= 0 and (is_deferred(pending[src][4]) or not _issued_for_sure(rules, pending, src)):
                 return None
             commits = self._past(rules, pending, p, (d,), loc, src)
             if commits is None:
@@ -228,7 +228,7 @@ class Semantics:
             src = self._source(pending, p, loc)
             if src >= 0:
                 old = pending[src][4]
-                if is_deferred(old):
+                if is_deferred(old) or not _issued_for_sure(rules, pending, src):
                     return None
             else:
                 old = mem[loc]
@@ -514,6 +514,24 @@ def _others(held: list[int], t: int) -> int:
         if u != t:
             mask |= h
     return mask
+
+
+def _issued_for_sure(rules, pending, src: int) -> bool:
+    """May a read forward from the pending write at ``src``? Not while the write stands on an
+    open guess the model keeps it after: its address guessed (addr), or a branch before it
+    still waiting for a read it depends on by ctrl. A forwarded read comes after the reads
+    its write depends on (the default order axiom's ``dep ; rfi``)."""
+    hold = rules.hold[G_CTRL]
+    d = pending[src][1]
+    for j in range(src - 1, -1, -1):
+        o = pending[j]
+        if o[0] != GUARD or o[4].__class__ is not tuple:
+            continue
+        if o[1] == G_ADDR and j == src - 1:
+            return False
+        if o[1] == G_CTRL and any(hold[pending[r][1]][d] for r in placeholders(o[4])):
+            return False
+    return True
 
 
 def _holds(o, mask: int) -> bool:
