@@ -6,11 +6,13 @@ explorer's one shared memory cannot run it. Its machine keeps, instead of memory
 the intermediate machine of "Herding cats" (section 7):
 
 * ``events``: the writes and light barriers in the order they were committed, each
-  ``(kind, tid, loc, value, before)``; the writes to a location in this order are its
-  coherence order (a write reaches its coherence point when its thread performs it);
-* ``seen``: per thread, the mask of the events propagated to it. A thread's read of a
-  location takes the coherence-latest write to it among those it has seen (else the
-  initial value); a thread sees its own events at once.
+  ``(kind, tid, loc, value, before, rmw_from)``;
+* ``seen``: per thread, the mask of the events propagated to it;
+* ``co``: per event, the writes coherence-before it. As in the PLDI'11 model, coherence
+  is a partial order built as writes propagate: a write that reaches a thread goes
+  after the writes of its location that reached it before, so the writes a thread has
+  seen form a chain, and it reads the last of them (else the initial value). Writes left
+  unordered when every thread is done are ordered then, each way (*settle* steps).
 
 Transitions, beyond the threads' issue and perform (``transitions.py``, unchanged):
 
@@ -25,8 +27,9 @@ Transitions, beyond the threads' issue and perform (``transitions.py``, unchange
   nothing (it is then everywhere). Until then, the fence holds the later accesses it
   orders (a light one only the writes: it does not order a write before a later read).
 
-A read-modify-write reads and writes the coherence-latest write of its location (its
-thread must have seen it). The partial-order reduction is not applied to these machines:
+A read-modify-write is performed once every write of its location has reached its
+thread; its write then stays right after the write it read (a write ordered after that
+one is ordered after it too). The partial-order reduction is not applied to these machines:
 propagation steps change what other threads read and what fences wait for, and the
 reduction's independence argument does not cover them (``explore_space`` turns it off).
 """
@@ -41,50 +44,86 @@ from .transitions import (
     _reservations, _resolve_op, located,
 )
 
-PROPAGATE, FENCE_DONE = 2, 3  # Transition actions beyond ISSUE and PERFORM
+PROPAGATE, FENCE_DONE, SETTLE = 2, 3, 4  # Transition actions beyond ISSUE and PERFORM
 EV_WRITE, EV_BARRIER = 0, 1
 
 
-def view(storage, t: int) -> tuple:
-    """The value of each location thread ``t`` reads now: its coherence-latest seen write."""
-    init, events, seen = storage
-    mine = seen[t]
-    if not mine:
-        return init
-    values = list(init)
+def _loc_writes(events, loc: int) -> int:
+    mask = 0
     for i, e in enumerate(events):
-        if e[0] == EV_WRITE and (mine >> i) & 1:
-            values[e[2]] = e[3]
-    return tuple(values)
+        if e[0] == EV_WRITE and e[2] == loc:
+            mask |= 1 << i
+    return mask
+
+
+def coverage(storage, t: int) -> int:
+    """The events that have reached ``t``, and every write coherence-before one of them (``t``
+    can never read those again: they count as having reached it)."""
+    _, _, seen, co = storage
+    mask = seen[t]
+    m = mask
+    while m:
+        low = m & -m
+        m ^= low
+        mask |= co[low.bit_length() - 1]
+    return mask
 
 
 def visible_write(storage, t: int, loc: int) -> int:
-    """Index of the write of ``loc`` thread ``t`` reads (-1: the initial value)."""
-    _, events, seen = storage
-    mine = seen[t]
-    for i in range(len(events) - 1, -1, -1):
-        e = events[i]
-        if e[0] == EV_WRITE and e[2] == loc and (mine >> i) & 1:
-            return i
-    return -1
+    """Index of the write of ``loc`` thread ``t`` reads (-1: the initial value): the
+    coherence-latest of those that reached it (they form a chain)."""
+    _, events, seen, co = storage
+    mine = seen[t] & _loc_writes(events, loc)
+    best = -1
+    m = mine
+    while m:
+        low = m & -m
+        m ^= low
+        i = low.bit_length() - 1
+        if not any((co[j] >> i) & 1 for j in _bits(mine) if j != i):
+            best = i
+    return best
 
 
-def last_write(storage, loc: int) -> int:
-    """Index of the coherence-latest write of ``loc`` (-1: the initial value)."""
-    events = storage[1]
-    for i in range(len(events) - 1, -1, -1):
-        if events[i][0] == EV_WRITE and events[i][2] == loc:
-            return i
-    return -1
+def _bits(mask: int):
+    while mask:
+        low = mask & -mask
+        mask ^= low
+        yield low.bit_length() - 1
+
+
+def view(storage, t: int) -> tuple:
+    """The value of each location thread ``t`` reads now."""
+    init, events, seen, _ = storage
+    if not seen[t]:
+        return init
+    values = list(init)
+    for loc in range(len(init)):
+        w = visible_write(storage, t, loc)
+        if w >= 0:
+            values[loc] = events[w][3]
+    return tuple(values)
+
+
+def maximal_writes(storage, loc: int) -> list[int]:
+    """The writes of ``loc`` no other write is coherence-after."""
+    _, events, _, co = storage
+    writes = _loc_writes(events, loc)
+    after = 0
+    for j in _bits(writes):
+        after |= co[j]
+    return list(_bits(writes & ~after))
 
 
 def final_memory(storage) -> tuple:
-    """Each location's final value: its coherence-latest write."""
-    init, events, _ = storage
+    """Each location's final value: its coherence-last write (the first maximal one until
+    the order is settled)."""
+    init, events, _, _ = storage
     values = list(init)
-    for e in events:
-        if e[0] == EV_WRITE:
-            values[e[2]] = e[3]
+    for loc in range(len(init)):
+        last = maximal_writes(storage, loc)
+        if last:
+            values[loc] = events[last[0]][3]
     return tuple(values)
 
 
@@ -96,38 +135,74 @@ def _barriers(events) -> int:
     return mask
 
 
-def _covered(events, i: int) -> int:
-    """Event ``i`` and, for a write, every coherence-earlier write of its location: a thread that
-    sees a write can never read an older one, so those count as having reached it too."""
-    e = events[i]
-    mask = 1 << i
-    if e[0] == EV_WRITE:
-        for j in range(i):
-            if events[j][0] == EV_WRITE and events[j][2] == e[2]:
-                mask |= 1 << j
-    return mask
+def _order_after(events, co: tuple, x: int, preds: int) -> tuple:
+    """Make write ``x`` coherence-after ``preds`` (and what is before them), keeping the order
+    transitive and each read-modify-write's write right after the write its read took: a
+    write after that one is after the RMW's write too."""
+    co = list(co)
+    work = [(x, preds)]
+    while work:
+        x, p = work.pop()
+        for q in _bits(p):
+            p |= co[q]
+        grown = True
+        while grown:  # RMW atomicity: after the write an RMW read means after the RMW's write
+            grown = False
+            for i, e in enumerate(events):
+                if e[0] == EV_WRITE and e[5] >= 0 and i != x and (p >> e[5]) & 1 and not (p >> i) & 1:
+                    p |= (1 << i) | co[i]
+                    grown = True
+        if not p & ~co[x]:
+            continue
+        co[x] |= p
+        for y, c in enumerate(co):
+            if (c >> x) & 1:
+                work.append((y, co[x]))
+    return tuple(co)
 
 
 def receive(storage, t: int, i: int):
-    """Event ``i`` reaches thread ``t``."""
-    init, events, seen = storage
-    return (init, events, seen[:t] + (seen[t] | _covered(events, i),) + seen[t + 1:])
+    """Event ``i`` reaches thread ``t``: a write becomes coherence-after the writes of its
+    location that reached ``t`` before it."""
+    init, events, seen, co = storage
+    e = events[i]
+    if e[0] == EV_WRITE:
+        co = _order_after(events, co, i, coverage(storage, t) & _loc_writes(events, e[2]) & ~(1 << i))
+    return (init, events, seen[:t] + (seen[t] | (1 << i),) + seen[t + 1:], co)
 
 
-def commit(storage, t: int, kind: int, loc: int = -1, value=None):
-    """Thread ``t`` commits a write (or a light barrier): coherence-last, seen by ``t`` at once."""
-    init, events, seen = storage
+def commit(storage, t: int, kind: int, loc: int = -1, value=None, rmw_from: int = -1):
+    """Thread ``t`` commits a write (or a light barrier), seen by ``t`` at once."""
+    init, events, seen, co = storage
     # a write waits for the barriers its thread had seen; a barrier for every event (group A)
     before = seen[t] & _barriers(events) if kind == EV_WRITE else seen[t]
-    return receive((init, events + ((kind, t, loc, value, before),), seen), t, len(events))
+    grown = (init, events + ((kind, t, loc, value, before, rmw_from),), seen, co + (0,))
+    return receive(grown, t, len(events))
+
+
+def settle(storage, a: int, b: int):
+    """At the end: write ``a`` goes coherence-before write ``b`` (two last writes of one location)."""
+    init, events, seen, co = storage
+    return (init, events, seen, _order_after(events, co, b, 1 << a))
 
 
 class PropagationMachine(Machine):
     """A program compiled for a per-thread model: states hold a storage in place of memory."""
 
+    def __init__(self, program, rules):
+        super().__init__(program, rules)
+        for th in self.threads:
+            for k, whole in th.rules.atomic.items():
+                if not whole:
+                    ins = th.thread.instrs[k]
+                    raise UnsupportedError(
+                        f"model '{rules.model.name}' lets other accesses go between the read and the write of "
+                        f"'{ins.text}'; the explorer's per-thread propagation performs a read-modify-write in "
+                        "one step only", ins.pos)
+
     def initial_states(self) -> list:
         n = len(self.threads)
-        return [((mem, (), (0,) * n), threads) for mem, threads in super().initial_states()]
+        return [((mem, (), (0,) * n, ()), threads) for mem, threads in super().initial_states()]
 
     def memory_values(self, mem) -> tuple:
         return final_memory(mem)
@@ -173,8 +248,11 @@ class PropagationSemantics(Semantics):
         for t, ts in enumerate(threads):
             if any(o[0] == FENCE and len(o) > 4 and o[4] == "strong" for o in ts[2]):
                 awaited |= storage[2][t]
+        covers = [coverage(storage, t) for t in range(n)]
         memo = self._enabled_memo
         out = []
+        if not any(running):  # every thread is done: settle the coherence order left open
+            return [self._settlements(storage)] + [[] for _ in range(n - 1)] if n else []
         for t, ts in enumerate(threads):
             trs = memo.get(keys[t])
             if trs is None:
@@ -186,31 +264,47 @@ class PropagationSemantics(Semantics):
                 return None
             if trs is MISSPECULATED:
                 return MISSPECULATED
-            trs = [tr for tr in trs if self._coherent(storage, ts, tr)]
-            trs += self._fence_steps(storage, t, ts, running)
+            trs = [tr for tr in trs if self._coherent(storage, ts, tr, covers[t])]
+            trs += self._fence_steps(storage, t, ts, running, covers)
             if running[t]:
-                trs += self._propagations(storage, t, awaited)
+                trs += self._propagations(storage, t, awaited, covers[t])
             out.append(trs)
         return out
 
     @staticmethod
-    def _coherent(storage, ts, tr) -> bool:
-        """A read-modify-write reads the coherence-latest write of its location (atomicity)."""
+    def _coherent(storage, ts, tr, cover: int) -> bool:
+        """A read-modify-write is performed once every write of its location has reached its
+        thread (it then reads the coherence-latest one, and its write goes right after)."""
         if tr.action != PERFORM or tr.source >= 0:
             return True
         op = ts[2][tr.pos]
         if op[0] != RMW:
             return True
-        return visible_write(storage, tr.tid, op[2]) == last_write(storage, op[2])
+        writes = _loc_writes(storage[1], op[2])
+        return not writes & ~cover
 
-    def _fence_steps(self, storage, t: int, ts, running) -> list:
+    @staticmethod
+    def _settlements(storage) -> list:
+        """Order two coherence-last writes of one location (either way), until each has one."""
+        out = []
+        for loc in range(len(storage[0])):
+            last = maximal_writes(storage, loc)
+            if len(last) > 1:
+                for a in last:
+                    for b in last:
+                        if a != b:
+                            out.append(Transition(0, SETTLE, a, b))
+                return out
+        return out
+
+    def _fence_steps(self, storage, t: int, ts, running, covers) -> list:
         """Perform the first pending cumulative fence once every access before it is performed."""
         pending = ts[2]
         for p, o in enumerate(pending):
             if o[0] == FENCE and len(o) > 4:
                 if o[4] == "strong":
                     mine = storage[2][t]
-                    if any(running[u] and u != t and mine & ~storage[2][u] for u in range(len(running))):
+                    if any(running[u] and u != t and mine & ~covers[u] for u in range(len(running))):
                         return []
                 return [Transition(t, FENCE_DONE, p)]
             if o[0] < FENCE:  # an access before the fence is still pending
@@ -218,7 +312,7 @@ class PropagationSemantics(Semantics):
         return []
 
     @staticmethod
-    def _propagations(storage, t: int, awaited: int) -> list:
+    def _propagations(storage, t: int, awaited: int, cover: int) -> list:
         """Propagate to ``t`` each event not yet there whose predecessors (``before``) are.
 
         A barrier changes nothing ``t`` reads: it only lets later events through. It is
@@ -227,14 +321,13 @@ class PropagationSemantics(Semantics):
         they are and the state space much smaller (a barrier that reaches ``t`` early only
         adds constraints on what follows).
         """
-        _, events, seen = storage
-        mine = seen[t]
+        events = storage[1]
         out = []
         for i, e in enumerate(events):
-            if (mine >> i) & 1 or e[4] & ~mine:
+            if (cover >> i) & 1 or e[4] & ~cover:
                 continue
             if e[0] == EV_BARRIER and not (awaited >> i) & 1 and not any(
-                    (f[4] >> i) & 1 and not (mine >> j) & 1 for j, f in enumerate(events[i + 1:], i + 1)):
+                    (f[4] >> i) & 1 and not (cover >> j) & 1 for j, f in enumerate(events[i + 1:], i + 1)):
                 continue
             out.append(Transition(t, PROPAGATE, i))
         return out
@@ -247,6 +340,8 @@ class PropagationSemantics(Semantics):
         t = tr.tid
         if tr.action == PROPAGATE:
             return (receive(storage, t, tr.pos), threads)
+        if tr.action == SETTLE:
+            return (settle(storage, tr.pos, tr.source), threads)
         ts = threads[t]
         if tr.action == ISSUE:
             return (storage, super().apply(((), threads), tr)[1])
@@ -273,7 +368,8 @@ class PropagationSemantics(Semantics):
             self._remember(key, done)
         nts, write = done
         if write is not None:
-            storage = commit(storage, t, EV_WRITE, op[2], write)
+            took = visible_write(storage, t, op[2]) if kind == RMW else -1
+            storage = commit(storage, t, EV_WRITE, op[2], write, took)
         return (storage, threads[:t] + (nts,) + threads[t + 1:])
 
 
@@ -284,6 +380,11 @@ def describe(machine, state, tr) -> str | None:
         src = machine.threads[e[1]].name
         what = f"W {machine.locations[e[2]]}={e[3]}" if e[0] == EV_WRITE else "barrier"
         return f"{machine.threads[tr.tid].name}: receives {src}'s {what}"
+    if tr.action == SETTLE:
+        e = state[0][1]
+        a, b = e[tr.pos], e[tr.source]
+        return (f"coherence: {machine.threads[a[1]].name}'s W {machine.locations[a[2]]}={a[3]} before "
+                f"{machine.threads[b[1]].name}'s W {machine.locations[b[2]]}={b[3]}")
     if tr.action == FENCE_DONE:
         o = state[1][tr.tid][2][tr.pos]
         th = machine.threads[tr.tid]
