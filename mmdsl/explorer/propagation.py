@@ -23,8 +23,10 @@ Transitions, beyond the threads' issue and perform (``transitions.py``, unchange
   first) and B-cumulativity (what follows the fence, on any thread, comes after);
 * *perform* a cumulative fence, once every access before it is performed: a light one
   (lwsync, eieio) commits a barrier event; a strong one (sync, dmb) is performed only when
-  every event its thread has seen has reached every thread still running, and commits
-  nothing (it is then everywhere). Until then, the fence holds the later accesses it
+  every event its thread has seen, and every write coherence-before one of those (herd's
+  ``coe ; strong``), has reached every other thread, and commits nothing (it is then
+  everywhere). A write coherence-before one a thread has seen counts as having reached it
+  once its barriers have. Until then, the fence holds the later accesses it
   orders (a light one only the writes: it does not order a write before a later read).
 
 A read-modify-write is performed once every write of its location has reached its
@@ -57,15 +59,26 @@ def _loc_writes(events, loc: int) -> int:
 
 
 def coverage(storage, t: int) -> int:
-    """The events that have reached ``t``, and every write coherence-before one of them (``t``
-    can never read those again: they count as having reached it)."""
+    """The events that have reached ``t``, and every write coherence-before one of them whose
+    barriers have reached ``t`` (``t`` can never read such a write: it counts as arrived; one
+    whose barriers have not must still arrive, after them, for what waits on it)."""
+    _, events, seen, co = storage
+    mine = seen[t]
+    mask = mine
+    for j in _bits(mine):
+        for i in _bits(co[j] & ~mask):
+            if not events[i][4] & ~mine:
+                mask |= 1 << i
+    return mask
+
+
+def observed(storage, t: int) -> int:
+    """What a strong fence of ``t`` waits for: the events that reached ``t`` and every write
+    coherence-before one of them (herd's ``coe ; strong``)."""
     _, _, seen, co = storage
     mask = seen[t]
-    m = mask
-    while m:
-        low = m & -m
-        m ^= low
-        mask |= co[low.bit_length() - 1]
+    for j in _bits(seen[t]):
+        mask |= co[j]
     return mask
 
 
@@ -167,7 +180,13 @@ def receive(storage, t: int, i: int):
     init, events, seen, co = storage
     e = events[i]
     if e[0] == EV_WRITE:
-        co = _order_after(events, co, i, coverage(storage, t) & _loc_writes(events, e[2]) & ~(1 << i))
+        # after the writes of its location already there, but those already after it
+        # (it arrives unseen: the thread reads a later one)
+        earlier = coverage(storage, t) & _loc_writes(events, e[2]) & ~(1 << i)
+        for j in _bits(earlier):
+            if (co[j] >> i) & 1:
+                earlier &= ~(1 << j)
+        co = _order_after(events, co, i, earlier)
     return (init, events, seen[:t] + (seen[t] | (1 << i),) + seen[t + 1:], co)
 
 
@@ -247,7 +266,7 @@ class PropagationSemantics(Semantics):
         awaited = 0
         for t, ts in enumerate(threads):
             if any(o[0] == FENCE and len(o) > 4 and o[4] == "strong" for o in ts[2]):
-                awaited |= storage[2][t]
+                awaited |= observed(storage, t)
         covers = [coverage(storage, t) for t in range(n)]
         memo = self._enabled_memo
         out = []
@@ -266,7 +285,7 @@ class PropagationSemantics(Semantics):
                 return MISSPECULATED
             trs = [tr for tr in trs if self._coherent(storage, ts, tr, covers[t])]
             trs += self._fence_steps(storage, t, ts, running, covers)
-            if running[t]:
+            if running[t] or awaited:  # a strong fence waits for every thread, finished ones too
                 trs += self._propagations(storage, t, awaited, covers[t])
             out.append(trs)
         return out
@@ -303,8 +322,8 @@ class PropagationSemantics(Semantics):
         for p, o in enumerate(pending):
             if o[0] == FENCE and len(o) > 4:
                 if o[4] == "strong":
-                    mine = storage[2][t]
-                    if any(running[u] and u != t and mine & ~covers[u] for u in range(len(running))):
+                    mine = observed(storage, t)
+                    if any(u != t and mine & ~covers[u] for u in range(len(running))):
                         return []
                 return [Transition(t, FENCE_DONE, p)]
             if o[0] < FENCE:  # an access before the fence is still pending
