@@ -146,3 +146,12 @@ def test_coherence_may_go_against_the_order_writes_were_committed(name):
     explorer forbade them; coherence built by propagation (PLDI'11) allows them."""
     program = load_litmus(ROOT / "litmus" / "ppc" / "tests" / "ppc-gen" / f"{name}.litmus")
     assert_agree(program, load_model("power"))
+
+
+@pytest.mark.slow
+def test_a_strong_fence_waits_for_writes_coherence_before_what_it_has_seen():
+    """PPCp2s6_217 (LwSyncdWW Coe SyncdWW Rfe DpDatadW Coe, about 20 s): the sync's thread has
+    seen a write coherence-after the lwsync'd one; herd's coe ; strong makes that write (and,
+    by the lwsync, the write before it) reach every thread first. The explorer allowed it."""
+    program = load_litmus(ROOT / "litmus" / "ppc" / "tests" / "ppc-gen" / "PPCp2s6_217.litmus")
+    assert explore(program, load_model("power")).state_set() == check(program, load_model("power")).state_set()
