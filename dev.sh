@@ -68,7 +68,7 @@ case "$job" in
         status=0
         mm=.venv/bin/mmdsl
         $mm suite litmus/classic --draw out/diagrams/classic --report html -o out/classic.html "$@" || status=1
-        for suite in programs archtest dotnet fences fence-benchmarks; do
+        for suite in programs archtest dotnet fences fence-benchmarks hardware; do
             $mm suite litmus/$suite --report html -o out/$suite.html "$@" || status=1
         done
         $mm suite litmus/x86 --report html -o out/x86.html "$@" || status=1

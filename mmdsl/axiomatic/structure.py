@@ -183,6 +183,11 @@ def prepare_relations(model: Model, shapes: list[EventShape], static: dict[str, 
     rels["kept-loc"] = kept
     if "fence" not in rels:
         rels["fence"] = fence_relation(model, shapes, rels["po"])
+    if model.per_thread:  # which fences are cumulative, and how (lang/defaults.py: prop)
+        rels["strong-fence"] = fence_relation(model, shapes, rels["po"], "strong")
+        rels["light-fence"] = fence_relation(model, shapes, rels["po"], "light")
+    else:
+        rels["strong-fence"] = rels["light-fence"] = Rel.empty(len(shapes))
     cache: dict[str, int] = {}
 
     def sets(name: str) -> int:

@@ -67,6 +67,9 @@ class ModelRules:
         # may the later (column) access be performed before the earlier (row) one?
         self.diff_ok = [[not c.keeps(False, False) for c in row] for row in cells]
         self.same_ok = [[not c.keeps(True, False) for c in row] for row in cells]
+        if model.per_thread:  # a thread performs its accesses to one location in program order:
+            # its reads see its own view, so this is how SC per location holds (explorer/propagation.py)
+            self.same_ok = [[False] * len(row) for row in cells]
 
     def overtake(self, earlier: EventShape, later: EventShape) -> int:
         """NEVER, DIFFERENT or ALWAYS: may ``later`` be performed before a pending ``earlier``?
@@ -209,6 +212,39 @@ class ThreadRules:
         self.no_forward_from = [False] * n  # writes a read may not take its value from (RVWMO rule 3)
         self.atomic = {k: self._indistinguishable(ids, thread.instrs[k])
                        for k, ids in self.halves.items() if len(ids) == 2}
+        model = rules.model
+        # a per-thread model's cumulative fences stay pending until performed (explorer/propagation.py)
+        self.cumulative = {}
+        if model.per_thread:
+            for f in range(n):
+                if self.is_fence[f]:
+                    kinds = {d.cumulativity for d in model.fences_for(shapes[f].fence) if d.cumulativity}
+                    if kinds:
+                        self.cumulative[f] = "strong" if "strong" in kinds else "light"
+        # fences that complete a ctrl+FENCE dependency (isync, isb): issued only once the branches
+        # before them are resolved, so every later access waits for the reads those branch on
+        self.ctrl_fences = set()
+        for rule in model.dependencies:
+            if rule.name.startswith("ctrl+"):
+                decl = model.fence_for(rule.name[5:])
+                self.ctrl_fences |= {f for f in range(n) if self.is_fence[f]
+                                     and decl in model.fences_for(shapes[f].fence)}
+                self._check_ctrl_fence(rule.name, reads, access)
+
+    def _check_ctrl_fence(self, relation: str, reads: list[int], access: list[int]) -> None:
+        """Holding every later access after a ctrl+FENCE fence is exact only when the model keeps
+        each (read, access) pair by ctrl or by that relation (or the cell keeps it anyway)."""
+        for j in reads:
+            for k in access:
+                if self.rules.dependency_kept("ctrl", self.shapes[j], self.shapes[k]) is None:
+                    continue
+                why = self.rules.dependency_kept(relation, self.shapes[j], self.shapes[k])
+                if why is not None:
+                    model = self.rules.model.name
+                    raise UnsupportedError(
+                        f"model '{model}' keeps some accesses after a branch and a fence by {relation} and "
+                        f"not others ({why}); the explorer holds every access after that fence until the "
+                        "branch is resolved, so it cannot run this model exactly")
 
     def _indistinguishable(self, ids: tuple[int, int], ins: Rmw) -> bool:
         """May this read-modify-write be performed in one step (its two halves never told apart)?

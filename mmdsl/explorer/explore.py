@@ -178,7 +178,15 @@ def explore_space(program: Program, model: Model, *, target=None, por: bool = Tr
     if order not in ("dfs", "bfs"):
         raise ValueError(order)
     max_pending = pending_bound(program, max_pending)
-    machine = Machine(program, model_rules(model))
+    semantics_class = Semantics
+    if model.per_thread:  # writes reach each thread at its own time: a storage, not one memory
+        from .propagation import PropagationMachine, PropagationSemantics
+
+        machine = PropagationMachine(program, model_rules(model))
+        semantics_class = PropagationSemantics
+        por = False  # propagation steps are outside the reduction's independence argument
+    else:
+        machine = Machine(program, model_rules(model))
     state_target = None
     if program.state_property:
         # where the threads are, on every state: the reduction keeps only final states, so it
@@ -196,7 +204,7 @@ def explore_space(program: Program, model: Model, *, target=None, por: bool = Tr
         cond = program.condition
         target = (lambda values: not cond.prop.holds(values)) if cond.quantifier == "forall" else cond.prop.holds
     try:
-        found = search(machine, Semantics(machine, max_pending, bounded=program.state_property),
+        found = search(machine, semantics_class(machine, max_pending, bounded=program.state_property),
                        keys=observed_keys(program), is_target=target, state_filter=program.filter, por=por,
                        order=order, max_states=max_states, truncate=graph if truncate is None else truncate,
                        keep_graph=graph, state_target=state_target, max_memory=max_memory, progress=progress,

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from ..core.program import Assign, Assume, Branch, Fence, Load, Nop, Rmw, Store, StoreCond
 from .deferred import deferred_text, is_deferred, with_old
 from .state import FENCE, GUARD, HALF, KIND_TEXT, READ, RMW, WRITE, Machine
-from .transitions import ISSUE, LR_RESERVES, RMW_FAIL, RMW_READ, RMW_WHOLE, SC_SUCCEEDS, Transition
+from .transitions import ISSUE, LR_RESERVES, PERFORM, RMW_FAIL, RMW_READ, RMW_WHOLE, SC_SUCCEEDS, Transition
 
 
 @dataclass(frozen=True)
@@ -109,6 +109,10 @@ class Describer:
         t = tr.tid
         th = self.m.threads[t]
         pc, _, pending = state[1][t]
+        if tr.action > PERFORM:  # a per-thread machine's propagation or fence step
+            from .propagation import describe
+
+            return Step(t, "propagate", pc, describe(self.m, state, tr), False)
         if tr.action == ISSUE:
             ins = th.thread.instrs[pc]
             guess = f" (guessing {_guess_text(tr.guess)})" if tr.guess is not None else ""
@@ -118,19 +122,18 @@ class Describer:
                 guess = " (goes to the target)" if tr.guess else " (goes on)"
             return Step(t, "issue", pc, f"{th.name}: issue {instr_text(ins)}{guess}", False)
         op = pending[tr.pos]
-        mem = state[0]
         loc = self._loc(op[2])
         tag = self._annots(t, op[3])
         kind = op[0]
         if kind == READ:
-            value = pending[tr.source][4] if tr.source >= 0 else mem[op[2]]
+            value = pending[tr.source][4] if tr.source >= 0 else self.m.read_value(state, t, op[2])
             what = f"R{tag} {loc}={value}" + (" (forwarded)" if tr.source >= 0 else "")
             if tr.outcome == LR_RESERVES:
                 what += " (reserves)"
         elif kind in (WRITE, HALF):
             what = f"{KIND_TEXT[kind]}{tag} {loc}={op[4]}"
         else:
-            old = pending[tr.source][4] if tr.source >= 0 else mem[op[2]]
+            old = pending[tr.source][4] if tr.source >= 0 else self.m.read_value(state, t, op[2])
             fwd = " (forwarded)" if tr.source >= 0 else ""
             if tr.outcome == RMW_WHOLE:
                 what = f"RMW{tag} {loc}={old}->{with_old(op[5], old)}"
@@ -145,7 +148,7 @@ class Describer:
     def state_short(self, state) -> str:
         """``x=1 y=0 | P0@2 [W x=1] | P1 done``."""
         mem, threads = state
-        parts = [" ".join(f"{loc}={v}" for loc, v in zip(self.m.locations, mem))]
+        parts = [self.m.memory_text(mem)]
         for th, (pc, _, pending) in zip(self.m.threads, threads):
             where = "done" if pc >= th.length else f"@{pc}"
             ops = ", ".join(self.op_text(th.tid, o, pending) for o in pending)
@@ -155,7 +158,7 @@ class Describer:
     def state_detail(self, state) -> str:
         """Memory, then per thread its pc, registers and pending list, one line each."""
         mem, threads = state
-        lines = ["memory: " + " ".join(f"{loc}={v}" for loc, v in zip(self.m.locations, mem))]
+        lines = ["memory: " + self.m.memory_text(mem)]
         for th, (pc, regs, pending) in zip(self.m.threads, threads):
             where = "done" if pc >= th.length else f"at {pc}: {instr_text(th.thread.instrs[pc])}"
             shown = [(n, v) for n, v in zip(th.reg_names, regs) if not n.startswith("%")]

@@ -183,6 +183,10 @@ class Semantics:
                 if not speculates[G_CTRL]:
                     return None
                 return [Transition(t, ISSUE, pc, guess=True), Transition(t, ISSUE, pc, guess=False)]
+        elif op == I_FENCE and c[1] in th.rules.ctrl_fences:
+            # isync / isb after a guessed branch: wait until the branch is resolved (ctrl+FENCE)
+            if any(o[0] == GUARD and o[1] == G_CTRL for o in pending):
+                return None
         elif op == I_ASSUME:
             v = evaluate(c[1], regs)
             if is_deferred(v):
@@ -227,6 +231,8 @@ class Semantics:
             if src >= 0:
                 if is_deferred(pending[src][4]) or rules.no_forward_from[pending[src][1]]:
                     return None
+                if not _issued_for_sure(rules, pending, src):
+                    return None
                 # RVWMO rule 12: not from a write whose address is still a guess (addr)
                 if rules.rules.rvwmo and src > 0 and pending[src - 1][0] == GUARD and pending[src - 1][1] == G_ADDR:
                     return None
@@ -268,7 +274,7 @@ class Semantics:
             src = self._source(pending, p, loc)
             if src >= 0:
                 old = pending[src][4]
-                if is_deferred(old):
+                if is_deferred(old) or not _issued_for_sure(rules, pending, src):
                     return None
             else:
                 old = mem[loc]
@@ -322,6 +328,10 @@ class Semantics:
                 row = fb[o[1]]
                 for k in ks:
                     held |= row[k]
+                    # a cumulative fence not yet performed (per-thread models): a strong one keeps
+                    # every access it orders after it, a light one every such write
+                    if len(o) > 4 and row[k] and (o[4] == "strong" or is_write[k]):
+                        return None
                 continue
             if kind == GUARD:  # a guess still open: the reads it waits for hold back what the model keeps
                 if o[1] == G_ADDR and j == p - 1:  # the access at the guessed address (addr)
@@ -456,7 +466,10 @@ class Semantics:
                     regs = regs[:c[1]] + (("?", pos),) + regs[c[1] + 1:]
         elif op == I_FENCE:
             a = th.rules.fence_a[c[1]]
-            if any(_holds(o, a) for o in pending):
+            cumulative = th.rules.cumulative.get(c[1])
+            if cumulative:  # a per-thread model's cumulative fence: pending until performed
+                pending = pending + ((FENCE, c[1], None, pc, cumulative),)
+            elif any(_holds(o, a) for o in pending):
                 pending = pending + ((FENCE, c[1], None, pc),)
         elif op == I_ASSIGN:
             regs = regs[:c[1]] + (evaluate(c[2], regs),) + regs[c[1] + 1:]
@@ -567,6 +580,24 @@ def _others(held: list[int], t: int) -> int:
     return mask
 
 
+def _issued_for_sure(rules, pending, src: int) -> bool:
+    """May a read forward from the pending write at ``src``? Not while the write stands on an
+    open guess the model keeps it after: its address guessed (addr), or a branch before it
+    still waiting for a read it depends on by ctrl. A forwarded read comes after the reads
+    its write depends on (the default order axiom's ``dep ; rfi``)."""
+    hold = rules.hold[G_CTRL]
+    d = pending[src][1]
+    for j in range(src - 1, -1, -1):
+        o = pending[j]
+        if o[0] != GUARD or o[4].__class__ is not tuple:
+            continue
+        if o[1] == G_ADDR and j == src - 1:
+            return False
+        if o[1] == G_CTRL and any(hold[pending[r][1]][d] for r in placeholders(o[4])):
+            return False
+    return True
+
+
 def _holds(o, mask: int) -> bool:
     """Is a pending access among the descriptors in ``mask``?"""
     if o[0] >= FENCE:
@@ -579,7 +610,7 @@ def _holds(o, mask: int) -> bool:
 def _drop_dead_fences(rules, regs: tuple, pending: tuple) -> tuple[tuple, tuple]:
     """Fences with nothing they order still pending before them hold nothing back: drop them."""
     for i, o in enumerate(pending):
-        if o[0] == FENCE and not any(_holds(e, rules.fence_a[o[1]]) for e in pending[:i]):
+        if o[0] == FENCE and len(o) == 4 and not any(_holds(e, rules.fence_a[o[1]]) for e in pending[:i]):
             rest = tuple(resolve_op(e, i, None, True) for e in pending[:i] + pending[i + 1:])
             regs = tuple(resolve(v, i, None, True) if v.__class__ is tuple else v for v in regs)
             return _drop_dead_fences(rules, regs, rest)

@@ -84,13 +84,13 @@ def check_fence(decl) -> list[ModelError]:
 
 def check_dependencies(block) -> list[ModelError]:
     """A `dependencies` line names a dependency relation (addr, data, ctrl, addr;po), each at most once."""
-    from .ir import DEPENDENCY_RELATIONS
+    from .ir import DEPENDENCY_RELATIONS, dependency_known
 
     errors: list[ModelError] = []
     seen: dict[str, object] = {}
     for entry in block.entries:
         name = "".join(entry.relation.split())
-        if name not in DEPENDENCY_RELATIONS:
+        if not dependency_known(name):
             errors.append(_error(entry, f"'{entry.relation}' is not a dependency relation; a `dependencies` "
                                         f"block names {', '.join(DEPENDENCY_RELATIONS)}"))
         elif name in seen:
@@ -105,8 +105,58 @@ def check_dependencies(block) -> list[ModelError]:
     return errors
 
 
+def check_propagation(st) -> list[ModelError]:
+    """`propagation MODE`: MODE is multi-copy-atomic or per-thread."""
+    from .ir import PROPAGATION_MODES
+
+    if st.mode in PROPAGATION_MODES:
+        return []
+    import difflib
+
+    close = difflib.get_close_matches(st.mode, list(PROPAGATION_MODES), n=1)
+    return [ModelError(f"'{st.mode}' is not a propagation mode; a model says `propagation "
+                       f"{' or `propagation '.join(m + '`' for m in PROPAGATION_MODES)}",
+                       location(st), hint=f"did you mean '{close[0]}'?" if close else None)]
+
+
+def check_cumulativity(decl) -> list[ModelError]:
+    """`fence ... cumulative KIND`: KIND is strong or light."""
+    from .ir import CUMULATIVITY
+
+    kind = getattr(decl, "cumulativity", None)
+    if not kind or kind in CUMULATIVITY:
+        return []
+    return [ModelError(f"fence '{decl.name}': '{kind}' is not a cumulativity; a fence is "
+                       f"`cumulative {'` or `cumulative '.join(CUMULATIVITY)}`", location(decl),
+                       hint="strong: sync, dmb (every pair, every thread); light: lwsync (write-to-write pairs)")]
+
+
+# Semantic checks run by textX as object processors, one per rule, by name. Each records
+# the errors it finds on the object (``mm_errors``) instead of raising, so that every error
+# of a file is reported in one run (check_file collects them, in source order).
+OBJECT_PROCESSORS = {
+    "Propagation": check_propagation,
+    "FenceDecl": check_cumulativity,
+}
+
+
+def _recording(check):
+    def processor(obj):
+        errors = check(obj)
+        if errors:
+            obj.mm_errors = [*getattr(obj, "mm_errors", []), *errors]
+            mark_broken(obj)
+    processor.__name__ = f"record_{check.__name__}"
+    return processor
+
+
+def object_processors() -> dict:
+    """The textX object processors of the model language (registered on the metamodel)."""
+    return {rule: _recording(check) for rule, check in OBJECT_PROCESSORS.items()}
+
+
 SINGLE_STATEMENTS = {"Reorder": "reorder table", "Forwarding": "forwarding statement",
-                     "Dependencies": "dependencies block"}
+                     "Dependencies": "dependencies block", "Propagation": "propagation statement"}
 
 
 def check_file(raw) -> list[ModelError]:
@@ -116,6 +166,7 @@ def check_file(raw) -> list[ModelError]:
     firsts: dict[str, object] = {}
     for st in raw.statements:
         kind = type(st).__name__
+        errors += getattr(st, "mm_errors", [])  # found by the object processors while parsing
         if kind == "Reorder":
             errors += check_reorder(st)
         elif kind == "ClassDecl":

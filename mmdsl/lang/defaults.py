@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from .ir import REL, Axiom, Expr, Model
+from .ir import REL, SET, Axiom, Binding, Expr, LetGroup, Model
 
 
 def _name(n: str) -> Expr:
@@ -32,6 +32,8 @@ def default_axioms(model: Model) -> list[Axiom]:
       after the read half of a read-modify-write); without this a read could take a value
       computed from a read not yet performed (out of thin air), which no machine does.
     """
+    if model.per_thread:
+        return propagation_axioms()
     rf = "rfe" if model.forwarding else "rf"
     order = _union("ppo", "fence", rf, "co", "fr")
     if model.forwarding:
@@ -45,4 +47,56 @@ def default_axioms(model: Model) -> list[Axiom]:
               doc="no write slips between the read and the write of a read-modify-write", default=True),
         Axiom(order_axiom_name(model), "acyclic", order,
               doc="the global order: preserved program order, fences and communication", default=True),
+    ]
+
+
+# ---- per-thread (non multi-copy atomic) models: herd's view, "Herding cats" section 4 ----
+
+def _op(op: str, *args: Expr) -> Expr:
+    return Expr(op, tuple(args), REL)
+
+
+def _set(n: str) -> Expr:
+    return Expr("name", (), SET, name=n)
+
+
+def default_propagation_lets(model: Model) -> list[LetGroup]:
+    """``hb`` and ``prop`` of a per-thread model, from its table and its fences' cumulativity.
+
+    * ``hb = ppo | fence | rfe`` -- happens-before: preserved program order, fences, and a
+      read after the write it reads from on another thread;
+    * ``prop = (propbase & W * W) | (chapo? ; propbase* ; strong-fence ; hb*)`` where
+      ``propbase = (cumulative ; hb*) | (rfe ; cumulative ; hb*)`` with ``cumulative =
+      strong-fence | light-fence`` (A-cumulativity: writes read before the fence; B: what
+      follows it in hb) and ``chapo = rfe | fre | coe | fre ; rfe | coe ; rfe``: the order
+      in which writes propagate -- every fence orders write-to-write pairs it covers, and a
+      strong fence makes everything observed before it visible before what follows.
+    """
+    cumulative = _union("strong-fence", "light-fence")
+    hb = _union("ppo", "fence", "rfe")
+    hb_star = _op("star", _name("hb"))
+    propbase = _op("seq", _op("union", cumulative, _op("seq", _name("rfe"), cumulative)), hb_star)
+    chapo = _op("union", _name("rfe"), _name("fre"), _name("coe"),
+                _op("seq", _name("fre"), _name("rfe")), _op("seq", _name("coe"), _name("rfe")))
+    ww = Expr("product", (_set("W"), _set("W")), REL)
+    prop = _op("union", _op("inter", _name("propbase"), ww),
+               _op("seq", _op("opt", chapo), _op("star", _name("propbase")), _name("strong-fence"), hb_star))
+    return [LetGroup([Binding("hb", hb)]), LetGroup([Binding("propbase", propbase)]),
+            LetGroup([Binding("prop", prop)])]
+
+
+def propagation_axioms() -> list[Axiom]:
+    """The four axioms of "Herding cats" (herd's ppc.cat), with RMW atomicity."""
+    hb_star = _op("star", _name("hb"))
+    return [
+        Axiom("sc-per-location", "acyclic", _union("po-loc", "rf", "co", "fr"),
+              doc="SC per location: coherence, program order at each location", default=True),
+        Axiom("atomic", "empty", _op("inter", _name("rmw"), _op("seq", _name("fre"), _name("coe"))),
+              doc="no write slips between the read and the write of a read-modify-write", default=True),
+        Axiom("no-thin-air", "acyclic", _name("hb"),
+              doc="no thin air: happens-before (ppo | fence | rfe) is acyclic", default=True),
+        Axiom("observation", "irreflexive", _op("seq", _name("fre"), _name("prop"), hb_star),
+              doc="a read does not see a write older than one that propagated to it before", default=True),
+        Axiom("propagation", "acyclic", _union("co", "prop"),
+              doc="writes propagate in an order compatible with coherence", default=True),
     ]

@@ -53,6 +53,23 @@ DERIVED_RELATIONS = {
     "ppo": "program-order pairs the reordering table keeps",
     "fence": "pairs ordered by a fence between them (per the fence declarations)",
     "kept-loc": "same-location po pairs the table keeps (write-read pairs too when the model forwards)",
+    "strong-fence": "pairs ordered by a fence declared `cumulative strong` (herd's strong: sync, dmb)",
+    "light-fence": "pairs ordered by a fence declared `cumulative light` (herd's light: lwsync, eieio)",
+}
+
+# How writes reach the other threads (`propagation MODE`).
+PROPAGATION_MODES = {
+    "multi-copy-atomic": "a write reaches every other thread at once (one shared memory; the default)",
+    "per-thread": "a write reaches each other thread at its own time (not multi-copy atomic: Power, Armv7)",
+}
+# How a fence of a per-thread model is cumulative (`fence ... cumulative KIND`), after
+# herd's ppc.cat / "Herding cats" section 4: both kinds are A-cumulative (writes the fence's
+# thread has read come before it) and B-cumulative (what follows it in hb comes after).
+CUMULATIVITY = {
+    "strong": "orders every pair it fences for every thread: propagates all writes observed before it "
+              "before anything after it (sync, dmb)",
+    "light": "cumulative for write-to-write pairs only: a write observed before it reaches every thread "
+             "before a write after it (lwsync, eieio)",
 }
 DYNAMIC_RELATIONS = {
     "rf": "reads-from",
@@ -171,7 +188,18 @@ DEPENDENCY_RELATIONS = {
     "data": "the later write's value is computed from the value the earlier read",
     "ctrl": "the later access comes after a branch whose condition uses the value the earlier read",
     "addr;po": "the later access comes after an access whose address uses the value the earlier read",
+    "ctrl+FENCE": "the later access comes after a branch on the value the earlier read and a fence FENCE "
+                  "after that branch (ctrl+isync on Power, ctrl+isb on Arm)",
 }
+
+
+def is_ctrl_fence(name: str) -> bool:
+    """``ctrl+isync``: a control dependency completed by a fence (its name follows the +)."""
+    return name.startswith("ctrl+") and len(name) > 5
+
+
+def dependency_known(name: str) -> bool:
+    return (name in DEPENDENCY_RELATIONS and name != "ctrl+FENCE") or is_ctrl_fence(name)
 
 
 @dataclass
@@ -187,7 +215,7 @@ class DependencyRule:
 def default_dependencies() -> list[DependencyRule]:
     """What a model without a `dependencies` block honours: every dependency, for every pair."""
     m = Expr("name", name="M", type=SET)
-    return [DependencyRule(n, [(m, m)], "default") for n in DEPENDENCY_RELATIONS]
+    return [DependencyRule(n, [(m, m)], "default") for n in DEPENDENCY_RELATIONS if n != "ctrl+FENCE"]
 
 
 @dataclass
@@ -198,6 +226,7 @@ class FenceDecl:
     cost: int
     doc: str = ""
     pos: SourcePos | None = None
+    cumulativity: str | None = None  # "strong" | "light" in a per-thread model (CUMULATIVITY)
 
     @property
     def spellings(self) -> set[str]:
@@ -251,6 +280,8 @@ class Model:
     dependencies: list[DependencyRule] = field(default_factory=default_dependencies)
     dependencies_pos: SourcePos | None = None  # where the model's own block is (None: the default)
     forwarding: bool = False
+    propagation: str = "multi-copy-atomic"  # PROPAGATION_MODES
+    propagation_pos: SourcePos | None = None
     fences: dict[str, FenceDecl] = field(default_factory=dict)
     lets: list[LetGroup] = field(default_factory=list)
     axioms: list[Axiom] = field(default_factory=list)
@@ -271,9 +302,14 @@ class Model:
         state["derived"] = {}  # compiled predicates are closures: rebuilt where the model lands
         return state
 
+    @property
+    def per_thread(self) -> bool:
+        """Writes reach each other thread at their own time (not multi-copy atomic)."""
+        return self.propagation == "per-thread"
+
     def fence_for(self, kind: str) -> FenceDecl | None:
         """The model fence one spelling names (``--kinds``, ``--cost``), or None."""
-        k = kind.lower()
+        k = kind.lower().replace(".", "-")
         for f in self.fences.values():
             if k in {s.lower() for s in f.spellings}:
                 return f
@@ -293,4 +329,5 @@ class Model:
 
 def fence_tags(kind: str | None) -> list[str]:
     """The tags of a fence kind, lower-cased: ``dmb,all,sy`` -> ``['dmb', 'all', 'sy']``."""
-    return [t.strip().lower() for t in (kind or "").split(",") if t.strip()]
+    # a dot is a hyphen: f[dmb.ld] is the fence a model declares as dmb-ld (names have no dots)
+    return [t.strip().lower().replace(".", "-") for t in (kind or "").split(",") if t.strip()]

@@ -57,7 +57,7 @@ class _Scope:
             self.types[n] = SET
         for n in KNOWN_ANNOTATIONS:
             self.types[n] = SET
-        for n in (*STATIC_RELATIONS, *DYNAMIC_RELATIONS, "fence", "kept-loc"):
+        for n in (*STATIC_RELATIONS, *DYNAMIC_RELATIONS, "fence", "kept-loc", "strong-fence", "light-fence"):
             self.types[n] = REL
         self.ppo_use: SourcePos | None = None
 
@@ -216,6 +216,11 @@ class _Lowerer:
             model.dependencies_pos = pos
         elif kind == "Forwarding":
             model.forwarding = st.mode == "own-writes"
+        elif kind == "Propagation":
+            if model.propagation_pos is not None:  # e.g. one from an included file
+                raise ModelError(f"a second propagation statement (the first is at {model.propagation_pos})", pos)
+            model.propagation = st.mode
+            model.propagation_pos = pos
         elif kind == "FenceDecl":
             self._fence(st, model, pos)
         elif kind in ("Let", "LetRec"):
@@ -279,7 +284,8 @@ class _Lowerer:
             if clash:
                 raise ModelError(f"fence name '{sorted(clash)[0]}' is already used by fence '{other.name}'", pos)
         orders = self._pairs(st.orders, pos, "a fence orders")
-        model.fences[st.name] = FenceDecl(st.name, list(st.aliases), orders, st.cost, st.doc or "", pos)
+        model.fences[st.name] = FenceDecl(st.name, list(st.aliases), orders, st.cost, st.doc or "", pos,
+                                          cumulativity=st.cumulativity or None)
 
     def _let(self, st, recursive: bool) -> LetGroup:
         bindings = []
@@ -446,7 +452,7 @@ class _Lowerer:
 
     # ----- whole-model checks ----------------------------------------------------------
     def _finish(self, model: Model, raw) -> None:
-        from .defaults import default_axioms
+        from .defaults import default_axioms, default_propagation_lets
         from .partition import partition_errors
 
         pos = location(raw)
@@ -458,6 +464,8 @@ class _Lowerer:
         if model.table is not None and not self.classes_broken:
             for err in partition_errors(model):
                 self.report(err)
+        for err in propagation_errors(model):
+            self.report(err)
         if not model.axioms:
             if model.table is None and not self.table_broken and not self.errors:
                 self.report(ModelError(
@@ -465,7 +473,30 @@ class _Lowerer:
                     hint="write a `reorder { ... }` table, or `axiom NAME : acyclic ...`",
                 ))
             elif model.table is not None:
+                if model.per_thread:
+                    model.lets.extend(default_propagation_lets(model))
                 model.axioms.extend(default_axioms(model))
+
+
+def propagation_errors(model: Model) -> list[ModelError]:
+    """Cumulativity belongs to per-thread models; a ctrl+FENCE dependency names a declared fence."""
+    errors = []
+    if not model.per_thread:
+        for f in model.fences.values():
+            if f.cumulativity:
+                errors.append(ModelError(
+                    f"fence '{f.name}' is cumulative {f.cumulativity}, but model '{model.name}' is multi-copy "
+                    "atomic: every write reaches all threads at once, so cumulativity says nothing", f.pos,
+                    hint="add `propagation per-thread`, or drop `cumulative ...`"))
+    for rule in model.dependencies:
+        if rule.name.startswith("ctrl+"):
+            fence = rule.name[5:]
+            if model.fence_for(fence) is None:
+                close = difflib.get_close_matches(fence, [s for f in model.fences.values() for s in f.spellings], n=1)
+                errors.append(ModelError(
+                    f"dependency '{rule.name}' names fence '{fence}', which the model does not declare", rule.pos,
+                    hint=f"did you mean 'ctrl+{close[0]}'?" if close else "declare it: fence NAME orders ... cost N"))
+    return errors
 
 
 class _Reported(ModelError):

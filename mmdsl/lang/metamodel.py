@@ -25,7 +25,11 @@ def metamodel():
     """The metamodel, built once (semantic checks run after parsing, see checks.py)."""
     from textx import metamodel_from_file
 
-    return metamodel_from_file(str(GRAMMAR), autokwd=False, use_regexp_group=False)
+    from .checks import object_processors
+
+    mm = metamodel_from_file(str(GRAMMAR), autokwd=False, use_regexp_group=False)
+    mm.register_obj_processors(object_processors())
+    return mm
 
 
 _NOT_CODE = re.compile(r'"""[\s\S]*?"""|"[^"\n]*"|#[^\n]*|\(\*[\s\S]*?\*\)')

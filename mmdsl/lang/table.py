@@ -84,7 +84,16 @@ def dependency_relation(model: Model, shapes: list[EventShape], rels: dict[str, 
     deps = compiled_dependencies(model)
     out = Rel.empty(n)
     for name, pairs in deps.rules.items():
-        base = rels["addr"].seq(rels["po"]) if name == "addr;po" else rels[name]
+        if name == "addr;po":
+            base = rels["addr"].seq(rels["po"])
+        elif name.startswith("ctrl+"):  # ctrl+isync: a branch on the read, then that fence, then the access
+            fences = 0
+            for i, s in enumerate(shapes):
+                if s.kind == "F" and model.fence_for(name[5:]) in model.fences_for(s.fence):
+                    fences |= 1 << i
+            base = rels["ctrl"].restrict((1 << n) - 1, fences).seq(rels["po"])
+        else:
+            base = rels[name]
         for a_pred, b_pred in pairs:
             left = right = 0
             for i, s in enumerate(shapes):
@@ -114,11 +123,14 @@ class CompiledFences:
         """The declarations a fence event of ``kind`` belongs to (none for an undeclared kind)."""
         return self.model.fences_for(kind)
 
-    def kind_orders(self, kind: str) -> list:
-        """Every (earlier, later) predicate pair a fence of ``kind`` orders."""
-        out = self._by_kind.get(kind)
+    def kind_orders(self, kind: str, cumulativity: str | None = None) -> list:
+        """Every (earlier, later) predicate pair a fence of ``kind`` orders (only its declarations
+        that are ``cumulative CUMULATIVITY`` when that is given)."""
+        key = (kind, cumulativity)
+        out = self._by_kind.get(key)
         if out is None:
-            out = self._by_kind[kind] = [p for f in self.decls(kind) for p in self.orders[f.name]]
+            out = self._by_kind[key] = [p for f in self.decls(kind) for p in self.orders[f.name]
+                                        if cumulativity is None or f.cumulativity == cumulativity]
         return out
 
     def orders_pair(self, kind: str, earlier: EventShape, later: EventShape) -> bool:
@@ -153,8 +165,9 @@ def table_relations(model: Model, shapes: list[EventShape], po: Rel, loc: Rel, d
     return Rel(n, ppo), Rel(n, kept)
 
 
-def fence_relation(model: Model, shapes: list[EventShape], po: Rel) -> Rel:
-    """Pairs (a, b) with a fence f between them (a po f po b) whose kind orders them."""
+def fence_relation(model: Model, shapes: list[EventShape], po: Rel, cumulativity: str | None = None) -> Rel:
+    """Pairs (a, b) with a fence f between them (a po f po b) whose kind orders them
+    (only fences declared ``cumulative CUMULATIVITY`` when that is given)."""
     n = len(shapes)
     fences = compiled_fences(model)
     rows = [0] * n
@@ -166,7 +179,7 @@ def fence_relation(model: Model, shapes: list[EventShape], po: Rel) -> Rel:
             po_inv = po.inverse()
         before = po_inv.rows[f]
         after = po.rows[f]
-        for a_pred, b_pred in fences.kind_orders(shape.fence):
+        for a_pred, b_pred in fences.kind_orders(shape.fence, cumulativity):
             later = 0
             m = after
             while m:

@@ -98,7 +98,7 @@ def test_archtest_expectations_are_the_design_table():
                      ("po", "pso"): "Allowed", ("po", "dotnet"): "Allowed"}
 
 
-SMALL_SUITES = ["archtest", "dotnet", "programs", "fences"]
+SMALL_SUITES = ["archtest", "dotnet", "programs", "fences", "hardware"]
 CHECKED_ELSEWHERE = ["fence-benchmarks",  # tests/litmus/test_rmm.py (a sample; the whole suite is slow)
                      "aarch64",  # tests/litmus/test_aarch64.py (herd's aarch64.cat is not bundled)
                      "ppc", "arm"]  # tests/axiomatic/test_herd_ppc_arm_cat.py (under herd's ppc.cat, arm.cat)

@@ -1,0 +1,422 @@
+"""Per-thread propagation: the storage subsystem of a model whose writes reach each thread at its own time.
+
+A model with ``propagation per-thread`` (Power, Armv7) is not multi-copy atomic, so the
+explorer's one shared memory cannot run it. Its machine keeps, instead of memory, a
+*storage* in the style of the Power operational model (Sarkar et al., PLDI 2011) and of
+the intermediate machine of "Herding cats" (section 7):
+
+* ``events``: the writes and light barriers in the order they were committed, each
+  ``(kind, tid, loc, value, before, rmw_from)``;
+* ``seen``: per thread, the mask of the events propagated to it;
+* ``co``: per event, the writes coherence-before it. As in the PLDI'11 model, coherence
+  is a partial order built as writes propagate: a write that reaches a thread goes
+  after the writes of its location that reached it before, so the writes a thread has
+  seen form a chain, and it reads the last of them (else the initial value). Writes left
+  unordered when every thread is done are ordered then, each way (*settle* steps).
+
+Transitions, beyond the threads' issue and perform (``transitions.py``, unchanged):
+
+* *propagate* event ``e`` to thread ``t``: a write only once every barrier its own thread
+  had seen before committing it (``before``) has reached ``t``; a barrier only once every
+  event its thread had seen before it (its group A) has reached ``t``. This is fence
+  cumulativity as an enabling condition: A-cumulativity (writes read before the fence go
+  first) and B-cumulativity (what follows the fence, on any thread, comes after);
+* *perform* a cumulative fence, once every access before it is performed: a light one
+  (lwsync, eieio) commits a barrier event; a strong one (sync, dmb) is performed only when
+  every event its thread has seen, and every write coherence-before one of those (herd's
+  ``coe ; strong``), has reached every other thread, and commits nothing (it is then
+  everywhere). A write coherence-before one a thread has seen counts as having reached it
+  once its barriers have. Until then, the fence holds the later accesses it
+  orders (a light one only the writes: it does not order a write before a later read).
+
+A read-modify-write is performed once every write of its location has reached its
+thread; its write then stays right after the write it read (a write ordered after that
+one is ordered after it too). The partial-order reduction is not applied to these machines:
+propagation steps change what other threads read and what fences wait for, and the
+reduction's independence argument does not cover them (``explore_space`` turns it off).
+"""
+
+from __future__ import annotations
+
+from ..core.errors import UnsupportedError
+from ..core.program import StoreCond
+from .deferred import resolve
+from .state import FENCE, READ, RMW, Machine
+from .transitions import (
+    ISSUE, MEMO_LIMIT, MISSPECULATED, PERFORM, Semantics, Transition, _drop_dead_fences, _others,
+    located,
+)
+from .reservations import reservations as _reservations
+from .reservations import resolve_op as _resolve_op
+
+PROPAGATE, FENCE_DONE, SETTLE = 2, 3, 4  # Transition actions beyond ISSUE and PERFORM
+EV_WRITE, EV_BARRIER = 0, 1
+
+
+def _loc_writes(events, loc: int) -> int:
+    mask = 0
+    for i, e in enumerate(events):
+        if e[0] == EV_WRITE and e[2] == loc:
+            mask |= 1 << i
+    return mask
+
+
+def coverage(storage, t: int) -> int:
+    """The events that have reached ``t``, and every write coherence-before one of them whose
+    barriers have reached ``t`` (``t`` can never read such a write: it counts as arrived; one
+    whose barriers have not must still arrive, after them, for what waits on it)."""
+    _, events, seen, co = storage
+    mine = seen[t]
+    mask = mine
+    for j in _bits(mine):
+        for i in _bits(co[j] & ~mask):
+            if not events[i][4] & ~mine:
+                mask |= 1 << i
+    return mask
+
+
+def observed(storage, t: int) -> int:
+    """What a strong fence of ``t`` waits for: the events that reached ``t`` and every write
+    coherence-before one of them (herd's ``coe ; strong``)."""
+    _, _, seen, co = storage
+    mask = seen[t]
+    for j in _bits(seen[t]):
+        mask |= co[j]
+    return mask
+
+
+def visible_write(storage, t: int, loc: int) -> int:
+    """Index of the write of ``loc`` thread ``t`` reads (-1: the initial value): the
+    coherence-latest of those that reached it (they form a chain)."""
+    _, events, seen, co = storage
+    mine = seen[t] & _loc_writes(events, loc)
+    best = -1
+    m = mine
+    while m:
+        low = m & -m
+        m ^= low
+        i = low.bit_length() - 1
+        if not any((co[j] >> i) & 1 for j in _bits(mine) if j != i):
+            best = i
+    return best
+
+
+def _bits(mask: int):
+    while mask:
+        low = mask & -mask
+        mask ^= low
+        yield low.bit_length() - 1
+
+
+def view(storage, t: int) -> tuple:
+    """The value of each location thread ``t`` reads now."""
+    init, events, seen, _ = storage
+    if not seen[t]:
+        return init
+    values = list(init)
+    for loc in range(len(init)):
+        w = visible_write(storage, t, loc)
+        if w >= 0:
+            values[loc] = events[w][3]
+    return tuple(values)
+
+
+def maximal_writes(storage, loc: int) -> list[int]:
+    """The writes of ``loc`` no other write is coherence-after."""
+    _, events, _, co = storage
+    writes = _loc_writes(events, loc)
+    after = 0
+    for j in _bits(writes):
+        after |= co[j]
+    return list(_bits(writes & ~after))
+
+
+def final_memory(storage) -> tuple:
+    """Each location's final value: its coherence-last write (the first maximal one until
+    the order is settled)."""
+    init, events, _, _ = storage
+    values = list(init)
+    for loc in range(len(init)):
+        last = maximal_writes(storage, loc)
+        if last:
+            values[loc] = events[last[0]][3]
+    return tuple(values)
+
+
+def _barriers(events) -> int:
+    mask = 0
+    for i, e in enumerate(events):
+        if e[0] == EV_BARRIER:
+            mask |= 1 << i
+    return mask
+
+
+def _order_after(events, co: tuple, x: int, preds: int) -> tuple:
+    """Make write ``x`` coherence-after ``preds`` (and what is before them), keeping the order
+    transitive and each read-modify-write's write right after the write its read took: a
+    write after that one is after the RMW's write too."""
+    co = list(co)
+    work = [(x, preds)]
+    while work:
+        x, p = work.pop()
+        for q in _bits(p):
+            p |= co[q]
+        grown = True
+        while grown:  # RMW atomicity: after the write an RMW read means after the RMW's write
+            grown = False
+            for i, e in enumerate(events):
+                if e[0] == EV_WRITE and e[5] >= 0 and i != x and (p >> e[5]) & 1 and not (p >> i) & 1:
+                    p |= (1 << i) | co[i]
+                    grown = True
+        if not p & ~co[x]:
+            continue
+        co[x] |= p
+        for y, c in enumerate(co):
+            if (c >> x) & 1:
+                work.append((y, co[x]))
+    return tuple(co)
+
+
+def receive(storage, t: int, i: int):
+    """Event ``i`` reaches thread ``t``: a write becomes coherence-after the writes of its
+    location that reached ``t`` before it."""
+    init, events, seen, co = storage
+    e = events[i]
+    if e[0] == EV_WRITE:
+        # after the writes of its location already there, but those already after it
+        # (it arrives unseen: the thread reads a later one)
+        earlier = coverage(storage, t) & _loc_writes(events, e[2]) & ~(1 << i)
+        for j in _bits(earlier):
+            if (co[j] >> i) & 1:
+                earlier &= ~(1 << j)
+        co = _order_after(events, co, i, earlier)
+    return (init, events, seen[:t] + (seen[t] | (1 << i),) + seen[t + 1:], co)
+
+
+def commit(storage, t: int, kind: int, loc: int = -1, value=None, rmw_from: int = -1):
+    """Thread ``t`` commits a write (or a light barrier), seen by ``t`` at once."""
+    init, events, seen, co = storage
+    # a write waits for the barriers its thread had seen; a barrier for every event (group A)
+    before = seen[t] & _barriers(events) if kind == EV_WRITE else seen[t]
+    grown = (init, events + ((kind, t, loc, value, before, rmw_from),), seen, co + (0,))
+    return receive(grown, t, len(events))
+
+
+def settle(storage, a: int, b: int):
+    """At the end: write ``a`` goes coherence-before write ``b`` (two last writes of one location)."""
+    init, events, seen, co = storage
+    return (init, events, seen, _order_after(events, co, b, 1 << a))
+
+
+class PropagationMachine(Machine):
+    """A program compiled for a per-thread model: states hold a storage in place of memory."""
+
+    def __init__(self, program, rules):
+        super().__init__(program, rules)
+        for th in self.threads:
+            for ins in th.thread.instrs:
+                if isinstance(ins, StoreCond):  # reservations are kept in one shared memory only
+                    raise UnsupportedError(
+                        f"'{ins.text}' (a store-conditional) is not supported by the explorer under model "
+                        f"'{rules.model.name}' (per-thread propagation); use the axiomatic engine", ins.pos)
+            for k, whole in th.rules.atomic.items():
+                if not whole:
+                    ins = th.thread.instrs[k]
+                    raise UnsupportedError(
+                        f"model '{rules.model.name}' lets other accesses go between the read and the write of "
+                        f"'{ins.text}'; the explorer's per-thread propagation performs a read-modify-write in "
+                        "one step only", ins.pos)
+
+    def initial_states(self) -> list:
+        n = len(self.threads)
+        return [((mem, (), (0,) * n, ()), threads) for mem, threads in super().initial_states()]
+
+    def memory_values(self, mem) -> tuple:
+        return final_memory(mem)
+
+    def read_value(self, state, t: int, loc: int):
+        return view(state[0], t)[loc]
+
+    def memory_text(self, mem) -> str:
+        """Final values, then what each thread sees where it differs."""
+        text = " ".join(f"{loc}={v}" for loc, v in zip(self.locations, final_memory(mem)))
+        latest = final_memory(mem)
+        for th in self.threads:
+            own = view(mem, self.threads.index(th))
+            diff = [f"{loc}={v}" for loc, v, w in zip(self.locations, own, latest) if v != w]
+            if diff:
+                text += f" ({th.name} sees {' '.join(diff)})"
+        return text
+
+    def final_values(self, state) -> dict:
+        return super().final_values((final_memory(state[0]), state[1]))
+
+
+class PropagationSemantics(Semantics):
+    """The threads' transitions of ``Semantics`` over a per-thread storage, plus propagation
+    and the performing of cumulative fences."""
+
+    def enabled(self, state):
+        storage, threads = state
+        n = len(threads)
+        views = [view(storage, t) for t in range(n)]
+        running = [not (pc >= th.length and not pending) for th, (pc, _, pending) in zip(self.m.threads, threads)]
+        if self.uses_rmw:
+            held = [_reservations(ts[2]) for ts in threads]
+            others = [_others(held, t) for t in range(n)]
+        else:
+            others = [0] * n
+        self.others = others
+        keys = [(t, ts, views[t] if any(o[0] == RMW for o in ts[2]) else None, others[t])
+                for t, ts in enumerate(threads)]
+        self.keys = keys
+        # what the strong fences still pending wait for (every event their thread has seen)
+        awaited = 0
+        for t, ts in enumerate(threads):
+            if any(o[0] == FENCE and len(o) > 4 and o[4] == "strong" for o in ts[2]):
+                awaited |= observed(storage, t)
+        covers = [coverage(storage, t) for t in range(n)]
+        memo = self._enabled_memo
+        out = []
+        if not any(running):  # every thread is done: settle the coherence order left open
+            return [self._settlements(storage)] + [[] for _ in range(n - 1)] if n else []
+        for t, ts in enumerate(threads):
+            trs = memo.get(keys[t])
+            if trs is None:
+                trs = self._thread_enabled(views[t], t, ts, others[t])
+                if len(memo) > MEMO_LIMIT:
+                    memo.clear()
+                memo[keys[t]] = trs
+            if trs is False:
+                return None
+            if trs is MISSPECULATED:
+                return MISSPECULATED
+            trs = [tr for tr in trs if self._coherent(storage, ts, tr, covers[t])]
+            trs += self._fence_steps(storage, t, ts, running, covers)
+            if running[t] or awaited:  # a strong fence waits for every thread, finished ones too
+                trs += self._propagations(storage, t, awaited, covers[t])
+            out.append(trs)
+        return out
+
+    @staticmethod
+    def _coherent(storage, ts, tr, cover: int) -> bool:
+        """A read-modify-write is performed once every write of its location has reached its
+        thread (it then reads the coherence-latest one, and its write goes right after)."""
+        if tr.action != PERFORM or tr.source >= 0:
+            return True
+        op = ts[2][tr.pos]
+        if op[0] != RMW:
+            return True
+        writes = _loc_writes(storage[1], op[2])
+        return not writes & ~cover
+
+    @staticmethod
+    def _settlements(storage) -> list:
+        """Order two coherence-last writes of one location (either way), until each has one."""
+        out = []
+        for loc in range(len(storage[0])):
+            last = maximal_writes(storage, loc)
+            if len(last) > 1:
+                for a in last:
+                    for b in last:
+                        if a != b:
+                            out.append(Transition(0, SETTLE, a, b))
+                return out
+        return out
+
+    def _fence_steps(self, storage, t: int, ts, running, covers) -> list:
+        """Perform the first pending cumulative fence once every access before it is performed."""
+        pending = ts[2]
+        for p, o in enumerate(pending):
+            if o[0] == FENCE and len(o) > 4:
+                if o[4] == "strong":
+                    mine = observed(storage, t)
+                    if any(u != t and mine & ~covers[u] for u in range(len(running))):
+                        return []
+                return [Transition(t, FENCE_DONE, p)]
+            if o[0] < FENCE:  # an access before the fence is still pending
+                return []
+        return []
+
+    @staticmethod
+    def _propagations(storage, t: int, awaited: int, cover: int) -> list:
+        """Propagate to ``t`` each event not yet there whose predecessors (``before``) are.
+
+        A barrier changes nothing ``t`` reads: it only lets later events through. It is
+        propagated when one is waiting for it -- an event not yet at ``t`` that must follow
+        it, or a strong fence whose thread has seen it -- which leaves the final states as
+        they are and the state space much smaller (a barrier that reaches ``t`` early only
+        adds constraints on what follows).
+        """
+        events = storage[1]
+        out = []
+        for i, e in enumerate(events):
+            if (cover >> i) & 1 or e[4] & ~cover:
+                continue
+            if e[0] == EV_BARRIER and not (awaited >> i) & 1 and not any(
+                    (f[4] >> i) & 1 and not (cover >> j) & 1 for j, f in enumerate(events[i + 1:], i + 1)):
+                continue
+            out.append(Transition(t, PROPAGATE, i))
+        return out
+
+    def watches(self, state, t: int) -> int:  # the reduction is off: nothing to watch
+        return 0
+
+    def apply(self, state, tr: Transition):
+        storage, threads = state
+        t = tr.tid
+        if tr.action == PROPAGATE:
+            return (receive(storage, t, tr.pos), threads)
+        if tr.action == SETTLE:
+            return (settle(storage, tr.pos, tr.source), threads)
+        ts = threads[t]
+        if tr.action == ISSUE:
+            return (storage, super().apply(((), threads), tr)[1])
+        pc, regs, pending = ts
+        if tr.action == FENCE_DONE:
+            p = tr.pos
+            light = pending[p][4] == "light"
+            rest = tuple(_resolve_op(e, p, None, True) for e in pending[:p] + pending[p + 1:])
+            regs = tuple(resolve(v, p, None, True) if v.__class__ is tuple else v for v in regs)
+            regs, rest = _drop_dead_fences(self.m.threads[t].rules, regs, rest)
+            if light:
+                storage = commit(storage, t, EV_BARRIER)
+            return (storage, threads[:t] + ((pc, regs, rest),) + threads[t + 1:])
+        op = pending[tr.pos]
+        kind = op[0]
+        read = view(storage, t)[op[2]] if (kind == READ or kind == RMW) and tr.source < 0 else None
+        key = (ts, tr, read)
+        done = self._apply_memo.get(key)
+        if done is None:
+            try:
+                done = self._apply_perform(self.m.threads[t], ts, tr, read)
+            except UnsupportedError as err:
+                raise located(err, self.m.threads[t], op[3]) from None
+            self._remember(key, done)
+        nts, write = done
+        if write is not None:
+            took = visible_write(storage, t, op[2]) if kind == RMW else -1
+            storage = commit(storage, t, EV_WRITE, op[2], write, took)
+        return (storage, threads[:t] + (nts,) + threads[t + 1:])
+
+
+def describe(machine, state, tr) -> str | None:
+    """The words for a propagation or fence step of a trace (None for the threads' own steps)."""
+    if tr.action == PROPAGATE:
+        e = state[0][1][tr.pos]
+        src = machine.threads[e[1]].name
+        what = f"W {machine.locations[e[2]]}={e[3]}" if e[0] == EV_WRITE else "barrier"
+        return f"{machine.threads[tr.tid].name}: receives {src}'s {what}"
+    if tr.action == SETTLE:
+        e = state[0][1]
+        a, b = e[tr.pos], e[tr.source]
+        return (f"coherence: {machine.threads[a[1]].name}'s W {machine.locations[a[2]]}={a[3]} before "
+                f"{machine.threads[b[1]].name}'s W {machine.locations[b[2]]}={b[3]}")
+    if tr.action == FENCE_DONE:
+        o = state[1][tr.tid][2][tr.pos]
+        th = machine.threads[tr.tid]
+        return f"{th.name}: perform {o[4]} fence {th.thread.instrs[o[3]].text}"
+    return None
+
+
+__all__ = ["PropagationMachine", "PropagationSemantics", "PROPAGATE", "FENCE_DONE", "describe"]

@@ -1,0 +1,36 @@
+model power "IBM Power (herd's ppc.cat; Herding cats, section 6)"
+"""
+Power is not multi-copy atomic: a write reaches each other thread at its own time, so two
+readers may see two independent writes in opposite orders (IRIW, even with dependencies).
+A thread performs its accesses out of order except where a dependency, a fence or the
+same location keeps them. sync is a strong fence (cumulative: everything the thread has
+seen before it reaches every thread before anything after it); lwsync a light one
+(cumulative for write-to-write pairs, and it does not order a write before a later read).
+With `propagation per-thread` and no axioms of its own, the model gets herd's four
+axioms: SC per location, no thin air (hb acyclic), observation and propagation.
+"""
+
+reorder {          # rows: the earlier access; columns: the later one
+          R    W
+    R     i    di          # ppo: a read keeps later accesses that depend on it; R->W also at one location
+    W     Y    Y           # a write keeps nothing (per-location coherence is an axiom)
+}
+
+dependencies {     # herd's ppc.cat: ii0 = dd | ..., cc0 = dd | po-loc | ctrl | addrpo, ci0 = ctrlisync
+    addr : R * M          "address dependency (the xor r3,r1,r1 idiom)"
+    data : R * W          "data dependency: the stored value comes from the read"
+    ctrl : R * W          "a store after a branch on the read (stores are not speculated)"
+    addr;po : R * W       "a store after an access whose address depends on the read"
+    ctrl+isync : R * R    "a read after a branch on the read and an isync (ctrl+isync)"
+}
+
+propagation per-thread "writes reach each other thread at their own time"
+
+fence sync aka hwsync, mb orders M * M cumulative strong cost 3
+    "sync (hwsync): a full fence, strongly cumulative"
+fence lwsync orders R * M | W * W cumulative light cost 2
+    "lwsync: orders all but a write before a later read; cumulative for write-to-write pairs"
+fence eieio orders W * W cumulative light cost 1
+    "eieio: orders write-to-write pairs (cacheable memory), like lwsync on them"
+fence isync orders F * F cost 1
+    "isync: orders nothing alone; after a branch on a read it completes ctrl+isync"
