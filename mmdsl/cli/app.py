@@ -2,11 +2,21 @@
 
 from __future__ import annotations
 
-import typer
+import gc
 
-from . import (check_model_cmd, compare_cmd, diff_models_cmd, draw_cmd, explore_cmd, fences_cmd, generate_cmd,
-               models_cmd,
-               run_cmd, serve_cmd, suite_cmd)
+# start-up makes ~10^5 long-lived objects (typer, pydantic, the model, the parsers): the
+# cyclic collector would walk them again and again for nothing; collect seldom while they
+# are made, and run_cmd freezes them before its loop (common.startup_done)
+_GC_DEFAULT = gc.get_threshold()
+gc.set_threshold(50_000, 20, 100)  # as common.STARTUP_GC_THRESHOLD
+
+import typer  # noqa: E402
+
+from . import (check_model_cmd, compare_cmd, diff_models_cmd, draw_cmd, explore_cmd, fences_cmd,  # noqa: E402
+               generate_cmd, models_cmd, run_cmd, serve_cmd, suite_cmd)
+from .common import collect_seldom  # noqa: E402
+
+gc.set_threshold(*_GC_DEFAULT)  # importing this module (tests do) changes nothing
 
 app = typer.Typer(
     name="mmdsl",
@@ -29,6 +39,7 @@ app.command("serve")(serve_cmd.serve)
 
 
 def main() -> None:
+    collect_seldom()  # until the command's start-up is done (common.startup_done)
     app()
 
 

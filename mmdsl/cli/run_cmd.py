@@ -7,8 +7,8 @@ from typing import List, Optional
 
 import typer
 
-from .common import (EXIT_ERROR, EXIT_MISMATCH, EXIT_TIMEOUT, cat_path_option, timeout_option, use_cat_path,
-                     user_errors, warn)
+from .common import (EXIT_ERROR, EXIT_MISMATCH, EXIT_TIMEOUT, cat_path_option, startup_done, timeout_option,
+                     use_cat_path, user_errors, warn)
 
 
 @user_errors
@@ -84,6 +84,8 @@ def run(
     for item in run_many(files, list(model), engine=engine, why=why or drawer is not None,
                          timeout=timeout, collect="verdict" if verdict_only else "witness",
                          explorer={"max_memory": max_memory, "compact": compact} if max_memory or compact else None):
+        if not items:  # the first test loaded the model and the parser: start-up is done
+            startup_done()
         items.append(item)
         if drawer is not None:
             drawer.add(item)

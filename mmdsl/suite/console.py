@@ -39,12 +39,12 @@ class RunProgress:
     def start(self, total: int) -> None:
         if not self.enabled or total < self.threshold:
             return
+        err = console(stderr=True)
+        if not err.is_terminal:  # no bar: not even its module (rich.progress, ~20 ms) is imported
+            return
         from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
                                    TimeElapsedColumn, TimeRemainingColumn)
 
-        err = console(stderr=True)
-        if not err.is_terminal:
-            return
         self.progress = Progress(
             TextColumn("[progress.description]{task.description}"), BarColumn(), MofNCompleteColumn(),
             TextColumn("{task.fields[rate]}"), TimeElapsedColumn(), TextColumn("ETA"), TimeRemainingColumn(),

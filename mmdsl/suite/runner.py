@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable, Iterator
@@ -17,6 +18,9 @@ def iter_test_files(paths: Iterable[str | Path]) -> list[Path]:
     """Every litmus file named, or found (recursively, sorted) under a named directory."""
     out: list[Path] = []
     for raw in paths:
+        if os.path.isfile(raw):  # the common case, one stat (2,554 arguments: a corpus)
+            out.append(Path(raw))
+            continue
         p = resolve_bundled(raw, "litmus")
         if p.is_dir():
             out.extend(sorted(q for q in p.rglob("*") if q.suffix in LITMUS_SUFFIXES and q.is_file()))
