@@ -237,7 +237,8 @@ class Enumerator:
 
     def _leaf(self, rf_rows, src, co, co_rows) -> None:
         values = self._values(src)
-        if values is None:
+        if values is None:  # a value cycle: no value is determined (out of thin air)
+            self._thin_air(rf_rows, co_rows)
             return
         s = self.s
         for r, v in self.pins.items():
@@ -262,6 +263,20 @@ class Enumerator:
         leaf = Leaf(dict(src), {k: list(v) for k, v in co.items()}, rf, corel, values, final, d)
         self.on_leaf(leaf, allowed)
 
+    def _thin_air(self, rf_rows, co_rows) -> None:
+        """A candidate whose values feed each other through a cycle of reads-from and data
+        (C13: ``r1 = y; x = r1`` against ``r4 = x; y = r4``): nothing determines them, herd
+        reports such an execution with a symbolic value. Forbidden by the model (every model
+        with a no-thin-air axiom), it is no execution; allowed, the test is refused by name."""
+        if self._prune_now:
+            d = self._checked  # the prunable axioms hold on exactly this rf and co (see _leaf)
+            allowed = self.p.first_failure(d, skip_prunable=True) is None
+        else:
+            d = Dynamic(Rel(self.n, rf_rows), Rel(self.n, co_rows), self.s.internal)
+            allowed = self.p.first_failure(d) is None
+        if allowed:
+            raise thin_air_error(self.s, self.cycle)
+
     # ---- values --------------------------------------------------------------------
     def _values(self, src: dict[int, int]) -> dict[int, Value] | None:
         """Every event's value, resolving data dependencies; None for a cyclic (thin-air) candidate.
@@ -271,7 +286,7 @@ class Enumerator:
         s = self.s
         values: dict[int, Value] = {}
         env: list[dict[int, Value]] = [dict() for _ in s.traces]
-        visiting: set[int] = set()
+        visiting: dict[int, None] = {}  # the events being resolved, in order (a stack)
         state = (src, values, env, visiting)
         try:
             for r in s.reads:
@@ -281,7 +296,8 @@ class Enumerator:
             for e in s.events:
                 if e.kind == "W":
                     self._write_value(e.eid, state)
-        except _Cycle:
+        except _Cycle as cycle:
+            self.cycle = cycle.events
             return None
         self.env = env
         return values
@@ -298,8 +314,8 @@ class Enumerator:
             return e.value
         t = s.templates[w]
         if w in visiting:
-            raise _Cycle
-        visiting.add(w)
+            raise _Cycle(_cycle_from(visiting, w))
+        visiting[w] = None
         tid = e.tid
         for k in variables(t.value):  # only the reads this value is computed from
             if k not in env[tid]:
@@ -309,7 +325,7 @@ class Enumerator:
         except UnsupportedError as err:  # e.g. storing an address plus a value read
             ins = s.program.threads[tid].instrs[t.instr]
             raise err.locate(ins.pos, ins.text) from None
-        visiting.discard(w)
+        visiting.pop(w, None)
         values[w] = v
         return v
 
@@ -319,10 +335,10 @@ class Enumerator:
         if v is not None:
             return v
         if r in visiting:
-            raise _Cycle
-        visiting.add(r)
+            raise _Cycle(_cycle_from(visiting, r))
+        visiting[r] = None
         v = self._write_value(src[r], state)
-        visiting.discard(r)
+        visiting.pop(r, None)
         values[r] = v
         return v
 
@@ -352,4 +368,31 @@ def _writer_of(instrs, reg: str) -> tuple:
 
 
 class _Cycle(Exception):
-    pass
+    """Values that feed each other: ``events``, the cycle's reads and writes in order."""
+
+    def __init__(self, events: list[int]):
+        super().__init__()
+        self.events = events
+
+
+def _cycle_from(visiting: dict[int, None], start: int) -> list[int]:
+    stack = list(visiting)
+    return stack[stack.index(start):]
+
+
+def thin_air_error(structure: Structure, cycle: list[int]) -> UnsupportedError:
+    """The refusal of a test with an allowed execution whose values come out of thin air."""
+    s = structure
+    steps = []
+    for eid in cycle:
+        e = s.events[eid]
+        who = "init" if e.tid < 0 else s.program.threads[e.tid].name
+        steps.append(f"{who} {e.kind} {e.loc}")
+    first = next((s.events[e] for e in cycle if s.events[e].tid >= 0), None)
+    ins = s.program.threads[first.tid].instrs[first.instr] if first is not None else None
+    err = UnsupportedError(
+        "this test has executions whose values come out of thin air (cycle: "
+        + " -> ".join(steps + steps[:1]) + "), which mmdsl does not enumerate; herd reports them "
+        "with symbolic values (a model with a no-thin-air axiom, such as rc11.cat's "
+        "'acyclic sb | rf', forbids them)")
+    return err.locate(ins.pos, ins.text) if ins is not None else err

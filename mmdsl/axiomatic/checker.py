@@ -16,7 +16,7 @@ from ..lang.ir import Model
 from .candidates import Enumerator, Leaf
 from .explain import explain
 from .structure import Structure
-from .threads import thread_traces
+from .threads import thin_air_traces
 
 ENGINE = "axiomatic"
 
@@ -91,13 +91,13 @@ def check(program: Program, model: Model, *, why: bool = False, collect: str = "
     nexplained = 0  # complete candidates enumerated to find explanations (--why)
     stopped = False
     locations = program.locations  # a property that walks the program: once per check
-    traces = thread_traces(program, locations)
+    traces, extra = thin_air_traces(program, locations)
     # verdict-only: stop at the first witness, unless a path ends at an error that the full
     # run would report (it is raised only when an allowed execution takes that path)
     verdict_only = (collect == "verdict" and not why
-                    and not any(tr.error is not None for paths in traces for tr in paths))
+                    and not any(tr.error is not None for paths in traces + (extra or []) for tr in paths))
     wanted = wanted_values(prop) if verdict_only else None
-    for combo in product(*traces):
+    for combo in _combinations(traces, extra):
         structure = Structure(program, list(combo), locations)
         prepared = structure.prepare(model)
         error = next((tr.error for tr in combo if tr.error is not None), None)
@@ -170,6 +170,16 @@ def check(program: Program, model: Model, *, why: bool = False, collect: str = "
     result.stats["partial"] = npartial  # work done besides the complete candidates
     result.stats["why_candidates"] = nexplained
     return result
+
+
+def _combinations(traces, extra):
+    """One path per thread: every combination of ``traces``, then those with at least one
+    path of ``extra`` (paths only a value out of thin air takes, see ``thin_air_traces``)."""
+    yield from product(*traces)
+    if extra is None:
+        return
+    for k in range(len(traces)):  # the first thread with an extra path is thread k
+        yield from product(*traces[:k], extra[k], *(old + new for old, new in zip(traces[k + 1:], extra[k + 1:])))
 
 
 def wanted_values(prop) -> dict:
