@@ -51,9 +51,13 @@ class Enumerator:
     """Depth-first enumeration of the candidates of one structure under one prepared model."""
 
     def __init__(self, structure: Structure, prepared: Prepared, prune: bool = True,
-                 wanted: dict | None = None):
+                 wanted: dict | None = None, thin_air: bool = False):
         """``wanted``: final values (("reg", tid, name) / ("mem", loc) -> value) every leaf of
-        interest has; leaves without them are cut early (verdict-only runs, see ``wanted_values``)."""
+        interest has; leaves without them are cut early (verdict-only runs, see ``wanted_values``).
+        ``thin_air``: the structure has a path only a value out of thin air takes (see
+        ``threads.thin_air_traces``); an allowed leaf whose values no written constant
+        determines is refused (see ``_undetermined``)."""
+        self.thin_air = thin_air
         self.s = structure
         self.p = prepared
         self.prune = prune and any(pr for _, _, pr in prepared.axioms)
@@ -259,6 +263,10 @@ class Enumerator:
             allowed = self.p.first_failure(d) is None
         if not allowed and not self.want_forbidden:
             return
+        if allowed and self.thin_air:
+            cycle = self._undetermined(src)
+            if cycle:
+                raise thin_air_error(s, cycle)
         final = self._final(values, co)
         leaf = Leaf(dict(src), {k: list(v) for k, v in co.items()}, rf, corel, values, final, d)
         self.on_leaf(leaf, allowed)
@@ -276,6 +284,48 @@ class Enumerator:
             allowed = self.p.first_failure(d) is None
         if allowed:
             raise thin_air_error(self.s, self.cycle)
+
+    def _undetermined(self, src: dict[int, int]) -> list[int] | None:
+        """A cycle of reads-from and data through which values feed each other when no read
+        is pinned, or None. A path pinned to a value out of thin air gets its writes' values
+        from the pin (``r0 = x; if (r0 == 2) y = r0;`` writes 2); herd finds such a value
+        only when a constant written on the cycle determines it (cyc's ``*y = 1``), and
+        leaves it undetermined (a symbolic value, or no execution) otherwise."""
+        s = self.s
+
+        def sources(eid: int) -> list[int]:
+            e = s.events[eid]
+            if e.kind == "R":
+                return [src[eid]]
+            t = s.templates[eid]
+            if t is None:
+                return []
+            raw = t.value if t.raw is None else t.raw
+            return [s.read_eid[e.tid][k] for k in sorted(variables(raw)) if k in s.read_eid[e.tid]]
+
+        state: dict[int, int] = {}  # 1: on the current path, 2: no cycle through it
+        for start in s.reads:
+            if start in state:
+                continue
+            path: dict[int, None] = {start: None}
+            state[start] = 1
+            stack = [(start, iter(sources(start)))]
+            while stack:
+                node, it = stack[-1]
+                nxt = next(it, None)
+                if nxt is None:
+                    stack.pop()
+                    state[node] = 2
+                    path.pop(node)
+                    continue
+                seen = state.get(nxt)
+                if seen == 1:
+                    return _cycle_from(path, nxt)
+                if seen is None:
+                    state[nxt] = 1
+                    path[nxt] = None
+                    stack.append((nxt, iter(sources(nxt))))
+        return None
 
     # ---- values --------------------------------------------------------------------
     def _values(self, src: dict[int, int]) -> dict[int, Value] | None:

@@ -97,14 +97,14 @@ def check(program: Program, model: Model, *, why: bool = False, collect: str = "
     verdict_only = (collect == "verdict" and not why
                     and not any(tr.error is not None for paths in traces + (extra or []) for tr in paths))
     wanted = wanted_values(prop) if verdict_only else None
-    for combo in _combinations(traces, extra):
+    for combo, thin_air in _combinations(traces, extra):
         structure = Structure(program, list(combo), locations)
         prepared = structure.prepare(model)
         error = next((tr.error for tr in combo if tr.error is not None), None)
         if error is not None:  # some thread's path stops at an unsupported value
             Enumerator(structure, prepared, prune=prune).run(_reached(error))
             continue
-        enum = Enumerator(structure, prepared, prune=prune, wanted=wanted)
+        enum = Enumerator(structure, prepared, prune=prune, wanted=wanted, thin_air=thin_air)
 
         def on_leaf(leaf: Leaf, allowed: bool, structure=structure, prepared=prepared) -> None:
             if filt is not None and not filt.holds(leaf.final):
@@ -173,13 +173,16 @@ def check(program: Program, model: Model, *, why: bool = False, collect: str = "
 
 
 def _combinations(traces, extra):
-    """One path per thread: every combination of ``traces``, then those with at least one
-    path of ``extra`` (paths only a value out of thin air takes, see ``thin_air_traces``)."""
-    yield from product(*traces)
+    """One path per thread, and whether one of them is only taken by a value out of thin air:
+    every combination of ``traces``, then those with at least one path of ``extra`` (see
+    ``thin_air_traces``)."""
+    for combo in product(*traces):
+        yield combo, False
     if extra is None:
         return
     for k in range(len(traces)):  # the first thread with an extra path is thread k
-        yield from product(*traces[:k], extra[k], *(old + new for old, new in zip(traces[k + 1:], extra[k + 1:])))
+        for combo in product(*traces[:k], extra[k], *(a + b for a, b in zip(traces[k + 1:], extra[k + 1:]))):
+            yield combo, True
 
 
 def wanted_values(prop) -> dict:

@@ -42,6 +42,7 @@ class Template:
     ctrl_dep: int = 0
     pair: int = -1  # a store-conditional's write: the read index of its load-reserved
     source: int = -1  # a store-conditional's write: the index its status register's taint names
+    raw: object = None  # a write: its value with no read pinned (None: ``value``), see thin_air_traces
 
 
 
@@ -195,7 +196,8 @@ class _PathWalker:
         if isinstance(ins, Store):
             val = symbolic_eval(ins.value, regs, pins)
             ev = Template("W", pc, loc, val, annots=ins.annots, addr_dep=adep,
-                          data_dep=taint(ins.value, taints), ctrl_dep=ctrl)
+                          data_dep=taint(ins.value, taints), ctrl_dep=ctrl,
+                          raw=symbolic_eval(ins.value, regs, {}) if pins else None)
             self._walk(pc + 1, regs, taints, events + [ev], pins, nreads, ctrl)
             return
         if isinstance(ins, StoreCond):
