@@ -16,7 +16,7 @@ from ..lang.ir import Model
 from .candidates import Enumerator, Leaf
 from .explain import explain
 from .structure import Structure
-from .threads import thin_air_traces
+from .threads import supplied, thin_air_traces
 
 ENGINE = "axiomatic"
 
@@ -182,7 +182,8 @@ def _combinations(traces, extra):
         return
     for k in range(len(traces)):  # the first thread with an extra path is thread k
         for combo in product(*traces[:k], extra[k], *(a + b for a, b in zip(traces[k + 1:], extra[k + 1:]))):
-            yield combo, True
+            if supplied(combo):
+                yield combo, True
 
 
 def wanted_values(prop) -> dict:

@@ -53,6 +53,7 @@ class Trace:
     regs: dict  # final symbolic registers
     nreads: int
     error: MmdslError | None = None  # the path stops here: an unsupported value (see above)
+    beyond: tuple = ()  # (location, value) of each read pinned out of thin air (thin_air_traces)
 
 
 def _loc_of(addr, instr, thread: Thread, k: int) -> str:
@@ -377,14 +378,30 @@ def thin_air_traces(program: Program, locations: list[str] | None = None):
         wide = _fixpoint(program, domains)[0]
     except UnsupportedError:  # too many values: keep the seeds only where a path forks
         return traces, None
-    extra = [[tr for tr in paths if _beyond(tr, grounded)] for paths in wide]
+    extra = []
+    for paths in wide:
+        extra.append([])
+        for tr in paths:
+            tr.beyond = _beyond(tr, grounded)
+            if tr.beyond:
+                extra[-1].append(tr)
     return traces, (extra if any(extra) else None)
 
 
-def _beyond(trace: Trace, grounded) -> bool:
-    """Does ``trace`` assume a read value outside the grounded domains?"""
+def _beyond(trace: Trace, grounded) -> tuple:
+    """The (location, value) of each read ``trace`` pins to a value outside the grounded domains."""
     locs = {ev.read: ev.loc for ev in trace.events if ev.kind == "R"}
-    return any(k in locs and v not in grounded.get(locs[k], ()) for k, v in trace.pins.items())
+    return tuple((locs[k], v) for k, v in sorted(trace.pins.items())
+                 if k in locs and v not in grounded.get(locs[k], ()))
+
+
+def supplied(combo) -> bool:
+    """Can every value out of thin air that the paths ``combo`` assume be read from one of
+    their writes? (A write of that value, or of a value computed from reads; else the
+    combination has no candidate and is not built.)"""
+    writes = [ev for tr in combo for ev in tr.events if ev.kind == "W"]
+    return all(any(w.loc == loc and (w.value == v or isinstance(w.value, tuple)) for w in writes)
+               for tr in combo for loc, v in tr.beyond)
 
 
 def _int_constants(program: Program) -> set:
