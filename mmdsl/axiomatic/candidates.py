@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Callable
 
 from ..core.errors import UnsupportedError
-from ..core.program import Value
+from ..core.program import Load, Value
 from ..lang.evaluate import Dynamic, Prepared
 from ..relations import Rel
 from .structure import Structure
@@ -267,6 +267,13 @@ class Enumerator:
             cycle = self._undetermined(src)
             if cycle:
                 raise thin_air_error(s, cycle)
+            twice = _reads_twice(s.program)
+            if twice is not None:
+                raise UnsupportedError(
+                    "this test has executions whose values come out of thin air, and a statement "
+                    "that reads memory twice: herd leaves those reads unsequenced (no sb between "
+                    "them) where mmdsl orders them, which decides whether such an execution is "
+                    "allowed").locate(twice.pos, twice.text)
         final = self._final(values, co)
         leaf = Leaf(dict(src), {k: list(v) for k, v in co.items()}, rf, corel, values, final, d)
         self.on_leaf(leaf, allowed)
@@ -428,6 +435,20 @@ class _Cycle(Exception):
 def _cycle_from(visiting: dict[int, None], start: int) -> list[int]:
     stack = list(visiting)
     return stack[stack.index(start):]
+
+
+def _reads_twice(program):
+    """The first C statement that reads memory twice (``t = load(x) + *y``), or None."""
+    if program.arch != "C":
+        return None
+    for t in program.threads:
+        seen = set()
+        for ins in t.instrs:
+            if isinstance(ins, Load) and ins.pos is not None:
+                if ins.pos in seen:
+                    return ins
+                seen.add(ins.pos)
+    return None
 
 
 def thin_air_error(structure: Structure, cycle: list[int]) -> UnsupportedError:

@@ -120,3 +120,29 @@ def test_bundled_models_forbid_the_cycle(model):
     for name, text in TESTS.items():
         res = check(parse_litmus(text, f"{name}.litmus"), load_model(model))
         assert res.observation == "Never", (model, name)
+
+
+# herd7 7.58, COHERENCE: Sometimes, r0=r1=0 and r0=r1=3 (NO_THIN_AIR: Never). The two loads of
+# P0's first statement are unsequenced in herd and ordered in mmdsl, which decides the c11
+# models' verdict on linearisation (herd: Never; mmdsl would have said Sometimes): refused
+TWICE = """C LB+ctrls-twice
+{ [x] = 0; [y] = 0; [z] = 0; }
+P0 (atomic_int* x, atomic_int* y, atomic_int* z) {
+  int r0 = atomic_load_explicit(x, memory_order_relaxed) + atomic_load_explicit(z, memory_order_relaxed);
+  if (r0 == 3) { atomic_store_explicit(y, 3, memory_order_relaxed); }
+}
+P1 (atomic_int* x, atomic_int* y) {
+  int r1 = atomic_load_explicit(y, memory_order_relaxed);
+  if (r1 == 3) { atomic_store_explicit(x, 3, memory_order_relaxed); }
+}
+exists (0:r0=3 /\\ 1:r1=3)
+"""
+
+
+def test_a_statement_reading_twice_with_values_out_of_thin_air_is_refused(models):
+    with pytest.raises(UnsupportedError) as info:
+        check(parse_litmus(TWICE, "LB+ctrls-twice.litmus"), models["coherence"])
+    assert "a statement that reads memory twice: herd leaves those reads unsequenced" in str(info.value)
+    assert info.value.pos.line == 4
+    res = check(parse_litmus(TWICE, "LB+ctrls-twice.litmus"), models["no-thin-air"])
+    assert (res.observation, res.positive, res.negative) == ("Never", 0, 1)
