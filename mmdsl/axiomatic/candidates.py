@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Callable
 
 from ..core.errors import UnsupportedError
-from ..core.program import Value
+from ..core.program import Load, Value
 from ..lang.evaluate import Dynamic, Prepared
 from ..relations import Rel
 from .structure import Structure
@@ -51,9 +51,13 @@ class Enumerator:
     """Depth-first enumeration of the candidates of one structure under one prepared model."""
 
     def __init__(self, structure: Structure, prepared: Prepared, prune: bool = True,
-                 wanted: dict | None = None):
+                 wanted: dict | None = None, thin_air: bool = False):
         """``wanted``: final values (("reg", tid, name) / ("mem", loc) -> value) every leaf of
-        interest has; leaves without them are cut early (verdict-only runs, see ``wanted_values``)."""
+        interest has; leaves without them are cut early (verdict-only runs, see ``wanted_values``).
+        ``thin_air``: the structure has a path only a value out of thin air takes (see
+        ``threads.thin_air_traces``); an allowed leaf whose values no written constant
+        determines is refused (see ``_undetermined``)."""
+        self.thin_air = thin_air
         self.s = structure
         self.p = prepared
         self.prune = prune and any(pr for _, _, pr in prepared.axioms)
@@ -237,7 +241,8 @@ class Enumerator:
 
     def _leaf(self, rf_rows, src, co, co_rows) -> None:
         values = self._values(src)
-        if values is None:
+        if values is None:  # a value cycle: no value is determined (out of thin air)
+            self._thin_air(rf_rows, co_rows)
             return
         s = self.s
         for r, v in self.pins.items():
@@ -258,9 +263,76 @@ class Enumerator:
             allowed = self.p.first_failure(d) is None
         if not allowed and not self.want_forbidden:
             return
+        if allowed and self.thin_air:
+            cycle = self._undetermined(src)
+            if cycle:
+                raise thin_air_error(s, cycle)
+            twice = _reads_twice(s.program)
+            if twice is not None:
+                raise UnsupportedError(
+                    "this test has executions whose values come out of thin air, and a statement "
+                    "that reads memory twice: herd leaves those reads unsequenced (no sb between "
+                    "them) where mmdsl orders them, which decides whether such an execution is "
+                    "allowed").locate(twice.pos, twice.text)
         final = self._final(values, co)
         leaf = Leaf(dict(src), {k: list(v) for k, v in co.items()}, rf, corel, values, final, d)
         self.on_leaf(leaf, allowed)
+
+    def _thin_air(self, rf_rows, co_rows) -> None:
+        """A candidate whose values feed each other through a cycle of reads-from and data
+        (C13: ``r1 = y; x = r1`` against ``r4 = x; y = r4``): nothing determines them, herd
+        reports such an execution with a symbolic value. Forbidden by the model (every model
+        with a no-thin-air axiom), it is no execution; allowed, the test is refused by name."""
+        if self._prune_now:
+            d = self._checked  # the prunable axioms hold on exactly this rf and co (see _leaf)
+            allowed = self.p.first_failure(d, skip_prunable=True) is None
+        else:
+            d = Dynamic(Rel(self.n, rf_rows), Rel(self.n, co_rows), self.s.internal)
+            allowed = self.p.first_failure(d) is None
+        if allowed:
+            raise thin_air_error(self.s, self.cycle)
+
+    def _undetermined(self, src: dict[int, int]) -> list[int] | None:
+        """A cycle of reads-from and data through which values feed each other when no read
+        is pinned, or None. A path pinned to a value out of thin air gets its writes' values
+        from the pin (``r0 = x; if (r0 == 2) y = r0;`` writes 2); herd finds such a value
+        only when a constant written on the cycle determines it (cyc's ``*y = 1``), and
+        leaves it undetermined (a symbolic value, or no execution) otherwise."""
+        s = self.s
+
+        def sources(eid: int) -> list[int]:
+            e = s.events[eid]
+            if e.kind == "R":
+                return [src[eid]]
+            t = s.templates[eid]
+            if t is None:
+                return []
+            raw = t.value if t.raw is None else t.raw
+            return [s.read_eid[e.tid][k] for k in sorted(variables(raw)) if k in s.read_eid[e.tid]]
+
+        state: dict[int, int] = {}  # 1: on the current path, 2: no cycle through it
+        for start in s.reads:
+            if start in state:
+                continue
+            path: dict[int, None] = {start: None}
+            state[start] = 1
+            stack = [(start, iter(sources(start)))]
+            while stack:
+                node, it = stack[-1]
+                nxt = next(it, None)
+                if nxt is None:
+                    stack.pop()
+                    state[node] = 2
+                    path.pop(node)
+                    continue
+                seen = state.get(nxt)
+                if seen == 1:
+                    return _cycle_from(path, nxt)
+                if seen is None:
+                    state[nxt] = 1
+                    path[nxt] = None
+                    stack.append((nxt, iter(sources(nxt))))
+        return None
 
     # ---- values --------------------------------------------------------------------
     def _values(self, src: dict[int, int]) -> dict[int, Value] | None:
@@ -271,7 +343,7 @@ class Enumerator:
         s = self.s
         values: dict[int, Value] = {}
         env: list[dict[int, Value]] = [dict() for _ in s.traces]
-        visiting: set[int] = set()
+        visiting: dict[int, None] = {}  # the events being resolved, in order (a stack)
         state = (src, values, env, visiting)
         try:
             for r in s.reads:
@@ -281,7 +353,8 @@ class Enumerator:
             for e in s.events:
                 if e.kind == "W":
                     self._write_value(e.eid, state)
-        except _Cycle:
+        except _Cycle as cycle:
+            self.cycle = cycle.events
             return None
         self.env = env
         return values
@@ -298,8 +371,8 @@ class Enumerator:
             return e.value
         t = s.templates[w]
         if w in visiting:
-            raise _Cycle
-        visiting.add(w)
+            raise _Cycle(_cycle_from(visiting, w))
+        visiting[w] = None
         tid = e.tid
         for k in variables(t.value):  # only the reads this value is computed from
             if k not in env[tid]:
@@ -309,7 +382,7 @@ class Enumerator:
         except UnsupportedError as err:  # e.g. storing an address plus a value read
             ins = s.program.threads[tid].instrs[t.instr]
             raise err.locate(ins.pos, ins.text) from None
-        visiting.discard(w)
+        visiting.pop(w, None)
         values[w] = v
         return v
 
@@ -319,10 +392,10 @@ class Enumerator:
         if v is not None:
             return v
         if r in visiting:
-            raise _Cycle
-        visiting.add(r)
+            raise _Cycle(_cycle_from(visiting, r))
+        visiting[r] = None
         v = self._write_value(src[r], state)
-        visiting.discard(r)
+        visiting.pop(r, None)
         values[r] = v
         return v
 
@@ -352,4 +425,45 @@ def _writer_of(instrs, reg: str) -> tuple:
 
 
 class _Cycle(Exception):
-    pass
+    """Values that feed each other: ``events``, the cycle's reads and writes in order."""
+
+    def __init__(self, events: list[int]):
+        super().__init__()
+        self.events = events
+
+
+def _cycle_from(visiting: dict[int, None], start: int) -> list[int]:
+    stack = list(visiting)
+    return stack[stack.index(start):]
+
+
+def _reads_twice(program):
+    """The first C statement that reads memory twice (``t = load(x) + *y``), or None."""
+    if program.arch != "C":
+        return None
+    for t in program.threads:
+        seen = set()
+        for ins in t.instrs:
+            if isinstance(ins, Load) and ins.pos is not None:
+                if ins.pos in seen:
+                    return ins
+                seen.add(ins.pos)
+    return None
+
+
+def thin_air_error(structure: Structure, cycle: list[int]) -> UnsupportedError:
+    """The refusal of a test with an allowed execution whose values come out of thin air."""
+    s = structure
+    steps = []
+    for eid in cycle:
+        e = s.events[eid]
+        who = "init" if e.tid < 0 else s.program.threads[e.tid].name
+        steps.append(f"{who} {e.kind} {e.loc}")
+    first = next((s.events[e] for e in cycle if s.events[e].tid >= 0), None)
+    ins = s.program.threads[first.tid].instrs[first.instr] if first is not None else None
+    err = UnsupportedError(
+        "this test has executions whose values come out of thin air (cycle: "
+        + " -> ".join(steps + steps[:1]) + "), which mmdsl does not enumerate; herd reports them "
+        "with symbolic values (a model with a no-thin-air axiom, such as rc11.cat's "
+        "'acyclic sb | rf', forbids them)")
+    return err.locate(ins.pos, ins.text) if ins is not None else err

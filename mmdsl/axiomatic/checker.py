@@ -16,7 +16,7 @@ from ..lang.ir import Model
 from .candidates import Enumerator, Leaf
 from .explain import explain
 from .structure import Structure
-from .threads import thread_traces
+from .threads import supplied, thin_air_traces
 
 ENGINE = "axiomatic"
 
@@ -91,20 +91,20 @@ def check(program: Program, model: Model, *, why: bool = False, collect: str = "
     nexplained = 0  # complete candidates enumerated to find explanations (--why)
     stopped = False
     locations = program.locations  # a property that walks the program: once per check
-    traces = thread_traces(program, locations)
+    traces, extra = thin_air_traces(program, locations)
     # verdict-only: stop at the first witness, unless a path ends at an error that the full
     # run would report (it is raised only when an allowed execution takes that path)
     verdict_only = (collect == "verdict" and not why
-                    and not any(tr.error is not None for paths in traces for tr in paths))
+                    and not any(tr.error is not None for paths in traces + (extra or []) for tr in paths))
     wanted = wanted_values(prop) if verdict_only else None
-    for combo in product(*traces):
+    for combo, thin_air in _combinations(traces, extra):
         structure = Structure(program, list(combo), locations)
         prepared = structure.prepare(model)
         error = next((tr.error for tr in combo if tr.error is not None), None)
         if error is not None:  # some thread's path stops at an unsupported value
             Enumerator(structure, prepared, prune=prune).run(_reached(error))
             continue
-        enum = Enumerator(structure, prepared, prune=prune, wanted=wanted)
+        enum = Enumerator(structure, prepared, prune=prune, wanted=wanted, thin_air=thin_air)
 
         def on_leaf(leaf: Leaf, allowed: bool, structure=structure, prepared=prepared) -> None:
             if filt is not None and not filt.holds(leaf.final):
@@ -170,6 +170,20 @@ def check(program: Program, model: Model, *, why: bool = False, collect: str = "
     result.stats["partial"] = npartial  # work done besides the complete candidates
     result.stats["why_candidates"] = nexplained
     return result
+
+
+def _combinations(traces, extra):
+    """One path per thread, and whether one of them is only taken by a value out of thin air:
+    every combination of ``traces``, then those with at least one path of ``extra`` (see
+    ``thin_air_traces``)."""
+    for combo in product(*traces):
+        yield combo, False
+    if extra is None:
+        return
+    for k in range(len(traces)):  # the first thread with an extra path is thread k
+        for combo in product(*traces[:k], extra[k], *(a + b for a, b in zip(traces[k + 1:], extra[k + 1:]))):
+            if supplied(combo):
+                yield combo, True
 
 
 def wanted_values(prop) -> dict:

@@ -15,7 +15,8 @@ from itertools import product
 
 from ..core.errors import MmdslError, UnsupportedError
 from ..core.program import (
-    OLD, Assign, Assume, Branch, Fence, Load, Nop, Program, Rmw, Store, StoreCond, Thread, Value,
+    OLD, Assign, Assume, BinOp, Branch, Const, Fence, Load, Nop, Program, Rmw, Store, StoreCond, Thread,
+    UnOp, Value,
 )
 from .symbolic import is_concrete, substitute, symbolic_eval, taint, value_of, variables
 
@@ -41,6 +42,7 @@ class Template:
     ctrl_dep: int = 0
     pair: int = -1  # a store-conditional's write: the read index of its load-reserved
     source: int = -1  # a store-conditional's write: the index its status register's taint names
+    raw: object = None  # a write: its value with no read pinned (None: ``value``), see thin_air_traces
 
 
 
@@ -51,6 +53,7 @@ class Trace:
     regs: dict  # final symbolic registers
     nreads: int
     error: MmdslError | None = None  # the path stops here: an unsupported value (see above)
+    beyond: tuple = ()  # (location, value) of each read pinned out of thin air (thin_air_traces)
 
 
 def _loc_of(addr, instr, thread: Thread, k: int) -> str:
@@ -194,7 +197,8 @@ class _PathWalker:
         if isinstance(ins, Store):
             val = symbolic_eval(ins.value, regs, pins)
             ev = Template("W", pc, loc, val, annots=ins.annots, addr_dep=adep,
-                          data_dep=taint(ins.value, taints), ctrl_dep=ctrl)
+                          data_dep=taint(ins.value, taints), ctrl_dep=ctrl,
+                          raw=symbolic_eval(ins.value, regs, {}) if pins else None)
             self._walk(pc + 1, regs, taints, events + [ev], pins, nreads, ctrl)
             return
         if isinstance(ins, StoreCond):
@@ -296,9 +300,19 @@ def _subst_regs(regs, pins):
 def thread_traces(program: Program, locations: list[str] | None = None) -> list[list[Trace]]:
     """Every path of every thread, with value domains computed to a fixpoint (``locations``:
     ``program.locations`` when the caller has it)."""
+    return _grounded(program, locations)[0]
+
+
+def _grounded(program: Program, locations: list[str] | None = None):
+    """The paths of every thread, the domains they were walked with, and whether any path
+    forked on a domain."""
     if locations is None:
         locations = program.locations
     domains: dict[str, set] = {loc: {program.init.get(loc, 0)} for loc in locations}
+    return _fixpoint(program, domains)
+
+
+def _fixpoint(program: Program, domains: dict[str, set]):
     # In a loop-free program a value reaches a read through a chain of distinct writes
     # (a chain through one write twice would be thin air), so after one round per write
     # instruction every value an execution can produce is in the domains: stop there even
@@ -313,13 +327,14 @@ def thread_traces(program: Program, locations: list[str] | None = None) -> list[
             all_traces = [w.run() for w in walkers]
             if not any(w.used_domains for w in walkers):
                 fixed = all_traces
+        walked = {loc: frozenset(vs) for loc, vs in domains.items()}
         if round_no == rounds:
-            return all_traces
+            return all_traces, walked, fixed is None
         changed = False
         # each round extends the chains of writes by one: values come from the domains as the
         # round began (values added during the round would feed each other, and six
         # store-conditionals of one thread, with their 64 paths, overflowed the domains)
-        before = {loc: frozenset(vs) for loc, vs in domains.items()}
+        before = walked
         for traces in all_traces:
             for tr in traces:
                 for ev in tr.events:
@@ -335,8 +350,81 @@ def thread_traces(program: Program, locations: list[str] | None = None) -> list[
                             f"location '{ev.loc}' may hold more than {MAX_DOMAIN} values; "
                             "the axiomatic checker needs small value domains")
         if not changed:
-            return all_traces
-    return all_traces
+            return all_traces, walked, fixed is None
+    return all_traces, walked, fixed is None
+
+
+def thin_air_traces(program: Program, locations: list[str] | None = None):
+    """Every path of every thread, and apart, the paths only a value out of thin air takes.
+
+    Returns ``(traces, extra)``: ``traces`` as ``thread_traces`` gives them; ``extra[t]``
+    the paths of thread ``t`` that fork on a value no chain of writes from the initial
+    state produces, but a cycle of reads-from and dependencies may justify (cyc: ``r0 = x;
+    if (r0) y = 1;`` against its mirror, both reading 1). Such values are looked for among
+    the program's integer constants, closed under what the writes compute from them; every
+    execution with one of these paths has such a cycle, so a model with a no-thin-air
+    axiom forbids them all. ``extra`` is None when no path forks on a value."""
+    if locations is None:
+        locations = program.locations
+    traces, grounded, forked = _grounded(program, locations)
+    if not forked:
+        return traces, None
+    seeds = _int_constants(program)
+    domains = {loc: set(vs) | (seeds if all(isinstance(v, int) for v in vs) else set())
+               for loc, vs in grounded.items()}
+    if all(domains[loc] == set(grounded[loc]) for loc in grounded):
+        return traces, None
+    try:
+        wide = _fixpoint(program, domains)[0]
+    except UnsupportedError:  # too many values: keep the seeds only where a path forks
+        return traces, None
+    extra = []
+    for paths in wide:
+        extra.append([])
+        for tr in paths:
+            tr.beyond = _beyond(tr, grounded)
+            if tr.beyond:
+                extra[-1].append(tr)
+    return traces, (extra if any(extra) else None)
+
+
+def _beyond(trace: Trace, grounded) -> tuple:
+    """The (location, value) of each read ``trace`` pins to a value outside the grounded domains."""
+    locs = {ev.read: ev.loc for ev in trace.events if ev.kind == "R"}
+    return tuple((locs[k], v) for k, v in sorted(trace.pins.items())
+                 if k in locs and v not in grounded.get(locs[k], ()))
+
+
+def supplied(combo) -> bool:
+    """Can every value out of thin air that the paths ``combo`` assume be read from one of
+    their writes? (A write of that value, or of a value computed from reads; else the
+    combination has no candidate and is not built.)"""
+    writes = [ev for tr in combo for ev in tr.events if ev.kind == "W"]
+    return all(any(w.loc == loc and (w.value == v or isinstance(w.value, tuple)) for w in writes)
+               for tr in combo for loc, v in tr.beyond)
+
+
+def _int_constants(program: Program) -> set:
+    """The integer constants of the program's instructions and initial state."""
+    out: set = {v for v in program.init.values() if isinstance(v, int)}
+
+    def walk(e) -> None:
+        if isinstance(e, Const):
+            if isinstance(e.value, int) and not isinstance(e.value, bool):
+                out.add(e.value)
+        elif isinstance(e, BinOp):
+            walk(e.left)
+            walk(e.right)
+        elif isinstance(e, UnOp):
+            walk(e.arg)
+
+    for t in program.threads:
+        for ins in t.instrs:
+            for name in ("value", "new", "cond", "expr"):
+                e = getattr(ins, name, None)
+                if e is not None:
+                    walk(e)
+    return out
 
 
 def _possible_values(sym, trace: Trace, domains) -> set:
