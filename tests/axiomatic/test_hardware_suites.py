@@ -60,12 +60,12 @@ def test_classic_and_deps_and_fences_give_herds_observation(suite):
 @pytest.mark.slow
 @pytest.mark.parametrize("suite", sorted(MODEL))
 def test_whole_suite_gives_herds_observation_but_the_listed_tests(suite):
-    """613 PPC, 73 ARM and 597 AArch64 tests (about 15 s in all on one core)."""
+    """656 PPC, 151 ARM and 598 AArch64 tests (about 15 s in all on one core)."""
     start = time.perf_counter()
     found = disagreements(suite)
     known = {p for s, p in DISAGREE if s == suite}
     assert set(found) == known, found
-    assert len(expected(suite)) == {"ppc": 613, "arm": 73, "aarch64": 597}[suite]
+    assert len(expected(suite)) == {"ppc": 656, "arm": 151, "aarch64": 598}[suite]
     print(f"{suite} under {MODEL[suite]}: {len(expected(suite))} tests in {time.perf_counter() - start:.0f} s")
 
 
