@@ -80,7 +80,7 @@ case "$job" in
         exit $status
         ;;
     test)
-        .venv/bin/python -m pytest -q "$@"
+        .venv/bin/python -m pytest -q --durations=25 "$@"  # the 25 slowest tests listed, to keep the run under 30 min
         ;;
     *)
         echo "usage: ./dev.sh run|test|setup" >&2
