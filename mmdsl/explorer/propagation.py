@@ -193,6 +193,60 @@ def receive(storage, t: int, i: int):
     return (init, events, seen[:t] + (seen[t] | (1 << i),) + seen[t + 1:], co)
 
 
+def propagation_acyclic(storage) -> bool:
+    """Whether coherence and the write-to-write propagation order of the barriers are acyclic
+    (herd's propagation axiom, ``acyclic co | prop``, on writes): a write committed after a
+    barrier follows every write of the barrier's group A (what its thread had seen), so no
+    chain of coherence edges may lead from it back to one of those. Propagation alone keeps
+    this per thread; two threads' barriers can still close a cycle through writes that never
+    reach each other (2+2W+lwsyncs), which this check refuses.
+    """
+    _, events, _, co = storage
+    n = len(events)
+    groups: dict[int, int] = {}
+
+    def group_a(b: int) -> int:  # the writes a barrier (transitively) orders before it
+        if b not in groups:
+            mask = 0
+            for k in _bits(events[b][4]):
+                mask |= group_a(k) if events[k][0] == EV_BARRIER else (1 << k)
+            groups[b] = mask
+        return groups[b]
+
+    succ = [0] * n
+    any_prop = False
+    for w, e in enumerate(events):
+        if e[0] != EV_WRITE:
+            continue
+        for c in _bits(co[w]):  # c coherence-before w
+            succ[c] |= 1 << w
+        for b in _bits(e[4]):
+            for a in _bits(group_a(b)):
+                if a != w:
+                    succ[a] |= 1 << w
+                    any_prop = True
+    if not any_prop:
+        return True
+    state = [0] * n  # 0 new, 1 on the path, 2 done
+    for root in range(n):
+        if state[root]:
+            continue
+        stack = [(root, iter(_bits(succ[root])))]
+        state[root] = 1
+        while stack:
+            node, it = stack[-1]
+            nxt = next(it, None)
+            if nxt is None:
+                state[node] = 2
+                stack.pop()
+            elif state[nxt] == 1:
+                return False
+            elif state[nxt] == 0:
+                state[nxt] = 1
+                stack.append((nxt, iter(_bits(succ[nxt]))))
+    return True
+
+
 def commit(storage, t: int, kind: int, loc: int = -1, value=None, rmw_from: int = -1):
     """Thread ``t`` commits a write (or a light barrier), seen by ``t`` at once."""
     init, events, seen, co = storage
@@ -278,8 +332,8 @@ class PropagationSemantics(Semantics):
         covers = [coverage(storage, t) for t in range(n)]
         memo = self._enabled_memo
         out = []
-        if not any(running):  # every thread is done: settle the coherence order left open
-            return [self._settlements(storage)] + [[] for _ in range(n - 1)] if n else []
+        if not any(running):  # every thread is done: propagate until coherence is settled
+            return self._final_propagations(storage, n, covers)
         for t, ts in enumerate(threads):
             trs = memo.get(keys[t])
             if trs is None:
@@ -309,6 +363,22 @@ class PropagationSemantics(Semantics):
             return True
         writes = _loc_writes(storage[1], op[2])
         return not writes & ~cover
+
+    def _final_propagations(self, storage, n: int, covers) -> list:
+        """Once every thread is done, coherence left open is settled the way the storage would
+        settle it: by propagating the remaining events (barriers first where a write waits for
+        one) to the threads, finished ones too, until each location has one last write.
+
+        Ordering two last writes directly (a *settle* step) would skip the barriers: under
+        2+2W+lwsyncs it ordered each location against its lwsync, an outcome herd forbids
+        (a write propagated to a thread brings that thread's later barriers with it).
+        """
+        if not any(len(maximal_writes(storage, loc)) > 1 for loc in range(len(storage[0]))):
+            return [[] for _ in range(n)]
+        out = [self._propagations(storage, t, 0, covers[t]) for t in range(n)]
+        if not any(out):  # nothing can move (not expected): order the last writes directly
+            return [self._settlements(storage)] + [[] for _ in range(n - 1)]
+        return out
 
     @staticmethod
     def _settlements(storage) -> list:
@@ -355,6 +425,8 @@ class PropagationSemantics(Semantics):
                 continue
             if e[0] == EV_BARRIER and not (awaited >> i) & 1 and not any(
                     (f[4] >> i) & 1 and not (cover >> j) & 1 for j, f in enumerate(events[i + 1:], i + 1)):
+                continue
+            if e[0] == EV_WRITE and not propagation_acyclic(receive(storage, t, i)):
                 continue
             out.append(Transition(t, PROPAGATE, i))
         return out
