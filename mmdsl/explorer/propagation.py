@@ -39,7 +39,7 @@ reduction's independence argument does not cover them (``explore_space`` turns i
 from __future__ import annotations
 
 from ..core.errors import UnsupportedError
-from ..core.program import StoreCond
+from ..core.program import BinOp, Branch, Const, Fence, Load, Reg, Rmw, Store, StoreCond
 from .deferred import resolve
 from .state import FENCE, READ, RMW, Machine
 from .transitions import (
@@ -262,6 +262,65 @@ def settle(storage, a: int, b: int):
     return (init, events, seen, _order_after(events, co, b, 1 << a))
 
 
+def _refuse_early_forwarding(thread, loc_index: dict, rules) -> None:
+    """Refuse a read of a location after a write of it that may be held by something that
+    does not hold the read: an earlier access to the location, or a branch before the write.
+
+    Herd lets such a read take the write's value early (``rfi`` is not ordering), before the
+    write is itself ordered after what holds it (fri-rfi, wsi-rfi, ctrl-rfi shapes under
+    arm.cat). This machine performs a thread's accesses to one location in program order and
+    a read sees only committed writes, so it would forbid outcomes herd allows.
+    """
+    from .reduction import LOCATION_OPS
+
+    def static_location(e, locs):  # a location named by a constant or an initialised register
+        names = set()
+
+        def walk(x):
+            if isinstance(x, Const) and isinstance(x.value, str):
+                names.add(x.value)
+            elif isinstance(x, Reg) and isinstance(thread.reg_init.get(x.name), str):
+                names.add(thread.reg_init[x.name])
+            elif isinstance(x, BinOp) and x.op in LOCATION_OPS:
+                walk(x.left)
+                walk(x.right)
+
+        walk(e)
+        return locs.get(next(iter(names))) if len(names) == 1 else None
+
+    from ..core.events import EventShape
+
+    model = rules.model.name
+    touched: set[int] = set()
+    branched = False
+    held: dict[int, object] = {}  # location -> the write a later read could forward from early
+    for ins in thread.instrs:
+        if isinstance(ins, Branch) and ins.cond is not None:
+            branched = True
+            continue
+        if isinstance(ins, Fence) and rules.fence_orders(ins.kind, EventShape("W"), EventShape("R")):
+            held.clear()  # the fence holds the read until the write is performed
+            continue
+        if not isinstance(ins, (Load, Store, Rmw)):
+            continue
+        loc = static_location(ins.addr, loc_index)
+        if loc is None:
+            continue
+        if isinstance(ins, Load) and loc in held:
+            w = held[loc]
+            raise UnsupportedError(
+                f"'{ins.text}' reads a location its thread wrote just before ('{w.text}'), a write held back "
+                f"by an earlier access to that location or a branch; under model '{model}' herd lets the read "
+                "take the write's value before the write is ordered (rfi), which the explorer's per-thread "
+                "propagation does not model; use the axiomatic engine", ins.pos)
+        if isinstance(ins, (Store, Rmw)):
+            if loc in touched or branched:
+                held[loc] = ins
+            else:
+                held.pop(loc, None)
+        touched.add(loc)
+
+
 class PropagationMachine(Machine):
     """A program compiled for a per-thread model: states hold a storage in place of memory."""
 
@@ -280,6 +339,9 @@ class PropagationMachine(Machine):
                         f"model '{rules.model.name}' lets other accesses go between the read and the write of "
                         f"'{ins.text}'; the explorer's per-thread propagation performs a read-modify-write in "
                         "one step only", ins.pos)
+
+        for th in self.threads:
+            _refuse_early_forwarding(th.thread, self.loc_index, rules)
 
     def initial_states(self) -> list:
         n = len(self.threads)
