@@ -39,8 +39,10 @@ reduction's independence argument does not cover them (``explore_space`` turns i
 from __future__ import annotations
 
 from ..core.errors import UnsupportedError
+from ..core.events import EventShape
 from ..core.program import BinOp, Branch, Const, Fence, Load, Reg, Rmw, Store, StoreCond
 from .deferred import resolve
+from .reduction import LOCATION_OPS
 from .state import FENCE, READ, RMW, Machine
 from .transitions import (
     ISSUE, MEMO_LIMIT, MISSPECULATED, PERFORM, Semantics, Transition, _drop_dead_fences, _others,
@@ -264,15 +266,14 @@ def settle(storage, a: int, b: int):
 
 def _refuse_early_forwarding(thread, loc_index: dict, rules) -> None:
     """Refuse a read of a location after a write of it that may be held by something that
-    does not hold the read: an earlier access to the location, or a branch before the write.
+    does not hold the read (an earlier access to the location, or a branch before the write),
+    when another access follows the read (with none, taking the value early changes nothing).
 
     Herd lets such a read take the write's value early (``rfi`` is not ordering), before the
     write is itself ordered after what holds it (fri-rfi, wsi-rfi, ctrl-rfi shapes under
     arm.cat). This machine performs a thread's accesses to one location in program order and
     a read sees only committed writes, so it would forbid outcomes herd allows.
     """
-    from .reduction import LOCATION_OPS
-
     def static_location(e, locs):  # a location named by a constant or an initialised register
         names = set()
 
@@ -288,31 +289,34 @@ def _refuse_early_forwarding(thread, loc_index: dict, rules) -> None:
         walk(e)
         return locs.get(next(iter(names))) if len(names) == 1 else None
 
-    from ..core.events import EventShape
-
     model = rules.model.name
     touched: set[int] = set()
     branched = False
     held: dict[int, object] = {}  # location -> the write a later read could forward from early
+    suspect = None  # (such a read, its write)
     for ins in thread.instrs:
         if isinstance(ins, Branch) and ins.cond is not None:
             branched = True
             continue
         if isinstance(ins, Fence) and rules.fence_orders(ins.kind, EventShape("W"), EventShape("R")):
             held.clear()  # the fence holds the read until the write is performed
+            suspect = None  # and what follows it
             continue
         if not isinstance(ins, (Load, Store, Rmw)):
             continue
+        if suspect is not None:  # an access follows the read: it could go early with it
+            read, w = suspect
+            raise UnsupportedError(
+                f"'{read.text}' reads a location its thread wrote just before ('{w.text}'), a write held back "
+                f"by an earlier access to that location or a branch, and accesses follow; under model "
+                f"'{model}' herd lets the read take the write's value before the write is ordered (rfi), "
+                "which the explorer's per-thread propagation does not model; use the axiomatic engine",
+                read.pos)
         loc = static_location(ins.addr, loc_index)
         if loc is None:
             continue
         if isinstance(ins, Load) and loc in held:
-            w = held[loc]
-            raise UnsupportedError(
-                f"'{ins.text}' reads a location its thread wrote just before ('{w.text}'), a write held back "
-                f"by an earlier access to that location or a branch; under model '{model}' herd lets the read "
-                "take the write's value before the write is ordered (rfi), which the explorer's per-thread "
-                "propagation does not model; use the axiomatic engine", ins.pos)
+            suspect = (ins, held[loc])
         if isinstance(ins, (Store, Rmw)):
             if loc in touched or branched:
                 held[loc] = ins
