@@ -485,6 +485,7 @@ class PropagationSemantics(Semantics):
         adds constraints on what follows).
         """
         events = storage[1]
+        barriers = _barriers(events)  # without one, coherence alone cannot close a cycle
         out = []
         for i, e in enumerate(events):
             if (cover >> i) & 1 or e[4] & ~cover:
@@ -492,7 +493,8 @@ class PropagationSemantics(Semantics):
             if e[0] == EV_BARRIER and not (awaited >> i) & 1 and not any(
                     (f[4] >> i) & 1 and not (cover >> j) & 1 for j, f in enumerate(events[i + 1:], i + 1)):
                 continue
-            if e[0] == EV_WRITE and not propagation_acyclic(receive(storage, t, i)):
+            if (e[0] == EV_WRITE and barriers and cover & _loc_writes(events, e[2]) & ~(1 << i)
+                    and not propagation_acyclic(receive(storage, t, i))):  # it adds coherence edges
                 continue
             out.append(Transition(t, PROPAGATE, i))
         return out
