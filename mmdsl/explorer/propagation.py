@@ -12,7 +12,10 @@ the intermediate machine of "Herding cats" (section 7):
   is a partial order built as writes propagate: a write that reaches a thread goes
   after the writes of its location that reached it before, so the writes a thread has
   seen form a chain, and it reads the last of them (else the initial value). Writes left
-  unordered when every thread is done are ordered then, each way (*settle* steps).
+  unordered when every thread is done are ordered then by propagating the rest to every
+  thread, finished ones too, until each location has one last write. Coherence and the
+  barriers' write-to-write order (herd's ``acyclic co | prop`` on writes) stay acyclic:
+  a propagation that would close a cycle is not taken (2+2W+lwsyncs).
 
 Transitions, beyond the threads' issue and perform (``transitions.py``, unchanged):
 
@@ -29,6 +32,9 @@ Transitions, beyond the threads' issue and perform (``transitions.py``, unchange
   once its barriers have. Until then, the fence holds the later accesses it
   orders (a light one only the writes: it does not order a write before a later read).
 
+A thread's accesses to one location are performed in program order and a read sees only
+committed writes, so a read herd lets take its own thread's held-back write early (fri-rfi,
+wsi-rfi, ctrl-rfi) is refused by name where an access follows it (``_refuse_early_forwarding``).
 A read-modify-write is performed once every write of its location has reached its
 thread; its write then stays right after the write it read (a write ordered after that
 one is ordered after it too). The partial-order reduction is not applied to these machines:
@@ -420,7 +426,10 @@ class PropagationSemantics(Semantics):
 
     @staticmethod
     def _coherent(storage, ts, tr, cover: int) -> bool:
-        """A read-modify-write is performed once every write of its location has reached its
+        """A thread's accesses to one location are performed in program order and a read sees only
+committed writes, so a read herd lets take its own thread's held-back write early (fri-rfi,
+wsi-rfi, ctrl-rfi) is refused by name where an access follows it (``_refuse_early_forwarding``).
+A read-modify-write is performed once every write of its location has reached its
         thread (it then reads the coherence-latest one, and its write goes right after)."""
         if tr.action != PERFORM or tr.source >= 0:
             return True
