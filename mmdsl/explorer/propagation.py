@@ -12,7 +12,10 @@ the intermediate machine of "Herding cats" (section 7):
   is a partial order built as writes propagate: a write that reaches a thread goes
   after the writes of its location that reached it before, so the writes a thread has
   seen form a chain, and it reads the last of them (else the initial value). Writes left
-  unordered when every thread is done are ordered then, each way (*settle* steps).
+  unordered when every thread is done are ordered then by propagating the rest to every
+  thread, finished ones too, until each location has one last write. Coherence and the
+  barriers' write-to-write order (herd's ``acyclic co | prop`` on writes) stay acyclic:
+  a propagation that would close a cycle is not taken (2+2W+lwsyncs).
 
 Transitions, beyond the threads' issue and perform (``transitions.py``, unchanged):
 
@@ -29,6 +32,9 @@ Transitions, beyond the threads' issue and perform (``transitions.py``, unchange
   once its barriers have. Until then, the fence holds the later accesses it
   orders (a light one only the writes: it does not order a write before a later read).
 
+A thread's accesses to one location are performed in program order and a read sees only
+committed writes, so a read herd lets take its own thread's held-back write early (fri-rfi,
+wsi-rfi, ctrl-rfi) is refused by name where an access follows it (``_refuse_early_forwarding``).
 A read-modify-write is performed once every write of its location has reached its
 thread; its write then stays right after the write it read (a write ordered after that
 one is ordered after it too). The partial-order reduction is not applied to these machines:
@@ -39,8 +45,10 @@ reduction's independence argument does not cover them (``explore_space`` turns i
 from __future__ import annotations
 
 from ..core.errors import UnsupportedError
-from ..core.program import StoreCond
+from ..core.events import EventShape
+from ..core.program import BinOp, Branch, Const, Fence, Load, Reg, Rmw, Store, StoreCond
 from .deferred import resolve
+from .reduction import LOCATION_OPS
 from .state import FENCE, READ, RMW, Machine
 from .transitions import (
     ISSUE, MEMO_LIMIT, MISSPECULATED, PERFORM, Semantics, Transition, _drop_dead_fences, _others,
@@ -193,6 +201,60 @@ def receive(storage, t: int, i: int):
     return (init, events, seen[:t] + (seen[t] | (1 << i),) + seen[t + 1:], co)
 
 
+def propagation_acyclic(storage) -> bool:
+    """Whether coherence and the write-to-write propagation order of the barriers are acyclic
+    (herd's propagation axiom, ``acyclic co | prop``, on writes): a write committed after a
+    barrier follows every write of the barrier's group A (what its thread had seen), so no
+    chain of coherence edges may lead from it back to one of those. Propagation alone keeps
+    this per thread; two threads' barriers can still close a cycle through writes that never
+    reach each other (2+2W+lwsyncs), which this check refuses.
+    """
+    _, events, _, co = storage
+    n = len(events)
+    groups: dict[int, int] = {}
+
+    def group_a(b: int) -> int:  # the writes a barrier (transitively) orders before it
+        if b not in groups:
+            mask = 0
+            for k in _bits(events[b][4]):
+                mask |= group_a(k) if events[k][0] == EV_BARRIER else (1 << k)
+            groups[b] = mask
+        return groups[b]
+
+    succ = [0] * n
+    any_prop = False
+    for w, e in enumerate(events):
+        if e[0] != EV_WRITE:
+            continue
+        for c in _bits(co[w]):  # c coherence-before w
+            succ[c] |= 1 << w
+        for b in _bits(e[4]):
+            for a in _bits(group_a(b)):
+                if a != w:
+                    succ[a] |= 1 << w
+                    any_prop = True
+    if not any_prop:
+        return True
+    state = [0] * n  # 0 new, 1 on the path, 2 done
+    for root in range(n):
+        if state[root]:
+            continue
+        stack = [(root, iter(_bits(succ[root])))]
+        state[root] = 1
+        while stack:
+            node, it = stack[-1]
+            nxt = next(it, None)
+            if nxt is None:
+                state[node] = 2
+                stack.pop()
+            elif state[nxt] == 1:
+                return False
+            elif state[nxt] == 0:
+                state[nxt] = 1
+                stack.append((nxt, iter(_bits(succ[nxt]))))
+    return True
+
+
 def commit(storage, t: int, kind: int, loc: int = -1, value=None, rmw_from: int = -1):
     """Thread ``t`` commits a write (or a light barrier), seen by ``t`` at once."""
     init, events, seen, co = storage
@@ -206,6 +268,67 @@ def settle(storage, a: int, b: int):
     """At the end: write ``a`` goes coherence-before write ``b`` (two last writes of one location)."""
     init, events, seen, co = storage
     return (init, events, seen, _order_after(events, co, b, 1 << a))
+
+
+def _refuse_early_forwarding(thread, loc_index: dict, rules) -> None:
+    """Refuse a read of a location after a write of it that may be held by something that
+    does not hold the read (an earlier access to the location, or a branch before the write),
+    when another access follows the read (with none, taking the value early changes nothing).
+
+    Herd lets such a read take the write's value early (``rfi`` is not ordering), before the
+    write is itself ordered after what holds it (fri-rfi, wsi-rfi, ctrl-rfi shapes under
+    arm.cat). This machine performs a thread's accesses to one location in program order and
+    a read sees only committed writes, so it would forbid outcomes herd allows.
+    """
+    def static_location(e, locs):  # a location named by a constant or an initialised register
+        names = set()
+
+        def walk(x):
+            if isinstance(x, Const) and isinstance(x.value, str):
+                names.add(x.value)
+            elif isinstance(x, Reg) and isinstance(thread.reg_init.get(x.name), str):
+                names.add(thread.reg_init[x.name])
+            elif isinstance(x, BinOp) and x.op in LOCATION_OPS:
+                walk(x.left)
+                walk(x.right)
+
+        walk(e)
+        return locs.get(next(iter(names))) if len(names) == 1 else None
+
+    model = rules.model.name
+    touched: set[int] = set()
+    branched = False
+    held: dict[int, object] = {}  # location -> the write a later read could forward from early
+    suspect = None  # (such a read, its write)
+    for ins in thread.instrs:
+        if isinstance(ins, Branch) and ins.cond is not None:
+            branched = True
+            continue
+        if isinstance(ins, Fence) and rules.fence_orders(ins.kind, EventShape("W"), EventShape("R")):
+            held.clear()  # the fence holds the read until the write is performed
+            suspect = None  # and what follows it
+            continue
+        if not isinstance(ins, (Load, Store, Rmw)):
+            continue
+        if suspect is not None:  # an access follows the read: it could go early with it
+            read, w = suspect
+            raise UnsupportedError(
+                f"'{read.text}' reads a location its thread wrote just before ('{w.text}'), a write held back "
+                f"by an earlier access to that location or a branch, and accesses follow; under model "
+                f"'{model}' herd lets the read take the write's value before the write is ordered (rfi), "
+                "which the explorer's per-thread propagation does not model; use the axiomatic engine",
+                read.pos)
+        loc = static_location(ins.addr, loc_index)
+        if loc is None:
+            continue
+        if isinstance(ins, Load) and loc in held:
+            suspect = (ins, held[loc])
+        if isinstance(ins, (Store, Rmw)):
+            if loc in touched or branched:
+                held[loc] = ins
+            else:
+                held.pop(loc, None)
+        touched.add(loc)
 
 
 class PropagationMachine(Machine):
@@ -226,6 +349,9 @@ class PropagationMachine(Machine):
                         f"model '{rules.model.name}' lets other accesses go between the read and the write of "
                         f"'{ins.text}'; the explorer's per-thread propagation performs a read-modify-write in "
                         "one step only", ins.pos)
+
+        for th in self.threads:
+            _refuse_early_forwarding(th.thread, self.loc_index, rules)
 
     def initial_states(self) -> list:
         n = len(self.threads)
@@ -278,8 +404,8 @@ class PropagationSemantics(Semantics):
         covers = [coverage(storage, t) for t in range(n)]
         memo = self._enabled_memo
         out = []
-        if not any(running):  # every thread is done: settle the coherence order left open
-            return [self._settlements(storage)] + [[] for _ in range(n - 1)] if n else []
+        if not any(running):  # every thread is done: propagate until coherence is settled
+            return self._final_propagations(storage, n, covers)
         for t, ts in enumerate(threads):
             trs = memo.get(keys[t])
             if trs is None:
@@ -300,7 +426,10 @@ class PropagationSemantics(Semantics):
 
     @staticmethod
     def _coherent(storage, ts, tr, cover: int) -> bool:
-        """A read-modify-write is performed once every write of its location has reached its
+        """A thread's accesses to one location are performed in program order and a read sees only
+committed writes, so a read herd lets take its own thread's held-back write early (fri-rfi,
+wsi-rfi, ctrl-rfi) is refused by name where an access follows it (``_refuse_early_forwarding``).
+A read-modify-write is performed once every write of its location has reached its
         thread (it then reads the coherence-latest one, and its write goes right after)."""
         if tr.action != PERFORM or tr.source >= 0:
             return True
@@ -309,6 +438,22 @@ class PropagationSemantics(Semantics):
             return True
         writes = _loc_writes(storage[1], op[2])
         return not writes & ~cover
+
+    def _final_propagations(self, storage, n: int, covers) -> list:
+        """Once every thread is done, coherence left open is settled the way the storage would
+        settle it: by propagating the remaining events (barriers first where a write waits for
+        one) to the threads, finished ones too, until each location has one last write.
+
+        Ordering two last writes directly (a *settle* step) would skip the barriers: under
+        2+2W+lwsyncs it ordered each location against its lwsync, an outcome herd forbids
+        (a write propagated to a thread brings that thread's later barriers with it).
+        """
+        if not any(len(maximal_writes(storage, loc)) > 1 for loc in range(len(storage[0]))):
+            return [[] for _ in range(n)]
+        out = [self._propagations(storage, t, 0, covers[t]) for t in range(n)]
+        if not any(out):  # nothing can move (not expected): order the last writes directly
+            return [self._settlements(storage)] + [[] for _ in range(n - 1)]
+        return out
 
     @staticmethod
     def _settlements(storage) -> list:
@@ -349,12 +494,16 @@ class PropagationSemantics(Semantics):
         adds constraints on what follows).
         """
         events = storage[1]
+        barriers = _barriers(events)  # without one, coherence alone cannot close a cycle
         out = []
         for i, e in enumerate(events):
             if (cover >> i) & 1 or e[4] & ~cover:
                 continue
             if e[0] == EV_BARRIER and not (awaited >> i) & 1 and not any(
                     (f[4] >> i) & 1 and not (cover >> j) & 1 for j, f in enumerate(events[i + 1:], i + 1)):
+                continue
+            if (e[0] == EV_WRITE and barriers and cover & _loc_writes(events, e[2]) & ~(1 << i)
+                    and not propagation_acyclic(receive(storage, t, i))):  # it adds coherence edges
                 continue
             out.append(Transition(t, PROPAGATE, i))
         return out
