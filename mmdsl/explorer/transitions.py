@@ -231,7 +231,8 @@ class Semantics:
             if src >= 0:
                 if is_deferred(pending[src][4]) or rules.no_forward_from[pending[src][1]]:
                     return None
-                if not _issued_for_sure(rules, pending, src):
+                # the forwarding models' dep ; rfi (RVWMO has its own rules 12-13 instead)
+                if not rules.rules.rvwmo and not _issued_for_sure(rules, pending, src):
                     return None
                 # RVWMO rule 12: not from a write whose address is still a guess (addr)
                 if rules.rules.rvwmo and src > 0 and pending[src - 1][0] == GUARD and pending[src - 1][1] == G_ADDR:
@@ -274,7 +275,7 @@ class Semantics:
             src = self._source(pending, p, loc)
             if src >= 0:
                 old = pending[src][4]
-                if is_deferred(old) or not _issued_for_sure(rules, pending, src):
+                if is_deferred(old) or (not rules.rules.rvwmo and not _issued_for_sure(rules, pending, src)):
                     return None
             else:
                 old = mem[loc]

@@ -122,6 +122,11 @@ def fence_axioms(model: Model) -> list[Axiom]:
     for decl in model.fences.values():
         sensitive |= set(decl.spellings)
     through: list[Axiom] = []
+    if model.propagation != "multi-copy-atomic":
+        raise UnsupportedError(
+            f"fence selection does not support model '{model.name}' (propagation {model.propagation}): its "
+            "fences order the execution through cumulativity (prop, hb), not as a member of one acyclic union",
+            model.propagation_pos, hint="choose fences under a multi-copy-atomic model (armv8, riscv, tso ...)")
     for ax in model.axioms:
         members = _members(ax.expr, lets)
         fence_members = [m for m in members if m.op == "name" and m.name == "fence"]

@@ -73,6 +73,7 @@ SAMPLE = [
     # rules 12, 13: pipeline dependencies
     "HAND/MP+fence.w.w+data-wsi-rfi-addr.litmus",
     "RELAX/Rfi/LB+addr+addr-rfi-addr.litmus",
+    "RELAX/Rfi/MP+fence.rw.rw+ctrlfencei-rfi-addr.litmus",  # forwarding under a guessed branch (RVWMO allows it)
     "HAND/LB+fence.r.rw+addr-po.litmus",
     "HAND/R+fence.w.w+posxp-addr.litmus",
     "HAND/PPOLDSTLD02.litmus",
