@@ -9,6 +9,7 @@ import pyparsing as pp
 
 from ..core.errors import UnsupportedError
 from ..core.program import OLD, Assign, BinOp, Branch, Const, Expr, Fence, Load, Reg, Rmw, Store, StoreCond, UnOp
+from .asm_common import Operands, parse_asm_cell
 from .finals import bounded_int
 from .threadtable import CellCode, CellError, TableDialect
 
@@ -70,20 +71,8 @@ def _grammar():
     return pp.ZeroOrMore(label)("labels") + pp.Optional(instr) + pp.StringEnd()
 
 
-class _Operands:
+class _Operands(Operands):
     """The operands of one instruction, read as the mnemonic needs them."""
-
-    def __init__(self, mnemonic: str, nodes):
-        self.m = mnemonic
-        self.nodes = list(nodes)
-
-    def arity(self, *n: int) -> None:
-        if len(self.nodes) not in n:
-            want = " or ".join(str(k) for k in n)
-            raise CellError(f"'{self.m}' takes {want} operands, not {len(self.nodes)}", 0)
-
-    def kind(self, i: int) -> str:
-        return self.nodes[i].get_name()
 
     def _reg_text(self, i: int) -> str:
         if self.kind(i) != "reg":
@@ -282,16 +271,7 @@ class AArch64Dialect(TableDialect):
         return reg_name(name)
 
     def parse_cell(self, text: str) -> CellCode:
-        try:
-            parsed = _grammar().parse_string(text, parse_all=True)
-        except pp.ParseBaseException as err:
-            raise self.cell_error(text, err) from None
-        code = CellCode(labels=[lab["label"] for lab in parsed.get("labels", [])])
-        if "mnemonic" not in parsed:
-            return code
-        ops = _Operands(parsed["mnemonic"], parsed["operands"] if "operands" in parsed else [])
-        lower_instruction(parsed["mnemonic"], ops, code)
-        return code
+        return parse_asm_cell(self, _grammar(), text, _Operands, lower_instruction)
 
     def fence_text(self, kind: str) -> str:
         if kind == "isb":

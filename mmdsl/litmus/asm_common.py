@@ -1,15 +1,17 @@
-"""What the PPC and ARM dialects share: operand readers, and herd's symbolic registers (``%x0``)."""
+"""What the assembly dialects share: reading a cell, operand readers, herd's symbolic registers (``%x0``)."""
 
 from __future__ import annotations
 
 import re
 from dataclasses import replace
 
+import pyparsing as pp
+
 from ..core.errors import LitmusError
 from ..core.program import BinOp, Const, Expr, Program, Reg
 from .finals import bounded_int
 from .layout import Layout, Region
-from .threadtable import CellError
+from .threadtable import CellCode, CellError
 
 # an init item naming a symbolic register without a thread: `%x0=x` or `%x0 = 1`
 _ITEM = re.compile(r"%([A-Za-z_][A-Za-z0-9_]*)[ \t]*=[ \t]*([^;\s]+)[ \t]*;?")
@@ -78,6 +80,21 @@ def bind_symbolic_init(program: Program, layout: Layout, items: list[tuple[str, 
         th = program.threads[tids[0]]
         th.reg_init[reg] = value
     return program
+
+
+def parse_asm_cell(dialect, grammar, text: str, operands, lower) -> CellCode:
+    """One cell of an assembly test: its labels, then its instruction lowered by ``lower``
+    (``operands`` reads the operands as the mnemonic needs them)."""
+    try:
+        parsed = grammar.parse_string(text, parse_all=True)
+    except pp.ParseBaseException as err:
+        raise dialect.cell_error(text, err) from None
+    code = CellCode(labels=[lab["label"] for lab in parsed.get("labels", [])])
+    if "mnemonic" not in parsed:
+        return code
+    ops = operands(parsed["mnemonic"], parsed["operands"] if "operands" in parsed else [])
+    lower(parsed["mnemonic"], ops, code)
+    return code
 
 
 class Operands:

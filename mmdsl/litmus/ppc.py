@@ -8,7 +8,7 @@ import pyparsing as pp
 
 from ..core.errors import UnsupportedError
 from ..core.program import Assign, BinOp, Branch, Const, Expr, Fence, Load, Program, Reg, Store, StoreCond
-from .asm_common import Operands, bind_symbolic_init, split_symbolic_init
+from .asm_common import Operands, bind_symbolic_init, parse_asm_cell, split_symbolic_init
 from .finals import bounded_int
 from .layout import Layout
 from .threadtable import CellCode, CellError, TableDialect, lower_table_test
@@ -140,16 +140,7 @@ class PpcDialect(TableDialect):
     instruction_help = HELP
 
     def parse_cell(self, text: str) -> CellCode:
-        try:
-            parsed = _grammar().parse_string(text, parse_all=True)
-        except pp.ParseBaseException as err:
-            raise self.cell_error(text, err) from None
-        code = CellCode(labels=[lab["label"] for lab in parsed.get("labels", [])])
-        if "mnemonic" not in parsed:
-            return code
-        ops = Operands(parsed["mnemonic"], parsed["operands"] if "operands" in parsed else [])
-        lower_instruction(parsed["mnemonic"], ops, code)
-        return code
+        return parse_asm_cell(self, _grammar(), text, Operands, lower_instruction)
 
     def lower(self, layout: Layout) -> Program:
         layout, symbolic = split_symbolic_init(layout)

@@ -9,6 +9,7 @@ import pyparsing as pp
 
 from ..core.errors import UnsupportedError
 from ..core.program import OLD, Assign, BinOp, Branch, Const, Expr, Fence, Load, Reg, Rmw, Store, StoreCond, UnOp
+from .asm_common import Operands, parse_asm_cell
 from .finals import bounded_int
 from .threadtable import CellCode, CellError, TableDialect
 
@@ -69,20 +70,8 @@ def _order_annots(suffixes: list[str], mnemonic: str) -> frozenset[str]:
     return frozenset({ACQ} if aq else {REL} if rl else set())
 
 
-class _Operands:
+class _Operands(Operands):
     """The operands of one instruction, read as the mnemonic needs them."""
-
-    def __init__(self, mnemonic: str, nodes):
-        self.m = mnemonic
-        self.nodes = list(nodes)
-
-    def arity(self, *n: int) -> None:
-        if len(self.nodes) not in n:
-            want = " or ".join(str(k) for k in n)
-            raise CellError(f"'{self.m}' takes {want} operands, not {len(self.nodes)}", 0)
-
-    def kind(self, i: int) -> str:
-        return self.nodes[i].get_name()
 
     def reg(self, i: int) -> Expr:
         if self.kind(i) != "reg":
@@ -233,16 +222,7 @@ class RiscvDialect(TableDialect):
     instruction_help = HELP
 
     def parse_cell(self, text: str) -> CellCode:
-        try:
-            parsed = _grammar().parse_string(text, parse_all=True)
-        except pp.ParseBaseException as err:
-            raise self.cell_error(text, err) from None
-        code = CellCode(labels=[lab["label"] for lab in parsed.get("labels", [])])
-        if "mnemonic" not in parsed:
-            return code
-        ops = _Operands(parsed["mnemonic"], parsed["operands"] if "operands" in parsed else [])
-        lower_instruction(parsed["mnemonic"], ops, code)
-        return code
+        return parse_asm_cell(self, _grammar(), text, _Operands, lower_instruction)
 
     def fence_text(self, kind: str) -> str:
         if kind in ("fence-tso", "fence-i"):
