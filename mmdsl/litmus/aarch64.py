@@ -9,7 +9,7 @@ import pyparsing as pp
 
 from ..core.errors import UnsupportedError
 from ..core.program import OLD, Assign, BinOp, Branch, Const, Expr, Fence, Load, Reg, Rmw, Store, StoreCond, UnOp
-from .asm_common import Operands, parse_asm_cell
+from .asm_common import Operands, assign, parse_asm_cell
 from .finals import bounded_int
 from .threadtable import CellCode, CellError, TableDialect
 
@@ -132,11 +132,6 @@ class _Operands(Operands):
         return self.nodes[i][0]
 
 
-def _assign(code: CellCode, dst: str | None, e: Expr) -> None:
-    if dst is not None:
-        code.instrs.append(Assign(dst, e))
-
-
 def _order(prefix: str, suffix: str | None) -> frozenset[str]:
     """The annotations of an atomic's A / L / AL suffix."""
     s = suffix or ""
@@ -174,12 +169,12 @@ def lower_instruction(mnemonic: str, ops: _Operands, code: CellCode) -> None:
         code.instrs.append(Fence("isb"))
     elif m == "MOV":
         ops.arity(2)
-        _assign(code, ops.dst(0), ops.value(1, 0))
+        assign(code, ops.dst(0), ops.value(1, 0))
     elif m in _ALU:
         _alu(m, ops, code)
     elif m == "NEG":
         ops.arity(2)
-        _assign(code, ops.dst(0), UnOp("neg", ops.reg(1)))
+        assign(code, ops.dst(0), UnOp("neg", ops.reg(1)))
     elif m == "CMP":
         ops.arity(2)
         code.instrs.append(Assign(FLAGS, BinOp("sub", ops.reg(0), ops.value(1, 0))))
@@ -259,7 +254,7 @@ def _alu(m: str, ops: _Operands, code: CellCode) -> None:
                 (ext[0]["ext"].upper() == "LSL" and "amount" in ext[0] and ext[0]["amount"][0] != 0):
             raise CellError(f"'{m}': only an extended register (SXTW, UXTW) or LSL #0 is supported "
                             "as the fourth operand", 0)
-    _assign(code, ops.dst(0), BinOp(_ALU[m], ops.reg(1), ops.value(2, 0)))
+    assign(code, ops.dst(0), BinOp(_ALU[m], ops.reg(1), ops.value(2, 0)))
 
 
 class AArch64Dialect(TableDialect):

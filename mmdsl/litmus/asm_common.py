@@ -8,7 +8,7 @@ from dataclasses import replace
 import pyparsing as pp
 
 from ..core.errors import LitmusError
-from ..core.program import BinOp, Const, Expr, Program, Reg
+from ..core.program import Assign, BinOp, Const, Expr, Program, Reg
 from .finals import bounded_int
 from .layout import Layout, Region
 from .threadtable import CellCode, CellError
@@ -80,6 +80,12 @@ def bind_symbolic_init(program: Program, layout: Layout, items: list[tuple[str, 
         th = program.threads[tids[0]]
         th.reg_init[reg] = value
     return program
+
+
+def assign(code: CellCode, dst: str | None, e: Expr) -> None:
+    """Append ``dst := e`` to ``code``, unless ``dst`` is a zero register (None)."""
+    if dst is not None:
+        code.instrs.append(Assign(dst, e))
 
 
 def parse_asm_cell(dialect, grammar, text: str, operands, lower) -> CellCode:

@@ -8,8 +8,8 @@ from functools import lru_cache
 import pyparsing as pp
 
 from ..core.errors import UnsupportedError
-from ..core.program import OLD, Assign, BinOp, Branch, Const, Expr, Fence, Load, Reg, Rmw, Store, StoreCond, UnOp
-from .asm_common import Operands, parse_asm_cell
+from ..core.program import OLD, BinOp, Branch, Const, Expr, Fence, Load, Reg, Rmw, Store, StoreCond, UnOp
+from .asm_common import Operands, assign, parse_asm_cell
 from .finals import bounded_int
 from .threadtable import CellCode, CellError, TableDialect
 
@@ -105,11 +105,6 @@ class _Operands(Operands):
         return self.nodes[i][0]
 
 
-def _assign(code: CellCode, dst: str | None, e: Expr) -> None:
-    if dst is not None:
-        code.instrs.append(Assign(dst, e))
-
-
 def lower_instruction(mnemonic: str, ops: _Operands, code: CellCode) -> None:
     """Append the core instructions of one RISC-V instruction to ``code``."""
     parts = mnemonic.split(".")
@@ -145,20 +140,20 @@ def lower_instruction(mnemonic: str, ops: _Operands, code: CellCode) -> None:
         _fence(mnemonic, parts, ops, code)
     elif mnemonic in _ALU:
         ops.arity(3)
-        _assign(code, ops.dst(0), BinOp(_ALU[mnemonic], ops.reg(1), ops.reg(2)))
+        assign(code, ops.dst(0), BinOp(_ALU[mnemonic], ops.reg(1), ops.reg(2)))
     elif mnemonic in _ALU_IMM:
         ops.arity(3)
-        _assign(code, ops.dst(0), BinOp(_ALU_IMM[mnemonic], ops.reg(1), Const(ops.imm(2))))
+        assign(code, ops.dst(0), BinOp(_ALU_IMM[mnemonic], ops.reg(1), Const(ops.imm(2))))
     elif mnemonic == "li":
         ops.arity(2)
-        _assign(code, ops.dst(0), Const(ops.imm(1)))
+        assign(code, ops.dst(0), Const(ops.imm(1)))
     elif mnemonic == "mv":
         ops.arity(2)
-        _assign(code, ops.dst(0), ops.reg(1))
+        assign(code, ops.dst(0), ops.reg(1))
     elif mnemonic in ("neg", "not"):
         ops.arity(2)
         e = UnOp("neg", ops.reg(1)) if mnemonic == "neg" else BinOp("xor", ops.reg(1), Const(-1))
-        _assign(code, ops.dst(0), e)
+        assign(code, ops.dst(0), e)
     elif mnemonic == "nop":
         ops.arity(0)
     elif mnemonic in _BRANCHES:
