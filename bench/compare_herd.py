@@ -34,15 +34,19 @@ CORPUS = ROOT / "litmus" / "x86" / "tests"  # the bundled copy of the x86 corpus
 HERD_MODEL = {"tso": "x86tso.cat", "sc": "sc.cat"}  # herd's own models for the same names
 
 
-def machine() -> str:
-    cpu = "unknown cpu"
+def cpu_name() -> str:
+    """The CPU's model name from /proc/cpuinfo (the benches' machine lines)."""
     try:
         for line in open("/proc/cpuinfo"):
             if line.startswith("model name"):
-                cpu = line.split(":", 1)[1].strip()
-                break
+                return line.split(":", 1)[1].strip()
     except OSError:
         pass
+    return "unknown cpu"
+
+
+def machine() -> str:
+    cpu = cpu_name()
     load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
     now = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     return (f"{cpu}, {os.cpu_count()} cores, Python {platform.python_version()}, {now}, "

@@ -17,6 +17,9 @@ import sys
 import time
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from compare_herd import cpu_name  # noqa: E402  (the bench scripts' one CPU-name reader)
+
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
@@ -28,14 +31,7 @@ CORPUS = ROOT / "litmus" / "x86" / "tests"  # the bundled copy of the x86 corpus
 
 
 def machine() -> str:
-    cpu = "unknown cpu"
-    try:
-        for line in open("/proc/cpuinfo"):
-            if line.startswith("model name"):
-                cpu = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
+    cpu = cpu_name()
     return f"{cpu}, {os.cpu_count()} cores, Python {platform.python_version()}"
 
 

@@ -23,6 +23,9 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from compare_herd import cpu_name  # noqa: E402  (the bench scripts' one CPU-name reader)
 from urllib.parse import urlsplit
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -76,14 +79,7 @@ def one_round(conn: http.client.HTTPConnection) -> tuple[float, float]:
 
 
 def machine() -> str:
-    cpu = "unknown cpu"
-    try:
-        for line in open("/proc/cpuinfo"):
-            if line.startswith("model name"):
-                cpu = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
+    cpu = cpu_name()
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     return f"{platform.node() or 'host'}: {cpu}, {os.cpu_count()} cores, load {load:.2f}, Python {platform.python_version()}"
 
