@@ -126,11 +126,6 @@ class _Operands(Operands):
             return addr if index == "XZR" else BinOp("add", addr, Reg(index))
         return addr
 
-    def label(self, i: int) -> str:
-        if self.kind(i) != "sym":
-            raise CellError(f"operand {i + 1} of '{self.m}' must be a label", 0)
-        return self.nodes[i][0]
-
 
 def _order(prefix: str, suffix: str | None) -> frozenset[str]:
     """The annotations of an atomic's A / L / AL suffix."""

@@ -99,11 +99,6 @@ class _Operands(Operands):
         off = node["off"] if "off" in node else 0
         return BinOp("add", base_e, Const(off)) if off else base_e
 
-    def label(self, i: int) -> str:
-        if self.kind(i) != "sym":
-            raise CellError(f"operand {i + 1} of '{self.m}' must be a label", 0)
-        return self.nodes[i][0]
-
 
 def lower_instruction(mnemonic: str, ops: _Operands, code: CellCode) -> None:
     """Append the core instructions of one RISC-V instruction to ``code``."""
