@@ -8,7 +8,7 @@ from functools import lru_cache
 import pyparsing as pp
 
 from ..core.errors import UnsupportedError
-from ..core.program import OLD, Assign, BinOp, Branch, Const, Expr, Fence, Load, Reg, Rmw, Store, StoreCond, UnOp
+from ..core.program import OLD, Assign, BinOp, Const, Expr, Fence, Load, Reg, Rmw, Store, StoreCond, UnOp
 from .asm_common import Operands, assign, parse_asm_cell
 from .finals import bounded_int
 from .threadtable import CellCode, CellError, TableDialect
@@ -126,11 +126,6 @@ class _Operands(Operands):
             return addr if index == "XZR" else BinOp("add", addr, Reg(index))
         return addr
 
-    def label(self, i: int) -> str:
-        if self.kind(i) != "sym":
-            raise CellError(f"operand {i + 1} of '{self.m}' must be a label", 0)
-        return self.nodes[i][0]
-
 
 def _order(prefix: str, suffix: str | None) -> frozenset[str]:
     """The annotations of an atomic's A / L / AL suffix."""
@@ -180,16 +175,13 @@ def lower_instruction(mnemonic: str, ops: _Operands, code: CellCode) -> None:
         code.instrs.append(Assign(FLAGS, BinOp("sub", ops.reg(0), ops.value(1, 0))))
     elif m.startswith("B.") and m[2:] in _CONDS:
         ops.arity(1)
-        code.jumps.append((len(code.instrs), ops.label(0)))
-        code.instrs.append(Branch(BinOp(_CONDS[m[2:]], Reg(FLAGS), Const(0)), -1))
+        code.jump(ops.label(0), BinOp(_CONDS[m[2:]], Reg(FLAGS), Const(0)))
     elif m in ("CBZ", "CBNZ"):
         ops.arity(2)
-        code.jumps.append((len(code.instrs), ops.label(1)))
-        code.instrs.append(Branch(BinOp("eq" if m == "CBZ" else "ne", ops.reg(0), Const(0)), -1))
+        code.jump(ops.label(1), BinOp("eq" if m == "CBZ" else "ne", ops.reg(0), Const(0)))
     elif m == "B":
         ops.arity(1)
-        code.jumps.append((len(code.instrs), ops.label(0)))
-        code.instrs.append(Branch(None, -1))
+        code.jump(ops.label(0), None)
     elif m == "NOP":
         ops.arity(0)
     else:

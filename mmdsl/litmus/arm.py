@@ -8,7 +8,7 @@ from functools import lru_cache
 import pyparsing as pp
 
 from ..core.errors import UnsupportedError
-from ..core.program import Assign, BinOp, Branch, Const, Expr, Fence, Load, Program, Reg, Store, StoreCond
+from ..core.program import Assign, BinOp, Const, Expr, Fence, Load, Program, Reg, Store, StoreCond
 from .asm_common import Operands, bind_symbolic_init, parse_asm_cell, split_symbolic_init
 from .finals import bounded_int
 from .layout import Layout
@@ -131,16 +131,13 @@ def lower_instruction(mnemonic: str, ops: Operands, code: CellCode) -> None:
         out.append(Assign(ZFLAG, BinOp("eq", ops.reg(0), _operand2(ops, 1))))
     elif m == "B":
         ops.arity(1)
-        code.jumps.append((len(out), ops.label(0)))
-        out.append(Branch(None, -1))
+        code.jump(ops.label(0), None)
     elif m in ("BEQ", "BNE"):
         ops.arity(1)
-        code.jumps.append((len(out), ops.label(0)))
-        out.append(Branch(BinOp("ne" if m == "BEQ" else "eq", Reg(ZFLAG), Const(0)), -1))
+        code.jump(ops.label(0), BinOp("ne" if m == "BEQ" else "eq", Reg(ZFLAG), Const(0)))
     elif m in ("CBZ", "CBNZ"):
         ops.arity(2)
-        code.jumps.append((len(out), ops.label(1)))
-        out.append(Branch(BinOp("eq" if m == "CBZ" else "ne", ops.reg(0), Const(0)), -1))
+        code.jump(ops.label(1), BinOp("eq" if m == "CBZ" else "ne", ops.reg(0), Const(0)))
     elif m == "NOP":
         ops.arity(0)
     elif _CONDITIONAL.fullmatch(m):

@@ -7,7 +7,7 @@ from functools import lru_cache
 import pyparsing as pp
 
 from ..core.errors import UnsupportedError
-from ..core.program import Assign, BinOp, Branch, Const, Expr, Fence, Load, Program, Reg, Store, StoreCond
+from ..core.program import Assign, BinOp, Const, Expr, Fence, Load, Program, Reg, Store, StoreCond
 from .asm_common import Operands, bind_symbolic_init, parse_asm_cell, split_symbolic_init
 from .finals import bounded_int
 from .layout import Layout
@@ -111,12 +111,10 @@ def lower_instruction(mnemonic: str, ops: Operands, code: CellCode) -> None:
         _compare(m, ops, out)
     elif m == "b":
         ops.arity(1)
-        code.jumps.append((len(out), ops.label(0)))
-        out.append(Branch(None, -1))
+        code.jump(ops.label(0), None)
     elif m in _BRANCHES:
         ops.arity(1)
-        code.jumps.append((len(out), ops.label(0)))
-        out.append(Branch(BinOp(_BRANCHES[m], Reg(CR0), Const(0)), -1))
+        code.jump(ops.label(0), BinOp(_BRANCHES[m], Reg(CR0), Const(0)))
     elif m == "nop":
         ops.arity(0)
     else:

@@ -8,7 +8,7 @@ from functools import lru_cache
 import pyparsing as pp
 
 from ..core.errors import UnsupportedError
-from ..core.program import OLD, BinOp, Branch, Const, Expr, Fence, Load, Reg, Rmw, Store, StoreCond, UnOp
+from ..core.program import OLD, BinOp, Const, Expr, Fence, Load, Reg, Rmw, Store, StoreCond, UnOp
 from .asm_common import Operands, assign, parse_asm_cell
 from .finals import bounded_int
 from .threadtable import CellCode, CellError, TableDialect
@@ -99,11 +99,6 @@ class _Operands(Operands):
         off = node["off"] if "off" in node else 0
         return BinOp("add", base_e, Const(off)) if off else base_e
 
-    def label(self, i: int) -> str:
-        if self.kind(i) != "sym":
-            raise CellError(f"operand {i + 1} of '{self.m}' must be a label", 0)
-        return self.nodes[i][0]
-
 
 def lower_instruction(mnemonic: str, ops: _Operands, code: CellCode) -> None:
     """Append the core instructions of one RISC-V instruction to ``code``."""
@@ -158,16 +153,13 @@ def lower_instruction(mnemonic: str, ops: _Operands, code: CellCode) -> None:
         ops.arity(0)
     elif mnemonic in _BRANCHES:
         ops.arity(3)
-        code.jumps.append((len(code.instrs), ops.label(2)))
-        code.instrs.append(Branch(BinOp(_BRANCHES[mnemonic], ops.reg(0), ops.reg(1)), -1))
+        code.jump(ops.label(2), BinOp(_BRANCHES[mnemonic], ops.reg(0), ops.reg(1)))
     elif mnemonic in ("beqz", "bnez"):
         ops.arity(2)
-        code.jumps.append((len(code.instrs), ops.label(1)))
-        code.instrs.append(Branch(BinOp("eq" if mnemonic == "beqz" else "ne", ops.reg(0), Const(0)), -1))
+        code.jump(ops.label(1), BinOp("eq" if mnemonic == "beqz" else "ne", ops.reg(0), Const(0)))
     elif mnemonic == "j":
         ops.arity(1)
-        code.jumps.append((len(code.instrs), ops.label(0)))
-        code.instrs.append(Branch(None, -1))
+        code.jump(ops.label(0), None)
     else:
         raise CellError(f"unsupported RISC-V instruction '{mnemonic}'", 0, HELP)
 

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field, replace
 import pyparsing as pp
 
 from ..core.errors import LitmusError, UnsupportedError
-from ..core.program import Instr, Nop, Program, Thread
+from ..core.program import Branch, Expr, Instr, Nop, Program, Thread
 from .finals import fatal_message, parse_final, parse_init
 from .layout import Layout
 
@@ -30,6 +30,11 @@ class CellCode:
     instrs: list[Instr] = field(default_factory=list)
     # (index into instrs, label) for branches whose target is a label
     jumps: list[tuple[int, str]] = field(default_factory=list)
+
+    def jump(self, label: str, cond: Expr | None) -> None:
+        """Append a branch to ``label`` (taken when ``cond`` is non-zero; always when None)."""
+        self.jumps.append((len(self.instrs), label))
+        self.instrs.append(Branch(cond, -1))
 
 
 class CellError(Exception):

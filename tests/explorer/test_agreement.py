@@ -45,9 +45,13 @@ def test_classic_and_hand_written_tests_agree_under_every_model(path):
 @pytest.mark.slow
 @pytest.mark.parametrize("por", [True, False], ids=["reduction", "no-reduction"])
 def test_whole_x86_corpus_agrees_under_every_model(por):
-    """Every corpus test x six models, with and without the partial-order reduction."""
+    """Every corpus test x six models with the partial-order reduction (the explorer as users
+    run it); without it, every second test (the unreduced machine is the reduction's own
+    reference, and the whole corpus without it took 448 s of the 30-minute test budget)."""
     files = corpus_tests()
     assert len(files) == 2595
+    if not por:
+        files = files[::2]
     models = [load_model(m) for m in MODELS]
     start = time.perf_counter()
     for path in files:
