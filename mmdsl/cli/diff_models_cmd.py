@@ -64,6 +64,7 @@ def diff_models(
                      "differences": [{"test": d.test, "allowed_by": d.allowed_by, "forbidden_by": d.forbidden_by,
                                       "files": d.files} for d in diff.differences],
                      "not_compared": [{"test": t, "model": m, "what": w} for t, m, w in diff.failed],
+                     "unshared": [{"test": t, "model": m, "has_no": w} for t, m, w in diff.unshared],
                      "not_written": [{"test": t, "why": why} for t, why in diff.undrawn]}))
     else:
         for line in diff.lines():

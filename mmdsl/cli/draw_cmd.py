@@ -23,6 +23,9 @@ def draw(
     style: str = typer.Option("screen", "--style", help="screen (colour) or paper (monochrome, serif, line styles)."),
     init: bool = typer.Option(False, "--init", help="Draw the initial writes."),
     state_graph: bool = typer.Option(False, "--state-graph", help="Draw the explored state graph instead."),
+    trace: bool = typer.Option(False, "--trace", help="Draw the explorer's shortest trace to the outcome instead: "
+                                                       "one lifeline per thread, writes arrowing to the threads "
+                                                       "they reach."),
     max_states: int = typer.Option(500, "--max-states", help="Largest state graph to draw."),
     detail: bool = typer.Option(False, "--detail", help="State graphs: full state text in every node."),
     fences: bool = typer.Option(False, "--fences",
@@ -41,7 +44,7 @@ def draw(
     loaded = load_model(model)
     warn(fence_warnings(program, loaded))
     options = DrawOptions(show=show, max_count=max_count, fmt=fmt, style=style, init=init, fences=fences,
-                          state_graph=state_graph, max_states=max_states, detail=detail)
+                          state_graph=state_graph, max_states=max_states, detail=detail, trace=trace)
     report = draw_test(program, loaded, outdir, options)
     for path in report.written.files:
         print(f"wrote {path}")

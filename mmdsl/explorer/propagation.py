@@ -549,6 +549,16 @@ A read-modify-write is performed once every write of its location has reached it
         return (storage, threads[:t] + (nts,) + threads[t + 1:])
 
 
+def received(machine, state, tr) -> tuple[int, str] | None:
+    """For a step propagating a write to a thread: the writer's thread and ``W x=1``."""
+    if tr.action != PROPAGATE:
+        return None
+    e = state[0][1][tr.pos]
+    if e[0] != EV_WRITE:
+        return None
+    return e[1], f"W {machine.locations[e[2]]}={e[3]}"
+
+
 def describe(machine, state, tr) -> str | None:
     """The words for a propagation or fence step of a trace (None for the threads' own steps)."""
     if tr.action == PROPAGATE:
@@ -568,4 +578,4 @@ def describe(machine, state, tr) -> str | None:
     return None
 
 
-__all__ = ["PropagationMachine", "PropagationSemantics", "PROPAGATE", "FENCE_DONE", "describe"]
+__all__ = ["PropagationMachine", "PropagationSemantics", "PROPAGATE", "FENCE_DONE", "describe", "received"]

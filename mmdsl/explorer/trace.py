@@ -20,6 +20,7 @@ class Step:
     label: str  # "P0: perform W x=1", "P1: issue r0 = x"
     out_of_order: bool  # performed while an earlier operation of its thread is pending
     overtaken: tuple[str, ...] = ()  # the earlier pending operations it goes before
+    received: tuple[int, str] | None = None  # a write reaching this thread: its writer's thread, ``W x=1``
 
     def text(self) -> str:
         if self.out_of_order:
@@ -110,9 +111,10 @@ class Describer:
         th = self.m.threads[t]
         pc, _, pending = state[1][t]
         if tr.action > PERFORM:  # a per-thread machine's propagation or fence step
-            from .propagation import describe
+            from .propagation import describe, received
 
-            return Step(t, "propagate", pc, describe(self.m, state, tr), False)
+            return Step(t, "propagate", pc, describe(self.m, state, tr), False,
+                        received=received(self.m, state, tr))
         if tr.action == ISSUE:
             ins = th.thread.instrs[pc]
             guess = f" (guessing {_guess_text(tr.guess)})" if tr.guess is not None else ""

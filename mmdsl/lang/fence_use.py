@@ -88,3 +88,23 @@ def fence_warnings(program: Program, model: Model) -> list[str]:
     """One warning per fence kind of ``program`` that orders nothing under ``model``."""
     through_f = ALL_FENCES in _names(model)
     return [u.message(model, through_f) for u in undeclared_fences(program, model)]
+
+
+def ignored_constructs(program: Program, model: Model) -> tuple[str, ...]:
+    """What of ``program`` gives ``model`` nothing to say: ``fence lwsync`` for each fence kind
+    it neither declares nor names, ``annotation rel`` for each access annotation it neither
+    declares nor names. Two models that ignore different things of a test do not judge the
+    same program (`mmdsl diff-models` leaves such a test out)."""
+    names = model.compiled("names-used-lower", lambda m: {n.lower() for n in _names(m)})
+    declared = {a.lower() for a in model.annotations}
+    found = [f"fence {u.kind}" for u in undeclared_fences(program, model)]
+    seen: set[str] = set()
+    for thread in program.threads:
+        for ins in thread.instrs:
+            if isinstance(ins, Fence):
+                continue
+            for a in sorted(getattr(ins, "annots", ()) or ()):
+                if a not in seen and a.lower() not in names and a.lower() not in declared:
+                    seen.add(a)
+                    found.append(f"annotation {a}")
+    return tuple(found)

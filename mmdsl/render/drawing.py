@@ -30,6 +30,7 @@ class DrawOptions:
     state_graph: bool = False
     max_states: int = DEFAULT_MAX_STATES
     detail: bool = False  # state graphs: full state text in the node labels
+    trace: bool = False  # the explorer's shortest trace to the outcome, as a sequence chart
 
 
 @dataclass
@@ -49,6 +50,10 @@ def draw_test(program: Program, model: Model, outdir: str | Path, options: DrawO
             raise MmdslError(f"--max-states must be at least 1, not {options.max_states}")
 
         return draw_state_graph(program, model, outdir, options, style)
+    if options.trace:
+        from .trace_drawing import draw_trace
+
+        return draw_trace(program, model, outdir, options, style)
     require_loop_free(program)
     report = DrawReport()
     insertions: list[Insertion] = []

@@ -2,11 +2,13 @@
 
     python -m mmdsl.render.gallery docs/gallery            # DOT + SVG (SVG needs `dot`)
     python -m mmdsl.render.gallery --format dot OUTDIR     # DOT only (what the test compares)
+    python -m mmdsl.render.gallery --set why-iriw docs/why-iriw   # the figures of docs/why-iriw.md
 
 Each classic shape is drawn under the strongest bundled model that forbids its outcome
 (the forbidden execution with the cycle of the violated axiom) and under one that allows
 it (the witness), plus explored state graphs. File names: ``TEST-MODEL-forbidden``,
-``TEST-MODEL-witness``, ``TEST-MODEL-states``.
+``TEST-MODEL-witness``, ``TEST-MODEL-states``. The set ``why-iriw`` holds the figures of
+docs/why-iriw.md, among them explorer traces (``TEST-MODEL-trace``, `mmdsl draw --trace`).
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ from .graphviz_out import INSTALL_HINT, Written, write_diagrams
 class Entry:
     test: str  # path under the bundled litmus folder
     model: str
-    show: str  # witness | forbidden | states (the explored state graph)
+    show: str  # witness | forbidden | states (the explored state graph) | trace (the explorer's shortest trace)
     style: str = "screen"
     fences: bool = False
     caption: str = ""
@@ -57,18 +59,32 @@ ENTRIES = (
           caption="SB's states under TSO; the steps the chosen fences remove are thick"),
     Entry("programs/peterson.litmus", "sc", "states", caption="Peterson's states under SC"),
 )
+# docs/why-iriw.md: IRIW with dependencies under Power (allowed) and Armv8 (forbidden), in both engines
+WHY_IRIW = (
+    Entry("ppc/tests/deps-and-fences/IRIW+addrs.litmus", "power", "witness",
+          caption="IRIW+addrs under power: the witness the checker finds"),
+    Entry("aarch64/tests/deps-and-fences/IRIW+addrs.litmus", "armv8", "forbidden",
+          caption="IRIW+addrs under armv8: the forbidden execution and its cycle"),
+    Entry("ppc/tests/deps-and-fences/IRIW+addrs.litmus", "power", "trace",
+          caption="IRIW+addrs under power: the explorer's trace, each write reaching one reader only"),
+    Entry("ppc/tests/herding-cats/IRIW+syncs.litmus", "power", "forbidden",
+          caption="IRIW+syncs under power: forbidden, sync is cumulative"),
+    Entry("ppc/tests/deps-and-fences/IRIW+lwsyncs.litmus", "power", "witness",
+          caption="IRIW+lwsyncs under power: allowed, lwsync does not order a write before a read"),
+)
+SETS = {"gallery": ENTRIES, "why-iriw": WHY_IRIW}
 MAX_STATES = 500
 
 
-def build(outdir: str | Path, fmt: str = "svg") -> Written:
-    """Write every gallery diagram into ``outdir`` (DOT always, plus ``fmt``)."""
+def build(outdir: str | Path, fmt: str = "svg", entries: tuple[Entry, ...] = ENTRIES) -> Written:
+    """Write every diagram of ``entries`` into ``outdir`` (DOT always, plus ``fmt``)."""
     from ..lang import load_model
     from ..litmus import load_litmus
     from .state_graph_drawing import state_graph_source
     from .styles import style_named
 
     diagrams = []
-    for entry in ENTRIES:
+    for entry in entries:
         program = load_litmus(bundled_dir("litmus") / entry.test)
         model = load_model(entry.model)
         style = style_named(entry.style)
@@ -76,6 +92,12 @@ def build(outdir: str | Path, fmt: str = "svg") -> Written:
             source = state_graph_source(program, model, style, max_states=MAX_STATES, fences=entry.fences)[0]
             if source is None:
                 raise SystemExit(f"gallery: {entry.test} under {entry.model} has more than {MAX_STATES} states")
+        elif entry.show == "trace":
+            from .trace_drawing import trace_source
+
+            source = trace_source(program, model, style)[0]
+            if source is None:
+                raise SystemExit(f"gallery: {entry.test} under {entry.model} never reaches its outcome")
         else:
             source = _execution_source(program, model, entry, style)
         diagrams.append((entry.stem, source))
@@ -98,8 +120,10 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m mmdsl.render.gallery", description=__doc__.splitlines()[0])
     parser.add_argument("outdir", help="where to write the gallery (docs/gallery)")
     parser.add_argument("--format", default="svg", choices=("dot", "svg", "png", "pdf"))
+    parser.add_argument("--set", default="gallery", choices=sorted(SETS),
+                        help="gallery (docs/diagrams.md) or why-iriw (docs/why-iriw.md)")
     args = parser.parse_args(argv)
-    written = build(args.outdir, args.format)
+    written = build(args.outdir, args.format, SETS[args.set])
     print(f"wrote {len(written.files)} diagram(s) into {args.outdir}")
     if written.missing_dot:
         print(INSTALL_HINT, file=sys.stderr)

@@ -27,11 +27,15 @@ class ModelDiff:
     failed: list[tuple[str, str, str]]  # test, model, what happened (no verdict to compare)
     outdir: Path | None = None  # where write_executions put the files
     undrawn: list[tuple[str, str]] = field(default_factory=list)  # test, why it has no executions written
+    # test, model column, what of the test that model alone has no rule for (the other has):
+    # the two verdicts judge different programs, so the test is left out of the comparison
+    unshared: list[tuple[str, str, str]] = field(default_factory=list)
 
     def lines(self) -> list[str]:
         a, b = self.a.column, self.b.column
-        compared = len(self.run.tests) - len({t for t, _, _ in self.failed})
-        some = f"{compared} {'compared ' if self.failed else ''}test{'s' if compared != 1 else ''}"
+        left_out = {t for t, _, _ in self.failed} | {t for t, _, _ in self.unshared}
+        compared = len(self.run.tests) - len(left_out)
+        some = f"{compared} {'compared ' if left_out else ''}test{'s' if compared != 1 else ''}"
         if not self.differences:
             head = f"{a} and {b} agree on {'all ' if compared != 1 else ''}{some} of {self.run.suite.name}"
         elif compared == 1:
@@ -53,6 +57,7 @@ class ModelDiff:
             shown = ", ".join(tests[:3]) + (", ..." if len(tests) > 3 else "")
             said = "gave an error" if what == "error" else what
             lines.append(f"not compared: {len(tests)} test(s) {said} under {col} ({shown})")
+        lines += self._unshared_lines()
         files = [f for d in self.differences for f in d.files]
         if self.outdir is not None:
             texts = sum(f.endswith(".txt") for f in files)
@@ -62,20 +67,46 @@ class ModelDiff:
             lines.append(f"no executions written for {test}: {why}")
         return lines
 
+    def _unshared_lines(self) -> list[str]:
+        """One line per test left out because one model has no rule for part of it."""
+        per_test: dict[str, dict[str, list[str]]] = {}
+        for test, col, what in self.unshared:
+            per_test.setdefault(test, {}).setdefault(col, []).append(what)
+        if not per_test:
+            return []
+        lines = [f"not compared: {len(per_test)} test(s) use a fence or an annotation only one of the models "
+                 "has rules for:"]
+        width = max(len(t) for t in per_test)
+        for test, cols in per_test.items():
+            said = "; ".join(f"{col} has no {', '.join(whats)}" for col, whats in cols.items())
+            lines.append(f"  {test:<{width}}  {said}")
+        return lines
+
 
 def differences(run: SuiteRun, a: ModelRef, b: ModelRef) -> ModelDiff:
-    """Every test whose verdict under ``a`` differs from its verdict under ``b``."""
-    diffs, failed = [], []
+    """Every test whose verdict under ``a`` differs from its verdict under ``b``.
+
+    A test that uses a fence or an annotation one model has no rule for and the other has
+    (``lwsync`` under armv8, ``w[rel]`` under power) is not compared: the first model
+    reads it as a program without that construct. A construct neither model knows is the
+    same program for both, and is compared.
+    """
+    diffs, failed, unshared = [], [], []
     for test in run.tests:
         ca, cb = run.cells.get((test, a.column)), run.cells.get((test, b.column))
         bad = [(c, col) for c, col in ((ca, a.column), (cb, b.column)) if c is None or c.status != OK]
         if bad:
             failed += [(test, col, c.text if c is not None else "not run") for c, col in bad]
             continue
+        only_a, only_b = set(ca.ignored) - set(cb.ignored), set(cb.ignored) - set(ca.ignored)
+        if only_a or only_b:
+            unshared += [(test, col, what) for col, whats in ((a.column, only_a), (b.column, only_b))
+                         for what in sorted(whats)]
+            continue
         if ca.verdict != cb.verdict:
             allowing, forbidding = (a, b) if ca.verdict == "Allowed" else (b, a)
             diffs.append(Difference(test, allowing.column, forbidding.column))
-    return ModelDiff(a, b, run, diffs, failed)
+    return ModelDiff(a, b, run, diffs, failed, unshared=unshared)
 
 
 def write_executions(diff: ModelDiff, suite: Suite, out: Path, fmt: str = "svg") -> None:

@@ -60,6 +60,7 @@ class Cell:
     declared: object | None = None  # an Expectation from a `Result:` comment in the test
     dot: str | None = None  # the cell's diagram (DOT), with --draw, until the parent writes it
     files: dict = field(default_factory=dict)  # files written for this cell: kind -> path
+    ignored: tuple[str, ...] = ()  # what of the test the model has no rule for ("fence lwsync", "annotation rel")
 
     @property
     def text(self) -> str:
@@ -117,7 +118,8 @@ def run_item(item: WorkItem, spec: RunSpec,
             cell = Cell(item.key, m.column, CRASH, engine=spec.engine, message=_crash_text(err))
         else:
             cell = Cell(item.key, m.column, OK, result.verdict, result.observation, result.positive,
-                        result.negative, len(result.states), engine=spec.engine)
+                        result.negative, len(result.states), engine=spec.engine,
+                        ignored=_ignored(program, model))
         cell.time = time.perf_counter() - start
         if parsing:  # the test could not be parsed (in time): the same for every model
             yield from _same_for_all(cell, columns, on_start)
@@ -141,6 +143,12 @@ def _load(ref: ModelRef):
 
     with _FRONT_ENDS:
         return load_model(ref.source)
+
+
+def _ignored(program, model) -> tuple[str, ...]:
+    from ..lang.fence_use import ignored_constructs
+
+    return ignored_constructs(program, model)
 
 
 def _same_for_all(cell: Cell, columns: list[ModelRef], on_start) -> Iterator[Cell]:
