@@ -31,14 +31,16 @@ def _clean(text: object) -> str:
 
 
 def dot_string(text: object, newline: str = "\\n", end: str = ""):
-    """``text`` as a plain DOT attribute value, shown exactly as written.
+    """``text`` as a plain DOT attribute value, shown exactly as written (entities included).
 
     A newline in ``text`` becomes ``newline`` (``\\n`` centred, ``\\l`` left-justified),
     and ``end`` (a DOT escape of ours, such as ``\\l``) is appended after escaping.
     """
     import graphviz
 
-    escaped = graphviz.escape(_clean(text)).replace("\n", newline) + end
+    # Graphviz reads HTML entities (``&amp;``, ``&#38;``) even in plain labels: spell every
+    # ``&`` as ``&amp;`` so a name made of entities is shown as typed
+    escaped = graphviz.escape(_clean(text).replace("&", "&amp;")).replace("\n", newline) + end
     return graphviz.nohtml(escaped)
 
 

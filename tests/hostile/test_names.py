@@ -190,6 +190,22 @@ def test_dot_text_escapes_every_kind_of_place():
     assert html_text("<b>&'\"") == "&lt;b&gt;&amp;&#x27;&quot;"
 
 
+@needs_dot
+def test_entities_in_a_plain_label_are_shown_as_typed():
+    """Graphviz reads ``&amp;`` in a plain label as ``&``: a name made of entities was shown
+    as another name (a test named ``a&amp;b`` as ``a&b``)."""
+    import subprocess
+    from xml.etree import ElementTree
+
+    from mmdsl.render.dot_text import dot_string
+
+    for name in ("a&amp;b", "&lt;x&#38;", "plain & simple"):
+        src = f'digraph {{ n [label="{dot_string(name)}"] }}'
+        svg = subprocess.run(["dot", "-Tsvg"], input=src, capture_output=True, text=True, check=True).stdout
+        texts = [t.text for t in ElementTree.fromstring(svg).iter("{http://www.w3.org/2000/svg}text")]
+        assert [t.replace("\xa0", " ") for t in texts] == [name]
+
+
 # ----- one diagram's failure never stops a report -------------------------------------
 @needs_dot
 def test_suite_report_is_written_when_a_diagram_fails(tmp_path, monkeypatch):
