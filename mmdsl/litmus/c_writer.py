@@ -98,7 +98,7 @@ def shared_fence_notes(dialect, program: Program, insertions) -> list[str]:
         line = program.source.count("\n", 0, smap.body_offset + offset) + 1
         fn = next((name for name, start, end in smap.inlined if start <= offset < end), None)
         where = [f"in {fn}(), inlined at each call"] if fn else []
-        if any(start <= offset < end for start, end in smap.unrolled):
+        if any(start < offset < end for start, end in smap.unrolled):  # the loop statement itself is not
             where.append(f"in a loop unrolled {smap.unroll} times")
         per = ", ".join(f"P{t} x{n}" for t, n in sorted(Counter(t for t, _ in copies).items()))
         note = (f"'{statement}' before line {line} is {' and '.join(where) or 'copied'}: written once there, it runs at all "
