@@ -207,6 +207,12 @@ def explore_space(program: Program, model: Model, *, target=None, por: bool = Tr
                        compact=compact)
     except (StateLimit, PendingLimit, MemoryLimit) as err:
         err.message = f"exploring {program.name} under {model.name}: {err.message}"
+        unrolled = getattr(program.layout, "unroll_pos", None)
+        if isinstance(err, (StateLimit, MemoryLimit)) and unrolled is not None:
+            # the loops' copies multiply the states: point at the bound the user chose
+            err.pos = unrolled
+            err.hint = (f"{err.hint}, or lower unroll={program.layout.unroll} here "
+                        "(each loop copied that many times); --timeout bounds the time")
         raise
     return StateSpace(program, model, machine, found, por, order,
                       bounded_pending=max_pending if program.state_property else None)

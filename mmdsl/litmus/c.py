@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 
 import pyparsing as pp
 
-from ..core.errors import LitmusError, UnsupportedError
+from ..core.errors import LitmusError, SourcePos, UnsupportedError
 from ..core.program import Program
 from . import c_grammar as g
 from .c_data import ERR_REG, MAX_UNROLL, build_context
@@ -40,6 +40,7 @@ class CSourceMap:
     inlined: list[tuple[str, int, int]] = field(default_factory=list)
     unrolled: list[tuple[int, int]] = field(default_factory=list)  # (start, end) of each loop copied by unroll=N
     unroll: int | None = None
+    unroll_pos: SourcePos | None = None  # where the header says unroll=N (a state limit points there)
 
 
 def _identity(name: str) -> str:
@@ -110,7 +111,7 @@ class CDialect:
             name=layout.name, arch=layout.arch, threads=threads, init=mem_init, condition=condition,
             path=layout.path, doc=layout.doc, info=layout.info, observed=observed, filter=filt,
             source=layout.original, layout=CSourceMap(body.offset, boundaries, [f.name for f in functions], inlined,
-                                                  sorted(ctx.unrolled), ctx.unroll),
+                                                  sorted(ctx.unrolled), ctx.unroll, _unroll_pos(layout)),
         )
 
     def fence_text(self, kind: str) -> str:
@@ -147,6 +148,11 @@ def _unroll(layout: Layout) -> int | None:
         raise LitmusError(f"unroll={text}", layout.pos(layout.source.find("unroll")),
                           expected=f"a number of iterations from 1 to {MAX_UNROLL}")
     return int(text)
+
+
+def _unroll_pos(layout: Layout) -> SourcePos | None:
+    at = layout.source.find("unroll=")
+    return layout.pos(at) if at >= 0 and "unroll" in layout.info else None
 
 
 def _syntax_error(layout: Layout, err: pp.ParseBaseException) -> LitmusError:
