@@ -4,6 +4,9 @@ Prints a Markdown table (program, model, reachable, states, transitions, time, p
 memory) for docs/fence-benchmarks.md. Run it from the repository root, one core:
     .venv/bin/python bench/fence_benchmarks.py [--models sc,tso,pso] [--max-pending 3]
     .venv/bin/python bench/fence_benchmarks.py --compact bakery,dijkstra,lamport_fast [--models pso]
+    .venv/bin/python bench/fence_benchmarks.py --table [--models tso,pso] [--programs bakery,lamport_fast]
+(--table: the table of the field, ``suite --fences``'s cells -- every minimal set of every fence
+kind -- with each cell's CPU time beside its wall time, and a digest of its sets to compare runs.)
 (--compact: the exact visited set against ``--compact``'s 128-bit hashes, each search in a
 fresh process so that its peak resident memory, getrusage's ru_maxrss, is its own.)
 Not a timed test: our machines are noisy; compare within one run.
@@ -19,6 +22,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))  # compare_herd.machine: the benches' one machine line
 
 from mmdsl.explorer import explore  # noqa: E402
 from mmdsl.explorer.explore import DEFAULT_BUFFER_BOUND  # noqa: E402
@@ -37,6 +41,9 @@ def main() -> None:
                     help="instead: every inclusion-minimal set of full fences under tso and pso")
     ap.add_argument("--compact", metavar="PROGRAMS",
                     help="instead: states/s and peak memory with and without --compact (comma separated)")
+    ap.add_argument("--table", action="store_true",
+                    help="instead: the table of the field (suite --fences cells) with CPU and wall time")
+    ap.add_argument("--programs", help="with --table: only these programs (comma separated)")
     ap.add_argument("--one", nargs=3, metavar=("PROGRAM", "MODEL", "MODE"), help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.one:
@@ -47,6 +54,9 @@ def main() -> None:
         return
     if args.fences:
         minimal_sets(args.max_pending)
+        return
+    if args.table:
+        field_table(args.models if args.models != "sc,tso,pso" else "tso,pso", args.programs)
         return
     models = {m: load_model(m) for m in args.models.split(",")}
     print(f"pending lists bounded at {args.max_pending} operations per thread\n")
@@ -124,6 +134,37 @@ def minimal_sets(max_pending: int) -> None:
             first = placement_text(sets[0]) if sets else "none needed"
             more = "+" if sel.more_alternatives else ""
             print(f"| {path.stem} | {name} | {len(sets)}{more} | {sizes} | {first} | {took:.2f} |", flush=True)
+
+
+def field_table(models: str, programs: str | None) -> None:
+    """``suite --fences``'s cells (every fence kind, every minimal set), with CPU time: the goal is one core."""
+    import hashlib
+
+    from compare_herd import machine
+    from mmdsl.suite.fence_table import fence_table
+    from mmdsl.suite.manifest import load_suite
+    from mmdsl.suite.run import model_columns
+
+    suite = load_suite(str(SUITE))
+    if programs:
+        wanted = programs.split(",")
+        suite.tests = [t for t in suite.tests if t.key in wanted]
+    print(machine())
+    print("every fence kind, every inclusion-minimal set re-checked (suite --fences); "
+          "sets: a digest of the sets' text, equal digests = equal answers\n")
+    print("| program | model | minimal sets | cheapest cost | cheapest set | CPU (s) | wall (s) | sets |")
+    print("|---|---|---:|---:|---|---:|---:|---|")
+    cpu = [time.process_time()]
+
+    def row(cell) -> None:
+        now = time.process_time()
+        took, cpu[0] = now - cpu[0], now
+        digest = hashlib.sha256("\n".join(cell.sets).encode()).hexdigest()[:10]
+        cost = cell.costs[0] if cell.costs else 0
+        print(f"| {cell.test} | {cell.model} | {cell.count_text} | {cost} | {cell.cheapest} | {took:.2f} | "
+              f"{cell.time:.2f} | {digest} |", flush=True)
+
+    fence_table(suite, model_columns(suite, models.split(",")), None, on_cell=row)
 
 
 if __name__ == "__main__":

@@ -94,8 +94,9 @@ def _single(path, model_name: str, options, as_json: bool, output: str | None) -
         warn(warnings)
         print(selection_text(sel), end="")
     written = None
+    notes: list[str] = []  # fences written in code with several copies (inlined functions, unrolled loops)
     if output and solved:
-        written = rerun(sel, write_fenced(program, sel.fences, output), model)
+        written = rerun(sel, write_fenced(program, sel.fences, output, notes), model)
     if as_json:
         from ..render.json_out import dumps
 
@@ -104,9 +105,11 @@ def _single(path, model_name: str, options, as_json: bool, output: str | None) -
         if written is not None:
             d["output"] = {"file": output, "verdict": written.verdict, "ok": written.ok,
                            "positive": written.positive, "negative": written.negative,
-                           "achieved": sel.target.achieved(written)}
+                           "achieved": sel.target.achieved(written), "notes": notes}
         print(dumps(d))
     elif written is not None:
+        for note in notes:
+            print(f"Note: {note}")
         print(f"Wrote {output}; re-run: {recheck_text(sel, written)}")
     if output and not solved:
         print(f"nothing written to {output}: no fence set to insert", file=sys.stderr)

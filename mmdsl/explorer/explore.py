@@ -192,11 +192,7 @@ def explore_space(program: Program, model: Model, *, target=None, por: bool = Tr
         # where the threads are, on every state: the reduction keeps only final states, so it
         # is off; the programs loop forever, so buffers are bounded (a full one waits)
         por = False
-        prop = program.condition.prop
-
-        def state_target(state, at_values=machine.at_values, holds=prop.holds):
-            values = at_values(state)
-            return values is not None and holds(values)
+        state_target = _at_target(machine, program.condition.prop)
 
         if target is None:
             target = lambda values: False  # noqa: E731 - final states are not what is asked
@@ -211,9 +207,37 @@ def explore_space(program: Program, model: Model, *, target=None, por: bool = Tr
                        compact=compact)
     except (StateLimit, PendingLimit, MemoryLimit) as err:
         err.message = f"exploring {program.name} under {model.name}: {err.message}"
+        unrolled = getattr(program.layout, "unroll_pos", None)
+        if isinstance(err, (StateLimit, MemoryLimit)) and unrolled is not None:
+            # the loops' copies multiply the states: point at the bound the user chose
+            err.pos = unrolled
+            err.hint = (f"{err.hint}, or lower unroll={program.layout.unroll} here "
+                        "(each loop copied that many times); --timeout bounds the time")
         raise
     return StateSpace(program, model, machine, found, por, order,
                       bounded_pending=max_pending if program.state_property else None)
+
+
+def _at_target(machine: Machine, prop):
+    """The state property as a test on a state, decided once per tuple of the threads' pcs.
+
+    The property reads only where the threads are (``Machine.at_values``: the label of each
+    pc), so its verdict is a function of the pcs, kept in a table; a state where it holds
+    is a target unless some thread goes on from an unconfirmed guess (``at_values`` None).
+    """
+    labels = [(t.tid, t.thread.pc_labels) for t in machine.threads]
+    verdicts: dict = {}
+    at_values = machine.at_values
+
+    def state_target(state) -> bool:
+        pcs = tuple([t[0] for t in state[1]])
+        holds = verdicts.get(pcs)
+        if holds is None:
+            holds = verdicts[pcs] = prop.holds(
+                {("at", tid): names.get(pc, f"#{pc}") for (tid, names), pc in zip(labels, pcs)})
+        return holds and at_values(state) is not None
+
+    return state_target
 
 
 def _stats(found: SearchOutcome, por: bool, order: str) -> dict:

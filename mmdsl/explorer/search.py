@@ -146,7 +146,8 @@ def _run(out, machine, semantics, keys, is_target, state_filter, por, order, max
                         break
                     raise StateLimit(
                         f"the search reached {max_states} states without finishing "
-                        f"({transitions} transitions so far)", hint="raise --max-states")
+                        f"({transitions} transitions so far; {where_threads_are(machine, state)})",
+                        where_pos(machine, state), hint="raise --max-states")
                 if not nid % 1024:
                     if not nid % MEMORY_CHECK_EVERY:
                         ceiling.check(nid, transitions)
@@ -165,6 +166,29 @@ def _run(out, machine, semantics, keys, is_target, state_filter, por, order, max
     out.parents = parents
     out.state_list = ReplayedStates(states, parents, apply, kept) if compact else states
     out.time = time.perf_counter() - start
+
+
+def where_threads_are(machine: Machine, state) -> str:
+    """Where each thread of ``state`` is, by source line: what a search stopped at a bound was doing."""
+    parts = []
+    for t, ts in zip(machine.threads, state[1]):
+        instrs = t.thread.instrs
+        pc = ts[0]
+        if pc >= len(instrs):
+            parts.append(f"{t.name} done")
+            continue
+        ins = instrs[pc]
+        line = f"line {ins.pos.line}" if ins.pos else f"instruction {pc + 1}"
+        parts.append(f"{t.name} at {line} ('{ins.text}')" if ins.text else f"{t.name} at {line}")
+    return "it stopped with " + ", ".join(parts)
+
+
+def where_pos(machine: Machine, state):
+    """The place of the first unfinished thread's next instruction in ``state`` (None when all are done)."""
+    for t, ts in zip(machine.threads, state[1]):
+        if ts[0] < len(t.thread.instrs) and t.thread.instrs[ts[0]].pos is not None:
+            return t.thread.instrs[ts[0]].pos
+    return None
 
 
 def path_to(outcome: SearchOutcome, sid: int) -> list[tuple[object, object]]:

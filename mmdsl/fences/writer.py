@@ -28,8 +28,13 @@ def fence_spelling(dialect, kind: FenceKind) -> str:
         hint="restrict the kinds with --kinds to fences the dialect has, or write the test in LISA")
 
 
-def fenced_source(program: Program, fences: list[Choice]) -> str:
-    """The test's source text with the fences inserted, in the test's own dialect."""
+def fenced_source(program: Program, fences: list[Choice], notes: list[str] | None = None) -> str:
+    """The test's source text with the fences inserted, in the test's own dialect.
+
+    ``notes`` (a list) receives what the writer did beyond the selection: a fence in code
+    with several copies (a C function inlined at several calls) is written once and runs
+    at every copy.
+    """
     dialect = dialect_for(program.arch)
     if not hasattr(dialect, "write_with_fences"):
         raise UnsupportedError(f"the {program.arch} dialect cannot write fenced tests back")
@@ -40,12 +45,16 @@ def fenced_source(program: Program, fences: list[Choice]) -> str:
         except UnsupportedError as err:  # at the instruction the fence would go before
             instrs = program.threads[c.place.tid].instrs
             raise err.locate(instrs[min(c.place.index, len(instrs) - 1)].pos if instrs else None) from None
-    return dialect.write_with_fences(program, insertions)
+    text = dialect.write_with_fences(program, insertions)
+    if notes is not None and hasattr(dialect, "shared_fence_notes"):
+        notes.extend(dialect.shared_fence_notes(program, insertions))
+    return text
 
 
-def write_fenced(program: Program, fences: list[Choice], out: str | Path) -> Program:
-    """Write the fenced test to ``out`` and read it back (the caller re-runs what was read)."""
-    text = fenced_source(program, fences)
+def write_fenced(program: Program, fences: list[Choice], out: str | Path, notes: list[str] | None = None) -> Program:
+    """Write the fenced test to ``out`` and read it back (the caller re-runs what was read); ``notes``
+    as ``fenced_source``."""
+    text = fenced_source(program, fences, notes)
     with writing("the fenced test"):
         Path(out).write_text(text)
     return parse_litmus(text, str(out))

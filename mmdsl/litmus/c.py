@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import pyparsing as pp
 
-from ..core.errors import LitmusError, UnsupportedError
+from ..core.errors import LitmusError, SourcePos, UnsupportedError
 from ..core.program import Program
 from . import c_grammar as g
 from .c_data import ERR_REG, MAX_UNROLL, build_context
@@ -24,6 +24,7 @@ FENCE_STATEMENTS = {
     "MemoryBarrier": "MemoryBarrier();",
     "rmb": "smp_rmb();", "ll": "smp_rmb();", "lfence": "smp_rmb();",
     "wmb": "smp_wmb();", "ss": "smp_wmb();", "stbar": "smp_wmb();", "sfence": "smp_wmb();",
+    "sl": "store_load_fence();", "ls": "load_store_fence();",  # no Linux macro orders just these pairs
 }
 
 
@@ -34,7 +35,12 @@ class CSourceMap:
     body_offset: int
     boundaries: list[list[Boundary]]
     functions: list[str]
-    rewritable: bool = True  # False when functions were inlined or loops unrolled (one source place, many copies)
+    # the functions inlined at their calls: (name, start, end) of each definition in the body text; a
+    # fence written in one runs at every call (c_writer.shared_fence_notes says where)
+    inlined: list[tuple[str, int, int]] = field(default_factory=list)
+    unrolled: list[tuple[int, int]] = field(default_factory=list)  # (start, end) of each loop copied by unroll=N
+    unroll: int | None = None
+    unroll_pos: SourcePos | None = None  # where the header says unroll=N (a state limit points there)
 
 
 def _identity(name: str) -> str:
@@ -100,11 +106,12 @@ class CDialect:
                                   expected=f"a local of P{tid}: {', '.join(sorted(locals_[tid])) or 'none'}")
         observed = list(observed) + [("reg", t, ERR_REG) for t, f in enumerate(faults)
                                      if f and ("reg", t, ERR_REG) not in observed]
-        rewritable = not ctx.functions and ctx.unroll is None
+        inlined = [(f.name, f.at, f.body.end) for f in ctx.functions.values()]
         return Program(
             name=layout.name, arch=layout.arch, threads=threads, init=mem_init, condition=condition,
             path=layout.path, doc=layout.doc, info=layout.info, observed=observed, filter=filt,
-            source=layout.original, layout=CSourceMap(body.offset, boundaries, [f.name for f in functions], rewritable),
+            source=layout.original, layout=CSourceMap(body.offset, boundaries, [f.name for f in functions], inlined,
+                                                  sorted(ctx.unrolled), ctx.unroll, _unroll_pos(layout)),
         )
 
     def fence_text(self, kind: str) -> str:
@@ -118,6 +125,11 @@ class CDialect:
         from .c_writer import write_with_fences
 
         return write_with_fences(self, program, insertions)
+
+    def shared_fence_notes(self, program: Program, insertions) -> list[str]:
+        from .c_writer import shared_fence_notes
+
+        return shared_fence_notes(self, program, insertions)
 
     def fence_points(self, program: Program, tid: int) -> list[int]:
         """The instruction indices of thread ``tid`` before which ``write_with_fences`` can write a fence."""
@@ -136,6 +148,11 @@ def _unroll(layout: Layout) -> int | None:
         raise LitmusError(f"unroll={text}", layout.pos(layout.source.find("unroll")),
                           expected=f"a number of iterations from 1 to {MAX_UNROLL}")
     return int(text)
+
+
+def _unroll_pos(layout: Layout) -> SourcePos | None:
+    at = layout.source.find("unroll=")
+    return layout.pos(at) if at >= 0 and "unroll" in layout.info else None
 
 
 def _syntax_error(layout: Layout, err: pp.ParseBaseException) -> LitmusError:

@@ -284,6 +284,11 @@ def _table() -> dict:
         "smp_rmb": _fence("rmb"),
         "smp_wmb": _fence("wmb"),
         "MemoryBarrier": _fence("mb"),
+        # the four fences of CheckFence's relaxed model (and SPARC's membar masks), by what they order
+        "load_load_fence": _fence("ll"),
+        "load_store_fence": _fence("ls"),
+        "store_load_fence": _fence("sl"),
+        "store_store_fence": _fence("ss"),
         "spin_lock": spin_lock,
         "spin_unlock": spin_unlock,
         "spin_trylock": spin_trylock,
@@ -323,5 +328,6 @@ def _table() -> dict:
 BUILTINS = _table()
 SUPPORTED_CALLS = ("READ_ONCE, WRITE_ONCE, smp_load_acquire, smp_store_release, smp_mb, smp_rmb, smp_wmb, "
                    "xchg*, cmpxchg*, atomic_* (kernel and C11 forms), spin_lock, spin_unlock, spin_trylock, "
-                   "MemoryBarrier (see docs/litmus-c.md)")
+                   "MemoryBarrier, load_load_fence, load_store_fence, store_load_fence, store_store_fence "
+                   "(see docs/litmus-c.md)")
 __all__ = ["BUILTINS", "SUPPORTED_CALLS", "MEMORY_ORDERS"]

@@ -11,7 +11,7 @@ a call made by a thread function is one *operation* of the harness (``--spec ser
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from ..core.errors import LitmusError, SourcePos, UnsupportedError
@@ -23,6 +23,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
 MAX_POOL = 64  # nodes in one pool
 MAX_CALL_DEPTH = 16  # nested inlined calls
+INLINED_DEPTH = 1000  # added to the block depth of an inlined body's fence places (below any of the caller's)
 MAX_UNROLL = 1000  # the largest 'unroll' a test may declare
 MAX_THREAD_INSTRS = 20_000  # instructions of one thread after inlining and unrolling
 ERR_REG = "%err"  # bit 1: a null pointer was dereferenced; bit 2: a loop reached its unwinding bound
@@ -62,6 +63,7 @@ class DataContext:
     functions: dict[str, g.Function] = field(default_factory=dict)
     init: dict[str, int] = field(default_factory=dict)
     unroll: int | None = None
+    unrolled: set[tuple[int, int]] = field(default_factory=set)  # (start, end) of each loop unrolled
 
     def pool_of(self, struct: str) -> Pool | None:
         return self.pools.get(struct)
@@ -308,13 +310,26 @@ def inline(low: "ThreadLowering", fn: g.Function, e: g.Call, dst: str | None) ->
     end = low.new_label()
     low.ret = (ret_reg, end)
     stack.append(fn.name)
+    nb = len(low.boundaries)
     low.block(fn.body)
     stack.pop()
     low.place(end)
+    low.boundaries[nb:] = inlined_boundaries(low.boundaries[nb:], end)
     low.names, low.scopes, low.loops, low.ret, low.prefix, low.cur_pos, low.cur_text = saved
     if not stack:
         low.operations.append((start, len(low.instrs), fn.name))
     return Reg(ret_reg) if ret_reg else None
+
+
+def inlined_boundaries(boundaries: list, end) -> list:
+    """The fence places of one inlined body, for ``-o`` to write into the function's own text.
+
+    They rank below the caller's places at the same instruction (``choose_boundary`` takes
+    the shallowest): a fence there goes into the caller, at this one call. The end of the
+    body is no place when a ``return`` jumps past it to ``end``.
+    """
+    return [replace(b, depth=b.depth + INLINED_DEPTH) for b in boundaries
+            if not (end.used and b.index == end.index)]
 
 
 def null_check(low: "ThreadLowering", ptr: Expr) -> None:
@@ -368,14 +383,18 @@ def unrolled_loop(low: "ThreadLowering", stmt: g.Stmt, header: str, cond: g.Node
     from .c_lower import _Loop
 
     brk = low.new_label()
+    low.ctx.unrolled.add((stmt.at, stmt.end))
     for _ in range(low.ctx.unroll):
         cont = low.new_label()
         low.at_statement(stmt, header)
         if test_first and cond is not None:
             low.branch(cond, False, brk)
         low.loops.append(_Loop(brk, cont))
+        nb = len(low.boundaries)
         low._body(body, depth)
         low.loops.pop()
+        if cont.used:  # a `continue` jumps to the end of the body: not one place in the source
+            low.boundaries[nb:] = [b for b in low.boundaries[nb:] if b.index != len(low.instrs)]
         low.place(cont)
         low.at_statement(stmt, header)
         if step is not None:

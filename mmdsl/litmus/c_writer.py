@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections import Counter
+
 from ..core.errors import LitmusError, UnsupportedError
 from ..core.program import Program
 from .c_lower import Boundary
@@ -31,12 +33,29 @@ def write_with_fences(dialect, program: Program, insertions) -> str:
     smap = program.layout
     if smap is None or not hasattr(smap, "boundaries"):
         raise UnsupportedError(f"test '{program.name}' was not read from C source; cannot write it back as C")
-    if not getattr(smap, "rewritable", True):
-        raise UnsupportedError(f"test '{program.name}' inlines functions or unrolls loops: one source place "
-                               "stands for many instructions, so its fences cannot be written back as C",
-                               hint="the fences are listed by thread, instruction and source line instead")
     source = program.source
     edits: dict[int, list[tuple[Boundary, str]]] = {}
+    for tid, index, statement, b in _placed(dialect, program, insertions):
+        at = edits.setdefault(smap.body_offset + b.offset, [])
+        if statement not in [s for _, s in at]:  # the same fence from several copies of the place: once
+            at.append((b, statement))
+    raw: list[tuple[int, int, str]] = []  # (offset, order at that offset, text to insert)
+    for offset, items in edits.items():
+        raw.extend(_edits(source, offset, items[0][0], [s for _, s in items], smap.body_offset))
+    out, last = [], 0
+    for offset, _, text in sorted(raw):
+        out.append(source[last:offset])
+        out.append(text)
+        last = offset
+    out.append(source[last:])
+    return "".join(out)
+
+
+def _placed(dialect, program: Program, insertions):
+    """Each insertion as (tid, index, its C statement, the source place it is written at)."""
+    smap = program.layout
+    if smap is None or not hasattr(smap, "boundaries"):
+        raise UnsupportedError(f"test '{program.name}' was not read from C source; cannot write it back as C")
     for tid, index, kind in insertions:
         if not 0 <= tid < len(program.threads):
             raise LitmusError(f"cannot insert a fence in thread {tid}: test '{program.name}' has "
@@ -54,17 +73,41 @@ def write_with_fences(dialect, program: Program, insertions) -> str:
                 "inside a statement, a loop condition or an unbraced body", ins.pos,
                 hint="rewrite the statement (e.g. split the expression, or 'while (1) { if (!(c)) break; ... }')",
             )
-        edits.setdefault(smap.body_offset + b.offset, []).append((b, statement))
-    raw: list[tuple[int, int, str]] = []  # (offset, order at that offset, text to insert)
-    for offset, items in edits.items():
-        raw.extend(_edits(source, offset, items[0][0], [s for _, s in items], smap.body_offset))
-    out, last = [], 0
-    for offset, _, text in sorted(raw):
-        out.append(source[last:offset])
-        out.append(text)
-        last = offset
-    out.append(source[last:])
-    return "".join(out)
+        yield tid, index, statement, b
+
+
+def shared_fence_notes(dialect, program: Program, insertions) -> list[str]:
+    """What ``-o`` did with fences whose source place has several copies in the program.
+
+    A function is inlined at each of its calls and an ``unroll=N`` loop body copied N
+    times: one statement of the source stands for several places of the program. A fence
+    is written once, in the function's (or the loop's) own text, so it runs at every copy;
+    when the chosen fences needed it at fewer copies, the written test has more fences
+    than the selection (it is re-checked as written). One line per such fence.
+    """
+    smap = program.layout
+    chosen: dict[tuple[int, str], set] = {}
+    for tid, index, statement, b in _placed(dialect, program, insertions):
+        chosen.setdefault((b.offset, statement), set()).add((tid, index))
+    notes = []
+    for (offset, statement), wanted in sorted(chosen.items()):
+        copies = {(tid, b.index) for tid, bs in enumerate(smap.boundaries) for b in bs if b.offset == offset}
+        copies |= wanted
+        if len(copies) < 2:
+            continue
+        line = program.source.count("\n", 0, smap.body_offset + offset) + 1
+        fn = next((name for name, start, end in smap.inlined if start <= offset < end), None)
+        where = [f"in {fn}(), inlined at each call"] if fn else []
+        if any(start < offset < end for start, end in smap.unrolled):  # the loop statement itself is not
+            where.append(f"in a loop unrolled {smap.unroll} times")
+        per = ", ".join(f"P{t} x{n}" for t, n in sorted(Counter(t for t, _ in copies).items()))
+        note = (f"'{statement}' before line {line} is {' and '.join(where) or 'copied'}: written once there, it runs at all "
+                f"{len(copies)} copies of that place ({per})")
+        if len(wanted) < len(copies):
+            note += (f"; the chosen fences need it at {len(wanted)} of them, so the written test has "
+                     f"{len(copies) - len(wanted)} fence(s) more than the selection")
+        notes.append(note)
+    return notes
 
 
 def _edits(text: str, offset: int, b: Boundary, statements: list[str], body_offset: int):

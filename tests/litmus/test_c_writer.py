@@ -96,8 +96,8 @@ def test_places_c_cannot_express_are_refused_by_name(body, index, words):
 
 def test_bad_requests():
     p = lower("P0(int *x) {\n  *x = 1;\n}")
-    with pytest.raises(UnsupportedError, match="cannot spell a fence of kind 'sl'"):
-        C.write_with_fences(p, [(0, 0, "sl")])
+    with pytest.raises(UnsupportedError, match="cannot spell a fence of kind 'lwsync'"):
+        C.write_with_fences(p, [(0, 0, "lwsync")])
     with pytest.raises(LitmusError, match="thread 3"):
         C.write_with_fences(p, [(3, 0, "mb")])
     with pytest.raises(LitmusError, match="instruction 5"):
