@@ -34,12 +34,22 @@ def fenced_source(program: Program, fences: list[Choice]) -> str:
     if not hasattr(dialect, "write_with_fences"):
         raise UnsupportedError(f"the {program.arch} dialect cannot write fenced tests back")
     insertions = []
+    deps = [c for c in fences if c.is_dependency]
+    if deps and not hasattr(dialect, "write_with_devices"):
+        raise UnsupportedError(f"the {program.arch} dialect cannot write dependencies back")
     for c in fences:
+        if c.is_dependency:
+            continue
         try:
             insertions.append((c.place.tid, c.place.index, fence_spelling(dialect, c.kind)))
         except UnsupportedError as err:  # at the instruction the fence would go before
             instrs = program.threads[c.place.tid].instrs
             raise err.locate(instrs[min(c.place.index, len(instrs) - 1)].pos if instrs else None) from None
+    if deps:
+        from ..litmus.asm_dependencies import DependencyInsertion
+
+        return dialect.write_with_devices(program, insertions, [
+            DependencyInsertion(c.place.tid, c.source, c.place.index, c.kind.name) for c in deps])
     return dialect.write_with_fences(program, insertions)
 
 
