@@ -1,4 +1,4 @@
-"""Writing fences and inserted dependencies (addr, data, ctrl, ctrl+FENCE) into PPC and ARM tests, in diy's idioms.
+"""Writing fences and inserted dependencies (addr, data, ctrl, ctrl+FENCE) into PPC, ARM and LISA tests, in diy's idioms.
 
 A dependency from a load to a later access of its thread is written as diy7 writes them:
 
@@ -6,6 +6,7 @@ A dependency from a load to a later access of its thread is written as diy7 writ
   (``lwz r3,0(r4)`` becomes ``lwzx r3,T,r4``, ``LDR R1,[%x1]`` becomes ``LDR R1,[T,%x1]``);
 * ``data``: ``xor T,S,S`` and ``add T,T,V``, then the store writes T instead of V;
 * ``ctrl``: ``cmpw S,S`` / ``beq LCnn`` / ``LCnn:`` (``CMP`` / ``BNE``) before the access;
+* LISA: ``mov T (xor S S)``, ``r[] R x+T``, ``mov T (add T V)``, ``b[] S LCnn``;
 * ``ctrl+FENCE``: the same, then the fence (``isync``, ``ISB``).
 
 S is the load's destination register, T a register the thread does not use, LCnn a
@@ -78,6 +79,24 @@ class _ArmSyntax(AsmSyntax):
             return None
         return f"{m.group('mnemonic')} {m.group('value')},[{reg},{m.group('base')}]"
 
+
+class _LisaSyntax(AsmSyntax):
+    def with_address(self, text: str, reg: str) -> str | None:
+        t = text.strip()
+        m = self.load.fullmatch(t) or self.store.fullmatch(t)
+        if m is None:
+            return None
+        return t[:m.end("base")] + "+" + reg + t[m.end("base"):]
+
+
+_LISA_NAME = r"[A-Za-z_][A-Za-z0-9_]*"
+LISA = _LisaSyntax(
+    register=r"\br[0-9]+\b",
+    scratch=tuple(f"r{n}" for n in range(10, 32)),
+    xor="mov {d} (xor {a} {b})", add="mov {d} (add {a} {b})", compare="", branch="b[] {a} {label}",
+    load=re.compile(r"(?P<mnemonic>r)\[[^\]]*\]\s+(?P<value>r[0-9]+)\s+(?P<base>" + _LISA_NAME + ")"),
+    store=re.compile(r"(?P<mnemonic>w)\[[^\]]*\]\s+(?P<base>" + _LISA_NAME + r")\s+(?P<value>r[0-9]+|-?[0-9]+)"),
+)
 
 _PPC_REG = r"r(?:[12][0-9]|3[01]|[0-9])|%[A-Za-z_][A-Za-z0-9_]*"
 _PPC_ACCESS = r"(?P<mnemonic>{m})\s+(?P<value>" + _PPC_REG + r")\s*,\s*(?P<offset>-?(?:0x[0-9a-fA-F]+|[0-9]+))" \
@@ -163,8 +182,9 @@ def write_with_devices(dialect, syntax: AsmSyntax, program: Program, fences: lis
             if d.kind == "ctrl" or d.kind.startswith("ctrl+"):
                 label = next(labels)
                 reg = instrs[d.source].dst
-                lines += [(tid, target, syntax.compare.format(a=reg)), (tid, target, syntax.branch.format(label=label)),
-                          (tid, target, f"{label}:")]
+                if syntax.compare:
+                    lines.append((tid, target, syntax.compare.format(a=reg)))
+                lines += [(tid, target, syntax.branch.format(a=reg, label=label)), (tid, target, f"{label}:")]
                 if d.kind.startswith("ctrl+"):
                     lines.append((tid, target, dialect.fence_text(d.kind[5:])))
         if new != text:
