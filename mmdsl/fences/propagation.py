@@ -22,7 +22,7 @@ dependency is among the devices (so what ``-o`` writes is what was checked).
 
 from __future__ import annotations
 
-from ..core.errors import MmdslError
+from ..core.errors import MmdslError, UnsupportedError
 from ..core.events import Execution
 from ..core.outcome import TestResult
 from ..core.program import Program
@@ -34,10 +34,44 @@ from .loop import FenceOptions, Selector, _allowed, execution_key, insertions_of
 from .places import program_places
 
 
+_GROWING = {"fence", "strong-fence", "light-fence", "dep", "ppo", "kept-loc", "addr", "data", "ctrl", "F"}
+
+
+def check_monotone(model: Model) -> None:
+    """Refuse by name an axiom in which what devices add occurs negatively (under ~, right of \\, ~axiom).
+
+    There a device could allow an execution, the clauses would not be necessary and the
+    answer not proved minimal. The default axioms of a per-thread model pass.
+    """
+    from .cycles import _let_bodies
+
+    lets = _let_bodies(model)
+    growing = set(_GROWING)
+    for decl in model.fences.values():
+        growing |= set(decl.spellings)
+    for ax in model.axioms:
+        stack = [(ax.expr, not ax.negated, frozenset())]
+        while stack:
+            e, positive, seen = stack.pop()
+            if e.op == "name":
+                if e.name in growing and not positive:
+                    raise UnsupportedError(
+                        f"fence selection under model '{model.name}' needs fences and dependencies to act "
+                        f"positively; axiom '{ax.name}' uses '{e.name}' negatively, so adding one could allow "
+                        "an execution", ax.pos)
+                if e.name in lets and e.name not in seen:
+                    stack.append((lets[e.name], positive, seen | {e.name}))
+                continue
+            for i, a in enumerate(e.args):
+                flip = e.op == "compl" or (e.op == "diff" and i > 0)
+                stack.append((a, positive != flip, seen))
+
+
 class PropagationSelector(Selector):
     """Loop-free tests under a per-thread model: maximal-failing-set clauses over fences and dependencies."""
 
     def __init__(self, program: Program, model: Model, options: FenceOptions):
+        check_monotone(model)
         self.program = program
         self.model = model
         self.options = options

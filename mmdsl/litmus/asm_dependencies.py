@@ -103,7 +103,7 @@ _PPC_ACCESS = r"(?P<mnemonic>{m})\s+(?P<value>" + _PPC_REG + r")\s*,\s*(?P<offse
               r"\s*\(\s*(?P<base>" + _PPC_REG + r")\s*\)"
 PPC = _PpcSyntax(
     register=r"\br(?:[12][0-9]|3[01]|[0-9])\b",
-    scratch=tuple(f"r{n}" for n in range(10, 32)),
+    scratch=tuple(f"r{n}" for n in (*range(10, 32), *range(5, 10))),  # never r0 (0 in an address)
     xor="xor {d},{a},{b}", add="add {d},{a},{b}", compare="cmpw {a},{a}", branch="beq {label}",
     load=re.compile(_PPC_ACCESS.format(m="lwz|ld|lbz|lhz")),
     store=re.compile(_PPC_ACCESS.format(m="stw|std|stb|sth")),
@@ -135,6 +135,8 @@ def can_write(syntax: AsmSyntax, program: Program, dep: DependencyInsertion) -> 
         return False
     if any(getattr(i, "dst", None) == src.dst for i in instrs[dep.source + 1:dep.target]):
         return False  # the register no longer holds the value read
+    if dep.kind in ("addr", "data") and not _free_registers(syntax, program, dep.tid):
+        return False  # no register left for the xor
     if dep.kind == "addr":
         return syntax.with_address(tgt.text or "", "T") is not None
     if dep.kind == "data":
@@ -214,8 +216,6 @@ def _combine(syntax: AsmSyntax, srcs: list[str], free: list[str], tid: int, targ
 
 def _free_registers(syntax: AsmSyntax, program: Program, tid: int) -> list[str]:
     used = {r.upper() for r in re.findall(syntax.register, _column_text(program, tid))}
-    for key in program.reg_init if hasattr(program, "reg_init") else ():
-        used.add(str(key).upper())
     for reg in program.threads[tid].reg_init:
         used.add(reg.upper())
     return [r for r in syntax.scratch if r.upper() not in used]
