@@ -107,6 +107,57 @@ def test_cheapest_devices_every_shape(folder, model_name, shape, tmp_path):
     _select(folder, model_name, shape, tmp_path)
 
 
+# litmus/hardware variants (LISA) that already hold some devices: what selection adds. A fence
+# can complete a dependency the test has: MP+mb+ctrl's branch plus an isync is ctrl+isync (1).
+# Fences a model does not declare order nothing (lwsync under armv7, isb under power).
+VARIANTS = {  # (model, test) -> ({thread: device}, cost); {} when nothing is needed
+    ("power", "MP+mb+ctrl"): ({1: "isync"}, 1),
+    ("power", "IRIW+lwsyncs"): ({1: "sync", 3: "sync"}, 6),
+    ("armv7", "WRC+addrs"): ({1: "dmb"}, 3),
+    ("power", "IRIW+addrs"): ({1: "sync", 3: "sync"}, 6),
+    ("power", "WRC+addrs"): ({1: "lwsync"}, 2),
+    ("power", "SB+lwsyncs"): ({0: "sync", 1: "sync"}, 6),
+    ("power", "R+lwsyncs"): ({0: "sync", 1: "sync"}, 6),
+    ("power", "MP+mb+ctrlisb"): ({1: "isync"}, 1),
+    ("power", "MP+popl+poap"): ({0: "lwsync", 1: "addr"}, 3),
+    ("power", "MP+lwsync+addr"): ({}, 0),
+    ("power", "MP+lwsync+ctrlisync"): ({}, 0),
+    ("power", "LB+datas"): ({}, 0),
+    ("power", "W+RWC+mb+addr+mb"): ({}, 0),
+    ("armv7", "IRIW+addrs"): ({1: "dmb", 3: "dmb"}, 6),
+    ("armv7", "R+lwsyncs"): ({0: "dmb-st", 1: "dmb"}, 5),
+    ("armv7", "MP+lwsync+addr"): ({0: "dmb-st"}, 2),
+    ("armv7", "MP+lwsync+ctrlisync"): ({0: "dmb-st", 1: "isb"}, 3),
+    ("armv7", "MP+mb+ctrl"): ({1: "isb"}, 1),
+    ("armv7", "MP+mb+ctrlisb"): ({}, 0),
+    ("armv7", "LB+ctrls"): ({}, 0),
+}
+FAST_VARIANTS = list(VARIANTS)[:3]
+SLOW_VARIANTS = list(VARIANTS)[3:]
+
+
+def _variant(model_name: str, test: str, tmp_path: Path) -> None:
+    model = load_model(model_name)
+    program = load_litmus(ROOT / "litmus" / "hardware" / f"{test}.litmus")
+    sel = select_fences(program, model, FenceOptions())
+    devices, cost = VARIANTS[(model_name, test)]
+    assert {c.place.tid: c.kind.name for c in sel.fences} == devices and sel.cost == cost
+    assert sel.status == "OPTIMAL" and sel.after.verdict == "Forbidden"
+    if devices:
+        assert check(write_fenced(program, sel.fences, tmp_path / "t.litmus"), model).verdict == "Forbidden"
+
+
+@pytest.mark.parametrize("model_name,test", FAST_VARIANTS, ids=["-".join(c) for c in FAST_VARIANTS])
+def test_devices_added_to_a_variant(model_name, test, tmp_path):
+    _variant(model_name, test, tmp_path)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("model_name,test", SLOW_VARIANTS, ids=["-".join(c) for c in SLOW_VARIANTS])
+def test_devices_added_to_every_variant(model_name, test, tmp_path):
+    _variant(model_name, test, tmp_path)
+
+
 def test_herd_agrees_with_every_answer_and_every_cheaper_set():
     """The committed herd7 verdicts: Never on each answer, no cheaper maximal set forbidden."""
     rows = list(csv.DictReader((DATA / "herd_verdicts.csv").open()))
