@@ -60,6 +60,8 @@ class Choice:
 
     def key(self) -> tuple:
         """Canonical order: thread, place, then kind in declaration order (fences before dependencies)."""
+        if self.source < 0:
+            return (self.place.tid, self.place.index, self.kind_index)
         return (self.place.tid, self.place.index, self.kind_index, self.source)
 
 
