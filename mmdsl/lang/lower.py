@@ -24,7 +24,7 @@ from .ir import (
     Model,
     Table,
 )
-from .checks import check_file, is_broken
+from .checks import check_file, dependency_cost, is_broken
 from .metamodel import location, parse_model_text
 
 # How deeply an expression may nest, counting the definitions of the classes and set lets
@@ -258,7 +258,7 @@ class _Lowerer:
         for entry in st.entries:
             pos = location(entry)
             rules.append(DependencyRule("".join(entry.relation.split()), self._pairs(entry.pairs, pos),
-                                        entry.doc or "", pos, _dependency_cost(entry.cost, pos)))
+                                        entry.doc or "", pos, dependency_cost(entry.cost, pos)))
         return rules
 
     def _pairs(self, orders, pos: SourcePos, what: str = "a dependency keeps") -> list:
@@ -603,13 +603,3 @@ def lower_model_text(text: str, filename: str, search_dirs: list[Path]) -> Model
 
 
 __all__ = ["lower_model_file", "lower_model_text"]
-
-
-def _dependency_cost(text: str | None, pos: SourcePos) -> int | None:
-    """A dependency line's ``cost N`` (what fence selection pays to insert it), checked like a fence's."""
-    if not text:
-        return None
-    digits = text.lstrip("+-").lstrip("0")
-    if len(digits) > 10 or not 1 <= int(text) < 10**9:
-        raise ModelError(f"dependency cost {text[:12]}: costs are positive integers below 1,000,000,000", pos)
-    return int(text)
