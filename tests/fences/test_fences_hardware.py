@@ -222,3 +222,15 @@ def test_dependency_costs_can_be_overridden():
     program = load_litmus(ROOT / "litmus" / "ppc" / "tests" / "classic" / "MP.litmus")
     sel = select_fences(program, load_model("power"), FenceOptions(costs={"addr": 3}))
     assert {c.place.tid: c.kind.name for c in sel.fences} == {0: "lwsync", 1: "lwsync"} and sel.cost == 4
+
+
+@pytest.mark.slow
+def test_every_minimal_device_set_for_mp():
+    """--all-minimal: 3 writer fences (lwsync, eieio, sync) times 4 reader devices (addr, lwsync,
+    ctrl+isync, sync), each set re-checked; the cheapest first."""
+    program = load_litmus(ROOT / "litmus" / "ppc" / "tests" / "classic" / "MP.litmus")
+    sel = select_fences(program, load_model("power"), FenceOptions(all_minimal=True))
+    assert sel.alternatives_kind == "minimal" and sel.alternatives_stopped is None
+    sets = {tuple(c.kind.name for c in s) for s in sel.alternatives}
+    assert sets == {(w, r) for w in ("lwsync", "eieio", "sync") for r in ("addr", "lwsync", "ctrl+isync", "sync")}
+    assert [c.kind.name for c in sel.alternatives[0]] == ["lwsync", "addr"]
