@@ -78,7 +78,8 @@ class PropagationSelector(Selector):
         self.kinds, self.dependencies = split_kinds(model, options.kinds, options.costs)
         self.problem = Problem(model, program_places(program), self.kinds)
         self.candidates: list[int] = []
-        self._checked: dict[frozenset[int], tuple[TestResult, list[Execution]]] = {}
+        # device set -> (the program with it written in, its result, the unwanted executions left)
+        self._checked: dict[frozenset[int], tuple[Program, TestResult, list[Execution]]] = {}
 
     # ----- devices ---------------------------------------------------------------------
     def _devices(self, executions: list[Execution]) -> list[int]:
@@ -105,11 +106,12 @@ class PropagationSelector(Selector):
         self.candidates = self._devices(stored)
         return result, len(unwanted)
 
-    def _run(self, chosen: frozenset[int]) -> tuple[TestResult, list[Execution]]:
+    def _run(self, chosen: frozenset[int]) -> tuple[Program, TestResult, list[Execution]]:
         got = self._checked.get(chosen)
         if got is None:
-            result, stored = _allowed(self.fenced(chosen), self.model)
-            got = self._checked[chosen] = (result, [y for y in stored if self.target.unwanted(y.final)])
+            fenced = self.fenced(chosen)
+            result, stored = _allowed(fenced, self.model)
+            got = self._checked[chosen] = (fenced, result, [y for y in stored if self.target.unwanted(y.final)])
         return got
 
     def recheck(self, fenced: Program) -> tuple[TestResult, list[Execution]]:
@@ -117,8 +119,7 @@ class PropagationSelector(Selector):
         return result, [y for y in stored if self.target.unwanted(y.final)]
 
     def verify(self, chosen: frozenset[int]) -> tuple[Program, TestResult, object]:
-        result, survivors = self._run(chosen)
-        return self.fenced(chosen), result, survivors
+        return self._run(chosen)
 
     def refine(self, chosen: frozenset[int], fenced: Program, survivors: list[Execution]) -> bool:
         """Grow ``chosen`` to a maximal set leaving one survivor allowed; require a device outside it."""
@@ -129,7 +130,7 @@ class PropagationSelector(Selector):
             if c in grown:
                 continue
             trial = frozenset(grown | {c})
-            if any(execution_key(y) == key for y in self._run(trial)[1]):
+            if any(execution_key(y) == key for y in self._run(trial)[2]):
                 grown.add(c)
         outside = [frozenset((c,)) for c in self.candidates if c not in grown]
         if not outside:  # no device helps: an empty clause, CP-SAT says INFEASIBLE
@@ -145,7 +146,7 @@ class PropagationSelector(Selector):
         """The unwanted final states still reachable with every device in."""
         from ..core.condition import FinalState
 
-        result, _ = self._run(frozenset(self.candidates))
+        _, result, _ = self._run(frozenset(self.candidates))
         states = sorted((s for s in result.states if self.target.unwanted_state(s)), key=FinalState.text)
         if not states:
             raise MmdslError(f"internal: no device set met the requirements of {self.program.name}, "
