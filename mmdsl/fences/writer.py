@@ -28,28 +28,31 @@ def fence_spelling(dialect, kind: FenceKind) -> str:
         hint="restrict the kinds with --kinds to fences the dialect has, or write the test in LISA")
 
 
+def _with_dependencies(dialect, program: Program, choices: list[Choice]) -> str:
+    """The source with the fences and the dependencies among ``choices`` written in (asm_dependencies)."""
+    from ..litmus.asm_dependencies import DependencyInsertion
+
+    if not hasattr(dialect, "write_with_devices"):
+        raise UnsupportedError(f"the {program.arch} dialect cannot write dependencies back")
+    fences = [(c.place.tid, c.place.index, fence_spelling(dialect, c.kind)) for c in choices if not c.is_dependency]
+    deps = [DependencyInsertion(c.place.tid, c.source, c.place.index, c.kind.name) for c in choices if c.is_dependency]
+    return dialect.write_with_devices(program, fences, deps)
+
+
 def fenced_source(program: Program, fences: list[Choice]) -> str:
     """The test's source text with the fences inserted, in the test's own dialect."""
     dialect = dialect_for(program.arch)
     if not hasattr(dialect, "write_with_fences"):
         raise UnsupportedError(f"the {program.arch} dialect cannot write fenced tests back")
+    if any(c.is_dependency for c in fences):  # power/armv7: dependencies written in diy's idioms
+        return _with_dependencies(dialect, program, fences)
     insertions = []
-    deps = [c for c in fences if c.is_dependency]
-    if deps and not hasattr(dialect, "write_with_devices"):
-        raise UnsupportedError(f"the {program.arch} dialect cannot write dependencies back")
     for c in fences:
-        if c.is_dependency:
-            continue
         try:
             insertions.append((c.place.tid, c.place.index, fence_spelling(dialect, c.kind)))
         except UnsupportedError as err:  # at the instruction the fence would go before
             instrs = program.threads[c.place.tid].instrs
             raise err.locate(instrs[min(c.place.index, len(instrs) - 1)].pos if instrs else None) from None
-    if deps:
-        from ..litmus.asm_dependencies import DependencyInsertion
-
-        return dialect.write_with_devices(program, insertions, [
-            DependencyInsertion(c.place.tid, c.source, c.place.index, c.kind.name) for c in deps])
     return dialect.write_with_fences(program, insertions)
 
 
