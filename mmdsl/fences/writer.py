@@ -28,17 +28,6 @@ def fence_spelling(dialect, kind: FenceKind) -> str:
         hint="restrict the kinds with --kinds to fences the dialect has, or write the test in LISA")
 
 
-def _with_dependencies(dialect, program: Program, choices: list[Choice]) -> str:
-    """The source with the fences and the dependencies among ``choices`` written in (asm_dependencies)."""
-    from ..litmus.asm_dependencies import DependencyInsertion
-
-    if not hasattr(dialect, "write_with_devices"):
-        raise UnsupportedError(f"the {program.arch} dialect cannot write dependencies back")
-    fences = [(c.place.tid, c.place.index, fence_spelling(dialect, c.kind)) for c in choices if not c.is_dependency]
-    deps = [DependencyInsertion(c.place.tid, c.source, c.place.index, c.kind.name) for c in choices if c.is_dependency]
-    return dialect.write_with_devices(program, fences, deps)
-
-
 def fenced_source(program: Program, fences: list[Choice]) -> str:
     """The test's source text with the fences inserted, in the test's own dialect."""
     dialect = dialect_for(program.arch)
@@ -62,3 +51,14 @@ def write_fenced(program: Program, fences: list[Choice], out: str | Path) -> Pro
     with writing("the fenced test"):
         Path(out).write_text(text)
     return parse_litmus(text, str(out))
+
+
+def _with_dependencies(dialect, program: Program, choices: list[Choice]) -> str:
+    """The source with the fences and the dependencies among ``choices`` written in (asm_dependencies)."""
+    from ..litmus.asm_dependencies import DependencyInsertion
+
+    if not hasattr(dialect, "write_with_devices"):
+        raise UnsupportedError(f"the {program.arch} dialect cannot write dependencies back")
+    fences = [(c.place.tid, c.place.index, fence_spelling(dialect, c.kind)) for c in choices if not c.is_dependency]
+    deps = [DependencyInsertion(c.place.tid, c.source, c.place.index, c.kind.name) for c in choices if c.is_dependency]
+    return dialect.write_with_devices(program, fences, deps)
