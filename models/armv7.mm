@@ -14,12 +14,14 @@ reorder {          # rows: the earlier access; columns: the later one
     W     Y    Y           # a write keeps nothing (per-location coherence is an axiom)
 }
 
+# `cost N`: what fence selection pays to insert the dependency (an eor, a compare and
+# branch; ctrl+isb also an isb) instead of a fence (mmdsl fences, docs/fences.md)
 dependencies {     # herd's arm.cat: ii0 = dd | ..., cc0 = dd | ctrl | addrpo, ci0 = ctrlisb
-    addr : R * M          "address dependency (the eor r2,r1,r1 idiom)"
-    data : R * W          "data dependency: the stored value comes from the read"
-    ctrl : R * W          "a store after a branch on the read (stores are not speculated)"
-    addr;po : R * W       "a store after an access whose address depends on the read"
-    ctrl+isb : R * R      "a read after a branch on the read and an isb (ctrl+isb)"
+    addr : R * M cost 1        "address dependency (the eor r2,r1,r1 idiom)"
+    data : R * W cost 1        "data dependency: the stored value comes from the read"
+    ctrl : R * W cost 1        "a store after a branch on the read (stores are not speculated)"
+    addr;po : R * W            "a store after an access whose address depends on the read"
+    ctrl+isb : R * R cost 2    "a read after a branch on the read and an isb (ctrl+isb)"
 }
 
 propagation per-thread "writes reach each other thread at their own time"

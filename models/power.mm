@@ -16,12 +16,14 @@ reorder {          # rows: the earlier access; columns: the later one
     W     Y    Y           # a write keeps nothing (per-location coherence is an axiom)
 }
 
+# `cost N`: what fence selection pays to insert the dependency (an xor, a compare and
+# branch; ctrl+isync also an isync) instead of a fence (mmdsl fences, docs/fences.md)
 dependencies {     # herd's ppc.cat: ii0 = dd | ..., cc0 = dd | po-loc | ctrl | addrpo, ci0 = ctrlisync
-    addr : R * M          "address dependency (the xor r3,r1,r1 idiom)"
-    data : R * W          "data dependency: the stored value comes from the read"
-    ctrl : R * W          "a store after a branch on the read (stores are not speculated)"
-    addr;po : R * W       "a store after an access whose address depends on the read"
-    ctrl+isync : R * R    "a read after a branch on the read and an isync (ctrl+isync)"
+    addr : R * M cost 1        "address dependency (the xor r3,r1,r1 idiom)"
+    data : R * W cost 1        "data dependency: the stored value comes from the read"
+    ctrl : R * W cost 1        "a store after a branch on the read (stores are not speculated)"
+    addr;po : R * W            "a store after an access whose address depends on the read"
+    ctrl+isync : R * R cost 2  "a read after a branch on the read and an isync (ctrl+isync)"
 }
 
 propagation per-thread "writes reach each other thread at their own time"
@@ -30,7 +32,9 @@ fence sync aka hwsync, mb orders M * M cumulative strong cost 3
     "sync (hwsync): a full fence, strongly cumulative"
 fence lwsync orders R * M | W * W cumulative light cost 2
     "lwsync: orders all but a write before a later read; cumulative for write-to-write pairs"
-fence eieio orders W * W cumulative light cost 1
+# eieio costs what lwsync does: Linux's smp_wmb is lwsync, not eieio, on 64-bit Power; with
+# equal costs fence selection prefers lwsync (declared first), which orders more
+fence eieio orders W * W cumulative light cost 2
     "eieio: orders write-to-write pairs (cacheable memory), like lwsync on them"
 fence isync orders F * F cost 1
     "isync: orders nothing alone; after a branch on a read it completes ctrl+isync"

@@ -46,14 +46,23 @@ class Choice:
     place: Place
     kind: FenceKind
     kind_index: int = 0  # the kind's position among the kinds in use (declaration order)
+    # a dependency (kind.dependency): the IR index of the load it starts from; ``place`` is
+    # the access it reaches (its ``before`` the load's text)
+    source: int = -1
 
     @property
     def cost(self) -> int:
         return self.kind.cost
 
+    @property
+    def is_dependency(self) -> bool:
+        return self.kind.dependency
+
     def key(self) -> tuple:
-        """Canonical order: thread, place, then kind in declaration order."""
-        return (self.place.tid, self.place.index, self.kind_index)
+        """Canonical order: thread, place, then kind in declaration order (fences before dependencies)."""
+        if self.source < 0:
+            return (self.place.tid, self.place.index, self.kind_index)
+        return (self.place.tid, self.place.index, self.kind_index, self.source)
 
 
 class Problem:
@@ -79,6 +88,15 @@ class Problem:
         if i is None:
             i = self._index[key] = len(self.choices)
             self.choices.append(Choice(self.places[tid].places[place], self.kinds[kind], kind))
+        return i
+
+    def device(self, place: Place, kind: FenceKind, kind_index: int, source: int) -> int:
+        """The index of the choice "a ``kind`` dependency from the load at ``source`` to ``place``'s access"."""
+        key = (place.tid, place.index, kind_index, source)
+        i = self._index.get(key)
+        if i is None:
+            i = self._index[key] = len(self.choices)
+            self.choices.append(Choice(place, kind, kind_index, source))
         return i
 
     def all_choices(self) -> list[int]:

@@ -97,7 +97,8 @@ class Selection:
 
 
 def insertions_of(fences: list[Choice]) -> list[tuple[int, int, str]]:
-    return [(c.place.tid, c.place.index, c.kind.name) for c in fences]
+    """The fences of a choice list as (thread, before index, kind) (dependencies are written apart)."""
+    return [(c.place.tid, c.place.index, c.kind.name) for c in fences if not c.is_dependency]
 
 
 def execution_key(x: Execution) -> tuple:
@@ -336,7 +337,16 @@ def select_fences(program: Program, model: Model, options: FenceOptions | None =
     if program.has_loops() or program.state_property or options.method == "cut" or options.target == "serial":
         from .explorer_selector import select_on_explorer
 
+        if model.per_thread:
+            raise UnsupportedError(
+                f"fence selection under model '{model.name}' (propagation {model.propagation}) runs on the "
+                "axiomatic checker only: it does not take loops, state properties, --method cut or --spec serial",
+                model.propagation_pos)
         return select_on_explorer(program, model, options)
+    if model.per_thread:  # fences act through cumulativity: maximal-failing-set clauses (propagation.py)
+        from .propagation import PropagationSelector
+
+        return PropagationSelector(program, model, options).run()
     return AxiomaticSelector(program, model, options).run()
 
 

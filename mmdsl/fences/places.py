@@ -23,6 +23,7 @@ class FenceKind:
     cost: int
     spellings: tuple[str, ...]  # the name then its aliases
     doc: str = ""
+    dependency: bool = False  # a dependency of the model's `dependencies` block (addr, ctrl+isync ...)
 
 
 @dataclass(frozen=True)

@@ -38,6 +38,8 @@ def fenced_source(program: Program, fences: list[Choice], notes: list[str] | Non
     dialect = dialect_for(program.arch)
     if not hasattr(dialect, "write_with_fences"):
         raise UnsupportedError(f"the {program.arch} dialect cannot write fenced tests back")
+    if any(c.is_dependency for c in fences):  # power/armv7: dependencies written in diy's idioms
+        return _with_dependencies(dialect, program, fences)
     insertions = []
     for c in fences:
         try:
@@ -58,3 +60,14 @@ def write_fenced(program: Program, fences: list[Choice], out: str | Path, notes:
     with writing("the fenced test"):
         Path(out).write_text(text)
     return parse_litmus(text, str(out))
+
+
+def _with_dependencies(dialect, program: Program, choices: list[Choice]) -> str:
+    """The source with the fences and the dependencies among ``choices`` written in (asm_dependencies)."""
+    from ..litmus.asm_dependencies import DependencyInsertion
+
+    if not hasattr(dialect, "write_with_devices"):
+        raise UnsupportedError(f"the {program.arch} dialect cannot write dependencies back")
+    fences = [(c.place.tid, c.place.index, fence_spelling(dialect, c.kind)) for c in choices if not c.is_dependency]
+    deps = [DependencyInsertion(c.place.tid, c.source, c.place.index, c.kind.name) for c in choices if c.is_dependency]
+    return dialect.write_with_devices(program, fences, deps)

@@ -189,3 +189,13 @@ def check_file(raw) -> list[ModelError]:
             else:
                 axioms[st.name] = st
     return errors
+
+
+def dependency_cost(text: str | None, pos) -> int | None:
+    """A dependency line's ``cost N`` (what fence selection pays to insert it), bounded as a fence's."""
+    if not text:
+        return None
+    digits = text.lstrip("+-").lstrip("0")
+    if len(digits) > len(str(MAX_COST)) or not 1 <= int(text) < MAX_COST:
+        raise ModelError(f"dependency cost {text[:12]}: costs are positive integers below {MAX_COST:,}", pos)
+    return int(text)

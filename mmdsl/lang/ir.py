@@ -210,6 +210,7 @@ class DependencyRule:
     pairs: list[tuple[Expr, Expr]]
     doc: str = ""
     pos: SourcePos | None = None
+    cost: int | None = None  # `cost N`: fence selection may insert this dependency (addr, data, ctrl ...)
 
 
 def default_dependencies() -> list[DependencyRule]:

@@ -24,7 +24,7 @@ from .ir import (
     Model,
     Table,
 )
-from .checks import check_file, is_broken
+from .checks import check_file, dependency_cost, is_broken
 from .metamodel import location, parse_model_text
 
 # How deeply an expression may nest, counting the definitions of the classes and set lets
@@ -258,7 +258,7 @@ class _Lowerer:
         for entry in st.entries:
             pos = location(entry)
             rules.append(DependencyRule("".join(entry.relation.split()), self._pairs(entry.pairs, pos),
-                                        entry.doc or "", pos))
+                                        entry.doc or "", pos, dependency_cost(entry.cost, pos)))
         return rules
 
     def _pairs(self, orders, pos: SourcePos, what: str = "a dependency keeps") -> list:

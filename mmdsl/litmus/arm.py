@@ -162,6 +162,17 @@ class ArmDialect(TableDialect):
         layout, symbolic = split_symbolic_init(layout)
         return bind_symbolic_init(lower_table_test(layout, self), layout, symbolic)
 
+    def can_write_dependency(self, program: Program, dep) -> bool:
+        from .asm_dependencies import ARM, can_write
+
+        return can_write(ARM, program, dep)
+
+    def write_with_devices(self, program: Program, fences: list[tuple[int, int, str]], deps: list) -> str:
+        """The source with fences and dependencies (diy's idioms) written in (``asm_dependencies``)."""
+        from .asm_dependencies import ARM, write_with_devices
+
+        return write_with_devices(self, ARM, program, fences, deps)
+
     def fence_text(self, kind: str) -> str:
         base, _, option = kind.partition("-")
         if base in ("dmb", "dsb") and (not option or option.upper() in BARRIER_OPTIONS):

@@ -116,5 +116,16 @@ class LisaDialect(TableDialect):
     def fence_text(self, kind: str) -> str:
         return f"f[{kind}]"
 
+    def can_write_dependency(self, program, dep) -> bool:
+        from .asm_dependencies import LISA, can_write
+
+        return can_write(LISA, program, dep)
+
+    def write_with_devices(self, program, fences: list[tuple[int, int, str]], deps: list) -> str:
+        """The source with fences and dependencies (diy's idioms) written in (``asm_dependencies``)."""
+        from .asm_dependencies import LISA, write_with_devices
+
+        return write_with_devices(self, LISA, program, fences, deps)
+
 
 DIALECT = LisaDialect()

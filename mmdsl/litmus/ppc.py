@@ -144,6 +144,17 @@ class PpcDialect(TableDialect):
         layout, symbolic = split_symbolic_init(layout)
         return bind_symbolic_init(lower_table_test(layout, self), layout, symbolic)
 
+    def can_write_dependency(self, program: Program, dep) -> bool:
+        from .asm_dependencies import PPC, can_write
+
+        return can_write(PPC, program, dep)
+
+    def write_with_devices(self, program: Program, fences: list[tuple[int, int, str]], deps: list) -> str:
+        """The source with fences and dependencies (diy's idioms) written in (``asm_dependencies``)."""
+        from .asm_dependencies import PPC, write_with_devices
+
+        return write_with_devices(self, PPC, program, fences, deps)
+
     def fence_text(self, kind: str) -> str:
         if kind in FENCES.values():
             return kind

@@ -259,7 +259,8 @@ def _row_text(row: list[Cell], contents: list[str], own_line: bool) -> str:
     return "|".join(cells) + ";"
 
 
-def write_table_with_fences(dialect: TableDialect, program: Program, insertions: list[tuple[int, int, str]]) -> str:
+def write_table_with_fences(dialect: TableDialect, program: Program, insertions: list[tuple[int, int, str]],
+                            text_of=None) -> str:
     """The source text with new rows holding the fences, everything else byte for byte.
 
     A fence before instruction i of thread t goes in a new row just above the row whose
@@ -267,6 +268,8 @@ def write_table_with_fences(dialect: TableDialect, program: Program, insertions:
     fence, so jumps to them run the fence too, as in the core IR's insertion. A fence
     cannot go inside one source instruction (between the read and the write of a
     non-locked ``ADD [x],$1``, say), except past instructions that do not touch memory.
+    ``text_of`` spells an insertion's kind (default: the dialect's fence; the dependency
+    writer passes instruction texts as they are).
     """
     if program.layout is None or not program.source:
         raise UnsupportedError(f"{program.name} was not read from a {dialect.name} file; cannot write it back")
@@ -276,7 +279,7 @@ def write_table_with_fences(dialect: TableDialect, program: Program, insertions:
     relabel: dict[tuple[int, int], tuple[str, int, int]] = {}  # (row, tid) -> labels moved, their span
     for tid, index, kind in insertions:
         instrs = program.threads[tid].instrs
-        fence = dialect.fence_text(kind)
+        fence = (text_of or dialect.fence_text)(kind)
         blocks = _blocks(dialect, rows, tid)
         if index >= len(instrs):
             r = len(rows)

@@ -52,7 +52,9 @@ def selection_text(sel: Selection, show_time: bool = True) -> str:
     else:
         lines.append(f"Unwanted {_unwanted_word(sel)}")
         lines.extend(fence_line(c) for c in sel.fences)
-        lines.append(f"Total {len(sel.fences)} fence(s), cost {sel.cost}")
+        deps = sum(1 for c in sel.fences if c.is_dependency)
+        also = f" and {deps} dependenc{'y' if deps == 1 else 'ies'}" if deps else ""
+        lines.append(f"Total {len(sel.fences) - deps} fence(s){also}, cost {sel.cost}")
     if sel.needed and sel.status in (OPTIMAL, FEASIBLE):
         if sel.status == OPTIMAL:
             lines.append("Status OPTIMAL (proved minimum)")
@@ -92,6 +94,8 @@ def choice_dict(c: Choice) -> dict:
         "next": c.place.after,
         "kind": c.kind.name,
         "cost": c.cost,
+        # a dependency (addr, ctrl+isync ...) from the load "previous" to the access "next"
+        "dependency": c.is_dependency,
     }
 
 

@@ -71,7 +71,8 @@ def dependency_lines(model: Model) -> list[str]:
     for rule in model.dependencies:
         pairs = " | ".join(f"{render_expr(a)} * {render_expr(b)}" for a, b in rule.pairs)
         doc = f"    # {rule.doc}" if rule.doc and rule.doc != "default" else ""
-        out.append(f"  {rule.name}: {pairs}{doc}")
+        cost = f", cost {rule.cost}" if rule.cost is not None else ""
+        out.append(f"  {rule.name}: {pairs}{cost}{doc}")
     return out
 
 

@@ -140,7 +140,8 @@ def test_every_error_is_reported_in_one_run(tmp_path):
 def test_bundled_hardware_models_load():
     power, armv7, armv8 = (load_model(n) for n in ("power", "armv7", "armv8"))
     assert power.per_thread and armv7.per_thread and not armv8.per_thread
-    assert power.fences["sync"].cost > power.fences["lwsync"].cost > power.fences["eieio"].cost
+    # eieio costs what lwsync does (issue 11 part 4: Linux's smp_wmb is lwsync on 64-bit Power)
+    assert power.fences["sync"].cost > power.fences["lwsync"].cost == power.fences["eieio"].cost
     assert armv8.fences["dmb-sy"].cost > armv8.fences["dmb-ld"].cost == armv8.fences["dmb-st"].cost
     assert {r.name for r in power.dependencies} >= {"addr", "data", "ctrl", "ctrl+isync"}
     # a fence tag with a dot is the declaration spelled with a hyphen (LISA f[dmb.ld])
