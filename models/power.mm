@@ -22,6 +22,8 @@ dependencies {     # herd's ppc.cat: ii0 = dd | ..., cc0 = dd | po-loc | ctrl | 
     ctrl : R * W          "a store after a branch on the read (stores are not speculated)"
     addr;po : R * W       "a store after an access whose address depends on the read"
     ctrl+isync : R * R    "a read after a branch on the read and an isync (ctrl+isync)"
+    addr;po;ctrl+isync : R * R  "a read after a ctrl+isync from a read that follows an address-dependent access"
+    rdw : R * R           "a read of a newer write of another thread than an earlier read of the location saw"
 }
 
 propagation per-thread "writes reach each other thread at their own time"

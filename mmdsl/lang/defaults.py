@@ -64,7 +64,9 @@ def default_propagation_lets(model: Model) -> list[LetGroup]:
     """``hb`` and ``prop`` of a per-thread model, from its table and its fences' cumulativity.
 
     * ``hb = ppo | fence | rfe`` -- happens-before: preserved program order, fences, and a
-      read after the write it reads from on another thread;
+      read after the write it reads from on another thread; with an ``rdw`` dependency,
+      ``let rdw = po-rdw & (fre ; rfe)`` and ``hb = ppo | rdw | fence | rfe`` (herd's ``rdw``
+      is in ``ppo``; hb* composes it with the table's pairs);
     * ``prop = (propbase & W * W) | (chapo? ; propbase* ; strong-fence ; hb*)`` where
       ``propbase = (cumulative ; hb*) | (rfe ; cumulative ; hb*)`` with ``cumulative =
       strong-fence | light-fence`` (A-cumulativity: writes read before the fence; B: what
@@ -74,6 +76,11 @@ def default_propagation_lets(model: Model) -> list[LetGroup]:
     """
     cumulative = _union("strong-fence", "light-fence")
     hb = _union("ppo", "fence", "rfe")
+    lets = []
+    if any(rule.name == "rdw" for rule in model.dependencies):  # herd's rdw, in ppo (ii0)
+        lets.append(LetGroup([Binding("rdw", _op("inter", _name("po-rdw"),
+                                                 _op("seq", _name("fre"), _name("rfe"))))]))
+        hb = _union("ppo", "rdw", "fence", "rfe")
     hb_star = _op("star", _name("hb"))
     propbase = _op("seq", _op("union", cumulative, _op("seq", _name("rfe"), cumulative)), hb_star)
     chapo = _op("union", _name("rfe"), _name("fre"), _name("coe"),
@@ -81,7 +88,7 @@ def default_propagation_lets(model: Model) -> list[LetGroup]:
     ww = Expr("product", (_set("W"), _set("W")), REL)
     prop = _op("union", _op("inter", _name("propbase"), ww),
                _op("seq", _op("opt", chapo), _op("star", _name("propbase")), _name("strong-fence"), hb_star))
-    return [LetGroup([Binding("hb", hb)]), LetGroup([Binding("propbase", propbase)]),
+    return [*lets, LetGroup([Binding("hb", hb)]), LetGroup([Binding("propbase", propbase)]),
             LetGroup([Binding("prop", prop)])]
 
 
