@@ -181,7 +181,7 @@ def prepare_relations(model: Model, shapes: list[EventShape], static: dict[str, 
     ppo, kept = table_relations(model, shapes, rels["po"], rels["loc"], rels["dep"], accesses)
     rels["ppo"] = ppo
     rels["kept-loc"] = kept
-    rels["po-rdw"] = po_rdw(model, shapes, rels["po"] & rels["loc"], ppo)
+    rels["po-rdw"] = po_rdw(model, shapes, rels, ppo)
     if "fence" not in rels:
         rels["fence"] = fence_relation(model, shapes, rels["po"])
     if model.per_thread:  # which fences are cumulative, and how (lang/defaults.py: prop)

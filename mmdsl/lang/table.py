@@ -124,7 +124,7 @@ def _restrict_pairs(rel: Rel, masks: list[tuple[int, int]]) -> Rel:
     return out
 
 
-def po_rdw(model: Model, shapes: list[EventShape], po_loc: Rel, ppo: Rel) -> Rel:
+def po_rdw(model: Model, shapes: list[EventShape], rels: dict[str, Rel], ppo: Rel) -> Rel:
     """``po-rdw``: the same-location pairs an ``rdw`` line keeps (its classes, an ``i``/``di`` cell
     the table does not keep anyway); ``po-rdw & (fre ; rfe)`` is herd's rdw for them."""
     pairs = compiled_dependencies(model).rules.get("rdw")
@@ -132,7 +132,7 @@ def po_rdw(model: Model, shapes: list[EventShape], po_loc: Rel, ppo: Rel) -> Rel
     if not pairs or model.table is None:
         return Rel.empty(n)
     table = compiled_table(model)
-    cand = _restrict_pairs(po_loc, _class_masks(shapes, pairs))
+    cand = _restrict_pairs(rels["po"] & rels["loc"], _class_masks(shapes, pairs))
     rows = [0] * n
     for i in range(n):
         m = cand.rows[i] & ~ppo.rows[i]
