@@ -127,10 +127,10 @@ def _restrict_pairs(rel: Rel, masks: list[tuple[int, int]]) -> Rel:
 def po_rdw(model: Model, shapes: list[EventShape], rels: dict[str, Rel], ppo: Rel) -> Rel:
     """``po-rdw``: the same-location pairs an ``rdw`` line keeps (its classes, an ``i``/``di`` cell
     the table does not keep anyway); ``po-rdw & (fre ; rfe)`` is herd's rdw for them."""
-    pairs = compiled_dependencies(model).rules.get("rdw")
     n = len(shapes)
-    if not pairs or model.table is None:
+    if model.table is None or not any(rule.name == "rdw" for rule in model.dependencies):
         return Rel.empty(n)
+    pairs = compiled_dependencies(model).rules["rdw"]
     table = compiled_table(model)
     cand = _restrict_pairs(rels["po"] & rels["loc"], _class_masks(shapes, pairs))
     rows = [0] * n
