@@ -5,7 +5,7 @@ from __future__ import annotations
 import difflib
 
 from ..core.errors import ModelError
-from .ir import Model, ctrl_fence_of
+from .ir import DYNAMIC_DEPENDENCIES, Model, ctrl_fence_of
 from .metamodel import location
 
 RESERVED_CLASS_NAMES = {"Y", "d", "i", "di"}
@@ -195,7 +195,7 @@ def check_file(raw) -> list[ModelError]:
 
 
 def propagation_errors(model: Model) -> list[ModelError]:
-    """Cumulativity and rdw belong to per-thread models; a ctrl+FENCE dependency names a declared fence."""
+    """Cumulativity, rdw, rfi and detour belong to per-thread models; a ctrl+FENCE dependency names a declared fence."""
     errors = []
     if not model.per_thread:
         for f in model.fences.values():
@@ -212,9 +212,9 @@ def propagation_errors(model: Model) -> list[ModelError]:
                 f"dependency '{rule.name}' names fence '{fence}', which the model does not declare", rule.pos,
                 hint=f"did you mean '{rule.name[:-len(fence)]}{close[0]}'?" if close
                 else "declare it: fence NAME orders ... cost N"))
-        if rule.name == "rdw" and not model.per_thread:
+        if rule.name in DYNAMIC_DEPENDENCIES and not model.per_thread:
             errors.append(ModelError(
-                f"dependency 'rdw' is for a per-thread model, and model '{model.name}' is multi-copy atomic: "
-                "a read of a newer write of another thread is already ordered by rfe and fr", rule.pos,
-                hint="add `propagation per-thread`, or drop the rdw line"))
+                f"dependency '{rule.name}' is for a per-thread model, and model '{model.name}' is multi-copy "
+                "atomic: its global order already has rf, co and fr", rule.pos,
+                hint=f"add `propagation per-thread`, or drop the {rule.name} line"))
     return errors

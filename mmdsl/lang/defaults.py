@@ -77,10 +77,25 @@ def default_propagation_lets(model: Model) -> list[LetGroup]:
     cumulative = _union("strong-fence", "light-fence")
     hb = _union("ppo", "fence", "rfe")
     lets = []
-    if any(rule.name == "rdw" for rule in model.dependencies):  # herd's rdw, in ppo (ii0)
-        lets.append(LetGroup([Binding("rdw", _op("inter", _name("po-rdw"),
-                                                 _op("seq", _name("fre"), _name("rfe"))))]))
-        hb = _union("ppo", "rdw", "fence", "rfe")
+    extra = []
+    for rule in model.dependencies:
+        if rule.name == "rdw":  # herd's rdw, in ppo (ii0)
+            lets.append(LetGroup([Binding("rdw", _op("inter", _name("po-rdw"),
+                                                     _op("seq", _name("fre"), _name("rfe"))))]))
+            extra.append("rdw")
+        elif rule.name in ("rfi", "detour"):  # herd's rfi (ii0) and detour (ci0), composed as in ppo.cat
+            if rule.name == "rfi":
+                base = _op("seq", _union("addr", "data"), _name("rfi"))
+            else:
+                rw = Expr("product", (_set("R"), _set("W")), REL)
+                base = _op("seq", _op("inter", _name("ppo"), rw),
+                           _op("inter", _name("po-loc"), _op("seq", _name("coe"), _name("rfe"))))
+            pairs = _op("union", *(Expr("product", (a, b), REL) for a, b in rule.pairs))
+            name = f"ppo-{rule.name}"
+            lets.append(LetGroup([Binding(name, _op("inter", base, pairs))]))
+            extra.append(name)
+    if extra:
+        hb = _union("ppo", *extra, "fence", "rfe")
     hb_star = _op("star", _name("hb"))
     propbase = _op("seq", _op("union", cumulative, _op("seq", _name("rfe"), cumulative)), hb_star)
     chapo = _op("union", _name("rfe"), _name("fre"), _name("coe"),

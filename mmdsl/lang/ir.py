@@ -196,10 +196,17 @@ DEPENDENCY_RELATIONS = {
                           "access whose address uses the value the earlier read (herd's cc ; ci in ci)",
     "rdw": "both read one location and the later read takes a write of another thread newer than the one "
            "the earlier read returned (herd's rdw = po-loc & (fre ; rfe)); per-thread models only",
+    "rfi": "the later read takes its value from a write of its own thread whose address or value comes from "
+           "the earlier read (herd's rfi in ii0: (addr | data) ; rfi); per-thread models only",
+    "detour": "the later read takes a write of another thread coherence-after a write of its own that the "
+              "table keeps after the earlier read (herd's detour in ci0: ppo ; po-loc & (coe ; rfe)); "
+              "per-thread models only",
 }
+# the dependencies that look at rf and co: default lets of a per-thread model (lang/defaults.py)
+DYNAMIC_DEPENDENCIES = ("rdw", "rfi", "detour")
 # names of DEPENDENCY_RELATIONS that are templates (FENCE is a declared fence) or not static
 # dependencies (rdw looks at rf and co): a model without a block does not get them
-_NOT_DEFAULT = ("ctrl+FENCE", "addr;po;ctrl+FENCE", "rdw")
+_NOT_DEFAULT = ("ctrl+FENCE", "addr;po;ctrl+FENCE", "rdw", "rfi", "detour")
 ADDR_PO_CTRL = "addr;po;ctrl+"
 
 

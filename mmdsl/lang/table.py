@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ..core.events import EventShape
 from ..relations import Rel
-from .ir import ADDR_PO_CTRL, SET, Cell, Expr, FenceDecl, Model, ctrl_fence_of
+from .ir import ADDR_PO_CTRL, DYNAMIC_DEPENDENCIES, SET, Cell, Expr, FenceDecl, Model, ctrl_fence_of
 from .partition import set_predicate
 
 
@@ -85,7 +85,7 @@ def dependency_relation(model: Model, shapes: list[EventShape], rels: dict[str, 
     out = Rel.empty(n)
     for name, pairs in deps.rules.items():
         fence = ctrl_fence_of(name)
-        if name == "rdw":  # not static: it looks at rf and co (po_rdw, lang/defaults.py)
+        if name in DYNAMIC_DEPENDENCIES:  # not static: they look at rf and co (lang/defaults.py)
             continue
         if name == "addr;po":
             base = rels["addr"].seq(rels["po"])

@@ -1,5 +1,6 @@
-"""The `rdw` and `addr;po;ctrl+FENCE` dependencies: herd's ppc.cat / arm.cat ppo rules a per-thread
-model can name, their meaning in both engines and their located errors."""
+"""The `rdw` and `addr;po;ctrl+FENCE` dependencies (and the errors of `rfi`/`detour`, whose
+meaning tests/axiomatic/test_herd_ppo_rules.py pins): herd's ppc.cat / arm.cat ppo rules a
+per-thread model can name, their meaning in both engines and their located errors."""
 
 from __future__ import annotations
 
@@ -98,7 +99,7 @@ def test_addr_po_ctrl_isync_keeps_the_read_after_the_isync(tmp_path):
 def test_the_bundled_per_thread_models_name_both():
     for name, fence in (("power", "isync"), ("armv7", "isb")):
         names = {r.name for r in load_model(name).dependencies}
-        assert {"rdw", f"addr;po;ctrl+{fence}"} <= names
+        assert {"rdw", "rfi", "detour", f"addr;po;ctrl+{fence}"} <= names
 
 
 def test_a_model_without_a_block_gets_neither(tmp_path):
@@ -108,11 +109,12 @@ def test_a_model_without_a_block_gets_neither(tmp_path):
     assert names == {"addr", "data", "ctrl", "addr;po"}
 
 
-def test_rdw_in_a_multi_copy_atomic_model_is_a_located_error(tmp_path):
+@pytest.mark.parametrize("name", ["rdw", "rfi", "detour"])
+def test_rdw_rfi_detour_in_a_multi_copy_atomic_model_are_located_errors(tmp_path, name):
     text = MODEL.replace("propagation per-thread\n", "").replace("cumulative strong ", "")
     with pytest.raises(ModelError) as info:
-        _model(tmp_path, "    rdw : R * R\n", text)
-    assert "dependency 'rdw' is for a per-thread model" in info.value.message
+        _model(tmp_path, f"    {name} : R * R\n", text)
+    assert f"dependency '{name}' is for a per-thread model" in info.value.message
     assert info.value.pos.line == 13
     assert "propagation per-thread" in (info.value.hint or "")
 

@@ -1,7 +1,7 @@
-"""Known gaps: herd's ppc.cat / arm.cat have rfi in ppo (ii0 = dd | rfi | rdw) and detour
-(ci0 = ctrlisync | detour); power.mm and armv7.mm cannot say them, so the checker allows
-data ; rfi ; addr and addr ; detour ; addr where herd and the explorer forbid them
-(tests/axiomatic/data/ppo-gaps/NOTE.md)."""
+"""herd's ppc.cat / arm.cat have rfi in ppo (ii0 = dd | rfi | rdw) and detour (ci0 = ctrlisync |
+detour); power.mm and armv7.mm say them with their `rfi` and `detour` dependencies. Before,
+the checker allowed data ; rfi ; addr and addr ; detour ; addr where herd and the explorer
+forbid them (tests/axiomatic/data/ppo-rules/NOTE.md)."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from mmdsl.lang import load_model
 from mmdsl.litmus import load_litmus
 from mmdsl.render.herd_text import herd_block
 
-DATA = Path(__file__).resolve().parent / "data" / "ppo-gaps"
+DATA = Path(__file__).resolve().parent / "data" / "ppo-rules"
 CASES = [("MP+sync+data-rfi-addr", "power", "ppc"), ("MP+dmb+data-rfi-addr", "armv7", "arm"),
          ("MP+sync+addr-detour-addr", "power", "ppc")]
 
@@ -40,7 +40,6 @@ def test_the_explorer_gives_herds_states(name, model, arch):
     assert states(explore(load_litmus(DATA / f"{name}.litmus"), load_model(model))) == herd_states(name, arch)
 
 
-@pytest.mark.xfail(strict=True, reason="power.mm / armv7.mm have no rfi (herd's ii0) or detour (ci0) in ppo")
 @pytest.mark.parametrize("name, model, arch", CASES)
 def test_the_checker_gives_herds_states(name, model, arch):
     assert states(check(load_litmus(DATA / f"{name}.litmus"), load_model(model))) == herd_states(name, arch)
