@@ -24,6 +24,10 @@ dependencies {     # herd's ppc.cat: ii0 = dd | ..., cc0 = dd | po-loc | ctrl | 
     ctrl : R * W cost 1        "a store after a branch on the read (stores are not speculated)"
     addr;po : R * W            "a store after an access whose address depends on the read"
     ctrl+isync : R * R cost 2  "a read after a branch on the read and an isync (ctrl+isync)"
+    addr;po;ctrl+isync : R * R "a read after a ctrl+isync from a read that follows an address-dependent access"
+    rdw : R * R                "a read of a newer write of another thread than an earlier read of the location saw"
+    rfi : R * R                "a read from its own write whose address or value comes from the earlier read"
+    detour : R * R             "a read of another thread's write coherence-after an own write kept after the earlier read"
 }
 
 propagation per-thread "writes reach each other thread at their own time"

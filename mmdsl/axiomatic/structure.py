@@ -7,7 +7,7 @@ from ..core.program import Program
 from ..lang.evaluate import Prepared
 from ..lang.ir import SET, Expr, Model
 from ..lang.partition import set_predicate
-from ..lang.table import dependency_relation, fence_relation, table_relations
+from ..lang.table import dependency_relation, fence_relation, po_rdw, table_relations
 from ..relations import Rel
 from .threads import Template, Trace
 
@@ -181,6 +181,7 @@ def prepare_relations(model: Model, shapes: list[EventShape], static: dict[str, 
     ppo, kept = table_relations(model, shapes, rels["po"], rels["loc"], rels["dep"], accesses)
     rels["ppo"] = ppo
     rels["kept-loc"] = kept
+    rels["po-rdw"] = po_rdw(model, shapes, rels, ppo)
     if "fence" not in rels:
         rels["fence"] = fence_relation(model, shapes, rels["po"])
     if model.per_thread:  # which fences are cumulative, and how (lang/defaults.py: prop)

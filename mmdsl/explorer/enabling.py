@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from ..core.errors import UnsupportedError
 from ..core.events import EventShape
-from ..core.program import Fence, Load, Rmw, Store, StoreCond, Thread
-from ..lang.ir import Model
+from ..core.program import Assign, Branch, Fence, Load, Rmw, Store, StoreCond, Thread
+from ..lang.ir import ADDR_PO_CTRL, Model, ctrl_fence_of
 from ..lang.table import compiled_dependencies, compiled_fences, compiled_table
 
 # guards: a branch (ctrl) or an address (addr;po) issued on a guessed value of pending reads
@@ -224,19 +224,35 @@ class ThreadRules:
         # fences that complete a ctrl+FENCE dependency (isync, isb): issued only once the branches
         # before them are resolved, so every later access waits for the reads those branch on
         self.ctrl_fences = set()
+        # addr;po;ctrl+FENCE: such a fence also waits for a guessed address (a G_ADDR guard) before
+        # the pc here -- the latest read a branch before the fence branches on
+        self.addr_ctrl_wait: dict[int, int] = {}
         for rule in model.dependencies:
-            if rule.name.startswith("ctrl+"):
-                decl = model.fence_for(rule.name[5:])
-                self.ctrl_fences |= {f for f in range(n) if self.is_fence[f]
-                                     and decl in model.fences_for(shapes[f].fence)}
+            fence = ctrl_fence_of(rule.name)
+            if fence is None:
+                continue
+            decl = model.fence_for(fence)
+            fences = {f for f in range(n) if self.is_fence[f] and decl in model.fences_for(shapes[f].fence)}
+            if rule.name.startswith(ADDR_PO_CTRL):
+                late = _latest_branch_reads(thread)
+                self.addr_ctrl_wait.update({f: late[self.instr_of[f]] for f in fences
+                                            if late[self.instr_of[f]] >= 0})
+                self._check_ctrl_fence(rule.name, reads, access, "addr;po")
+            else:
+                self.ctrl_fences |= fences
                 self._check_ctrl_fence(rule.name, reads, access)
+        if set(self.addr_ctrl_wait) - self.ctrl_fences:
+            raise UnsupportedError(
+                f"model '{model.name}' honours addr;po;ctrl+FENCE without ctrl+FENCE for the same fence; the "
+                "explorer runs addr;po;ctrl+FENCE only beside its ctrl+FENCE")
 
-    def _check_ctrl_fence(self, relation: str, reads: list[int], access: list[int]) -> None:
+    def _check_ctrl_fence(self, relation: str, reads: list[int], access: list[int], base: str = "ctrl") -> None:
         """Holding every later access after a ctrl+FENCE fence is exact only when the model keeps
-        each (read, access) pair by ctrl or by that relation (or the cell keeps it anyway)."""
+        each (read, access) pair by ctrl or by that relation (or the cell keeps it anyway); for
+        addr;po;ctrl+FENCE (the fence waits for a guessed address), by addr;po or that relation."""
         for j in reads:
             for k in access:
-                if self.rules.dependency_kept("ctrl", self.shapes[j], self.shapes[k]) is None:
+                if self.rules.dependency_kept(base, self.shapes[j], self.shapes[k]) is None:
                     continue
                 why = self.rules.dependency_kept(relation, self.shapes[j], self.shapes[k])
                 if why is not None:
@@ -291,3 +307,26 @@ class ThreadRules:
     def fence_blocks(self, f: int, j: int, k: int) -> bool:
         """Does fence descriptor ``f``, between ``j`` and ``k``, keep ``k`` after ``j``?"""
         return bool((self.fence_before[f][k] >> j) & 1)
+
+
+def _latest_branch_reads(thread: Thread) -> list[int]:
+    """Per instruction index: the latest load a branch before it branches on (-1: none).
+
+    A forward pass over the registers a load's value reaches through assignments, kept as a
+    union over every path (a register is never cleared): for straight-line code with forward
+    branches, as litmus tests are, it is exact; otherwise it can only make a fence wait longer.
+    """
+    sources: dict[str, set[int]] = {}
+    latest = -1
+    out = []
+    for k, ins in enumerate(thread.instrs):
+        if isinstance(ins, Branch) and ins.cond is not None:
+            for r in ins.cond.regs():
+                latest = max(latest, *sources.get(r, ()), -1)
+        out.append(latest)
+        if isinstance(ins, (Load, Rmw)) and ins.dst:
+            sources.setdefault(ins.dst, set()).add(k)
+        elif isinstance(ins, Assign):
+            got = set().union(*(sources.get(r, set()) for r in ins.expr.regs()))
+            sources.setdefault(ins.dst, set()).update(got)
+    return out

@@ -184,8 +184,9 @@ class Semantics:
                     return None
                 return [Transition(t, ISSUE, pc, guess=True), Transition(t, ISSUE, pc, guess=False)]
         elif op == I_FENCE and c[1] in th.rules.ctrl_fences:
-            # isync / isb after a guessed branch: wait until the branch is resolved (ctrl+FENCE)
-            if any(o[0] == GUARD and o[1] == G_CTRL for o in pending):
+            late = th.rules.addr_ctrl_wait.get(c[1], -1)  # wait for guessed branches (ctrl+FENCE), and for
+            # addresses guessed before the latest read a branch before it uses (addr;po;ctrl+FENCE)
+            if any(o[0] == GUARD and (o[1] == G_CTRL or o[3] < late) for o in pending):
                 return None
         elif op == I_ASSUME:
             v = evaluate(c[1], regs)

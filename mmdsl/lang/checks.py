@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import difflib
+
 from ..core.errors import ModelError
+from .ir import DYNAMIC_DEPENDENCIES, Model, ctrl_fence_of
 from .metamodel import location
 
 RESERVED_CLASS_NAMES = {"Y", "d", "i", "di"}
@@ -199,3 +202,29 @@ def dependency_cost(text: str | None, pos) -> int | None:
     if len(digits) > len(str(MAX_COST)) or not 1 <= int(text) < MAX_COST:
         raise ModelError(f"dependency cost {text[:12]}: costs are positive integers below {MAX_COST:,}", pos)
     return int(text)
+
+
+def propagation_errors(model: Model) -> list[ModelError]:
+    """Cumulativity, rdw, rfi and detour belong to per-thread models; a ctrl+FENCE dependency names a declared fence."""
+    errors = []
+    if not model.per_thread:
+        for f in model.fences.values():
+            if f.cumulativity:
+                errors.append(ModelError(
+                    f"fence '{f.name}' is cumulative {f.cumulativity}, but model '{model.name}' is multi-copy "
+                    "atomic: every write reaches all threads at once, so cumulativity says nothing", f.pos,
+                    hint="add `propagation per-thread`, or drop `cumulative ...`"))
+    for rule in model.dependencies:
+        fence = ctrl_fence_of(rule.name)
+        if fence is not None and model.fence_for(fence) is None:
+            close = difflib.get_close_matches(fence, [s for f in model.fences.values() for s in f.spellings], n=1)
+            errors.append(ModelError(
+                f"dependency '{rule.name}' names fence '{fence}', which the model does not declare", rule.pos,
+                hint=f"did you mean '{rule.name[:-len(fence)]}{close[0]}'?" if close
+                else "declare it: fence NAME orders ... cost N"))
+        if rule.name in DYNAMIC_DEPENDENCIES and not model.per_thread:
+            errors.append(ModelError(
+                f"dependency '{rule.name}' is for a per-thread model, and model '{model.name}' is multi-copy "
+                "atomic: its global order already has rf, co and fr", rule.pos,
+                hint=f"add `propagation per-thread`, or drop the {rule.name} line"))
+    return errors

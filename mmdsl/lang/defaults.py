@@ -64,7 +64,9 @@ def default_propagation_lets(model: Model) -> list[LetGroup]:
     """``hb`` and ``prop`` of a per-thread model, from its table and its fences' cumulativity.
 
     * ``hb = ppo | fence | rfe`` -- happens-before: preserved program order, fences, and a
-      read after the write it reads from on another thread;
+      read after the write it reads from on another thread; with an ``rdw`` dependency,
+      ``let rdw = po-rdw & (fre ; rfe)`` and ``hb = ppo | rdw | fence | rfe`` (herd's ``rdw``
+      is in ``ppo``; hb* composes it with the table's pairs);
     * ``prop = (propbase & W * W) | (chapo? ; propbase* ; strong-fence ; hb*)`` where
       ``propbase = (cumulative ; hb*) | (rfe ; cumulative ; hb*)`` with ``cumulative =
       strong-fence | light-fence`` (A-cumulativity: writes read before the fence; B: what
@@ -74,6 +76,26 @@ def default_propagation_lets(model: Model) -> list[LetGroup]:
     """
     cumulative = _union("strong-fence", "light-fence")
     hb = _union("ppo", "fence", "rfe")
+    lets = []
+    extra = []
+    for rule in model.dependencies:
+        if rule.name == "rdw":  # herd's rdw, in ppo (ii0)
+            lets.append(LetGroup([Binding("rdw", _op("inter", _name("po-rdw"),
+                                                     _op("seq", _name("fre"), _name("rfe"))))]))
+            extra.append("rdw")
+        elif rule.name in ("rfi", "detour"):  # herd's rfi (ii0) and detour (ci0), composed as in ppo.cat
+            if rule.name == "rfi":
+                base = _op("seq", _union("addr", "data"), _name("rfi"))
+            else:
+                rw = Expr("product", (_set("R"), _set("W")), REL)
+                base = _op("seq", _op("inter", _name("ppo"), rw),
+                           _op("inter", _name("po-loc"), _op("seq", _name("coe"), _name("rfe"))))
+            pairs = _op("union", *(Expr("product", (a, b), REL) for a, b in rule.pairs))
+            name = f"ppo-{rule.name}"
+            lets.append(LetGroup([Binding(name, _op("inter", base, pairs))]))
+            extra.append(name)
+    if extra:
+        hb = _union("ppo", *extra, "fence", "rfe")
     hb_star = _op("star", _name("hb"))
     propbase = _op("seq", _op("union", cumulative, _op("seq", _name("rfe"), cumulative)), hb_star)
     chapo = _op("union", _name("rfe"), _name("fre"), _name("coe"),
@@ -81,7 +103,7 @@ def default_propagation_lets(model: Model) -> list[LetGroup]:
     ww = Expr("product", (_set("W"), _set("W")), REL)
     prop = _op("union", _op("inter", _name("propbase"), ww),
                _op("seq", _op("opt", chapo), _op("star", _name("propbase")), _name("strong-fence"), hb_star))
-    return [LetGroup([Binding("hb", hb)]), LetGroup([Binding("propbase", propbase)]),
+    return [*lets, LetGroup([Binding("hb", hb)]), LetGroup([Binding("propbase", propbase)]),
             LetGroup([Binding("prop", prop)])]
 
 

@@ -55,6 +55,8 @@ DERIVED_RELATIONS = {
     "kept-loc": "same-location po pairs the table keeps (write-read pairs too when the model forwards)",
     "strong-fence": "pairs ordered by a fence declared `cumulative strong` (herd's strong: sync, dmb)",
     "light-fence": "pairs ordered by a fence declared `cumulative light` (herd's light: lwsync, eieio)",
+    "po-rdw": "same-location read pairs an `rdw` dependency keeps when the later read takes a newer write "
+              "of another thread (po-rdw & (fre ; rfe) is herd's rdw, restricted to the model's pairs)",
 }
 
 # How writes reach the other threads (`propagation MODE`).
@@ -190,7 +192,30 @@ DEPENDENCY_RELATIONS = {
     "addr;po": "the later access comes after an access whose address uses the value the earlier read",
     "ctrl+FENCE": "the later access comes after a branch on the value the earlier read and a fence FENCE "
                   "after that branch (ctrl+isync on Power, ctrl+isb on Arm)",
+    "addr;po;ctrl+FENCE": "the later access comes after a ctrl+FENCE from a read that itself comes after an "
+                          "access whose address uses the value the earlier read (herd's cc ; ci in ci)",
+    "rdw": "both read one location and the later read takes a write of another thread newer than the one "
+           "the earlier read returned (herd's rdw = po-loc & (fre ; rfe)); per-thread models only",
+    "rfi": "the later read takes its value from a write of its own thread whose address or value comes from "
+           "the earlier read (herd's rfi in ii0: (addr | data) ; rfi); per-thread models only",
+    "detour": "the later read takes a write of another thread coherence-after a write of its own that the "
+              "table keeps after the earlier read (herd's detour in ci0: ppo ; po-loc & (coe ; rfe)); "
+              "per-thread models only",
 }
+# the dependencies that look at rf and co: default lets of a per-thread model (lang/defaults.py)
+DYNAMIC_DEPENDENCIES = ("rdw", "rfi", "detour")
+# names of DEPENDENCY_RELATIONS that are templates (FENCE is a declared fence) or not static
+# dependencies (rdw looks at rf and co): a model without a block does not get them
+_NOT_DEFAULT = ("ctrl+FENCE", "addr;po;ctrl+FENCE", "rdw", "rfi", "detour")
+ADDR_PO_CTRL = "addr;po;ctrl+"
+
+
+def ctrl_fence_of(name: str) -> str | None:
+    """The fence a ``ctrl+FENCE`` or ``addr;po;ctrl+FENCE`` dependency names, else None."""
+    for prefix in ("ctrl+", ADDR_PO_CTRL):
+        if name.startswith(prefix) and len(name) > len(prefix):
+            return name[len(prefix):]
+    return None
 
 
 def is_ctrl_fence(name: str) -> bool:
@@ -199,7 +224,7 @@ def is_ctrl_fence(name: str) -> bool:
 
 
 def dependency_known(name: str) -> bool:
-    return (name in DEPENDENCY_RELATIONS and name != "ctrl+FENCE") or is_ctrl_fence(name)
+    return (name in DEPENDENCY_RELATIONS and name not in _NOT_DEFAULT[:2]) or ctrl_fence_of(name) is not None
 
 
 @dataclass
@@ -216,7 +241,7 @@ class DependencyRule:
 def default_dependencies() -> list[DependencyRule]:
     """What a model without a `dependencies` block honours: every dependency, for every pair."""
     m = Expr("name", name="M", type=SET)
-    return [DependencyRule(n, [(m, m)], "default") for n in DEPENDENCY_RELATIONS if n != "ctrl+FENCE"]
+    return [DependencyRule(n, [(m, m)], "default") for n in DEPENDENCY_RELATIONS if n not in _NOT_DEFAULT]
 
 
 @dataclass

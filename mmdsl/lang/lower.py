@@ -24,7 +24,7 @@ from .ir import (
     Model,
     Table,
 )
-from .checks import check_file, dependency_cost, is_broken
+from .checks import check_file, dependency_cost, is_broken, propagation_errors
 from .metamodel import location, parse_model_text
 
 # How deeply an expression may nest, counting the definitions of the classes and set lets
@@ -57,7 +57,8 @@ class _Scope:
             self.types[n] = SET
         for n in KNOWN_ANNOTATIONS:
             self.types[n] = SET
-        for n in (*STATIC_RELATIONS, *DYNAMIC_RELATIONS, "fence", "kept-loc", "strong-fence", "light-fence"):
+        for n in (*STATIC_RELATIONS, *DYNAMIC_RELATIONS, "fence", "kept-loc", "strong-fence", "light-fence",
+                  "po-rdw"):
             self.types[n] = REL
         self.ppo_use: SourcePos | None = None
 
@@ -476,27 +477,6 @@ class _Lowerer:
                 if model.per_thread:
                     model.lets.extend(default_propagation_lets(model))
                 model.axioms.extend(default_axioms(model))
-
-
-def propagation_errors(model: Model) -> list[ModelError]:
-    """Cumulativity belongs to per-thread models; a ctrl+FENCE dependency names a declared fence."""
-    errors = []
-    if not model.per_thread:
-        for f in model.fences.values():
-            if f.cumulativity:
-                errors.append(ModelError(
-                    f"fence '{f.name}' is cumulative {f.cumulativity}, but model '{model.name}' is multi-copy "
-                    "atomic: every write reaches all threads at once, so cumulativity says nothing", f.pos,
-                    hint="add `propagation per-thread`, or drop `cumulative ...`"))
-    for rule in model.dependencies:
-        if rule.name.startswith("ctrl+"):
-            fence = rule.name[5:]
-            if model.fence_for(fence) is None:
-                close = difflib.get_close_matches(fence, [s for f in model.fences.values() for s in f.spellings], n=1)
-                errors.append(ModelError(
-                    f"dependency '{rule.name}' names fence '{fence}', which the model does not declare", rule.pos,
-                    hint=f"did you mean 'ctrl+{close[0]}'?" if close else "declare it: fence NAME orders ... cost N"))
-    return errors
 
 
 class _Reported(ModelError):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ..core.events import EventShape
 from ..relations import Rel
-from .ir import SET, Cell, Expr, FenceDecl, Model
+from .ir import ADDR_PO_CTRL, DYNAMIC_DEPENDENCIES, SET, Cell, Expr, FenceDecl, Model, ctrl_fence_of
 from .partition import set_predicate
 
 
@@ -84,25 +84,65 @@ def dependency_relation(model: Model, shapes: list[EventShape], rels: dict[str, 
     deps = compiled_dependencies(model)
     out = Rel.empty(n)
     for name, pairs in deps.rules.items():
+        fence = ctrl_fence_of(name)
+        if name in DYNAMIC_DEPENDENCIES:  # not static: they look at rf and co (lang/defaults.py)
+            continue
         if name == "addr;po":
             base = rels["addr"].seq(rels["po"])
-        elif name.startswith("ctrl+"):  # ctrl+isync: a branch on the read, then that fence, then the access
+        elif fence is not None:  # ctrl+isync: a branch on the read, then that fence, then the access
             fences = 0
             for i, s in enumerate(shapes):
-                if s.kind == "F" and model.fence_for(name[5:]) in model.fences_for(s.fence):
+                if s.kind == "F" and model.fence_for(fence) in model.fences_for(s.fence):
                     fences |= 1 << i
             base = rels["ctrl"].restrict((1 << n) - 1, fences).seq(rels["po"])
+            if name.startswith(ADDR_PO_CTRL):  # addr;po;ctrl+isync: that read after an address-dependent access
+                base = rels["addr"].seq(rels["po"]).seq(base)
         else:
             base = rels[name]
-        for a_pred, b_pred in pairs:
-            left = right = 0
-            for i, s in enumerate(shapes):
-                if a_pred(s):
-                    left |= 1 << i
-                if b_pred(s):
-                    right |= 1 << i
-            out = out | base.restrict(left, right)
+        out = out | _restrict_pairs(base, _class_masks(shapes, pairs))
     return out
+
+
+def _class_masks(shapes: list[EventShape], pairs) -> list[tuple[int, int]]:
+    """(earlier, later) event masks of a rule's class-pair predicates."""
+    out = []
+    for a_pred, b_pred in pairs:
+        left = right = 0
+        for i, s in enumerate(shapes):
+            if a_pred(s):
+                left |= 1 << i
+            if b_pred(s):
+                right |= 1 << i
+        out.append((left, right))
+    return out
+
+
+def _restrict_pairs(rel: Rel, masks: list[tuple[int, int]]) -> Rel:
+    out = Rel.empty(rel.n)
+    for left, right in masks:
+        out = out | rel.restrict(left, right)
+    return out
+
+
+def po_rdw(model: Model, shapes: list[EventShape], rels: dict[str, Rel], ppo: Rel) -> Rel:
+    """``po-rdw``: the same-location pairs an ``rdw`` line keeps (its classes, an ``i``/``di`` cell
+    the table does not keep anyway); ``po-rdw & (fre ; rfe)`` is herd's rdw for them."""
+    n = len(shapes)
+    if model.table is None or not any(rule.name == "rdw" for rule in model.dependencies):
+        return Rel.empty(n)
+    pairs = compiled_dependencies(model).rules["rdw"]
+    table = compiled_table(model)
+    cand = _restrict_pairs(rels["po"] & rels["loc"], _class_masks(shapes, pairs))
+    rows = [0] * n
+    for i in range(n):
+        m = cand.rows[i] & ~ppo.rows[i]
+        while m:
+            low = m & -m
+            j = low.bit_length() - 1
+            m ^= low
+            if table.keeps(shapes[i], shapes[j], True, True):
+                rows[i] |= low
+    return Rel(n, rows)
 
 
 class CompiledFences:

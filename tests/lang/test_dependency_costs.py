@@ -8,9 +8,11 @@ from mmdsl.render.model_text import dependency_lines
 
 def test_bundled_hardware_models_price_their_insertable_dependencies():
     power = {r.name: r.cost for r in load_model("power").dependencies}
-    assert power == {"addr": 1, "data": 1, "ctrl": 1, "addr;po": None, "ctrl+isync": 2}
+    assert power == {"addr": 1, "data": 1, "ctrl": 1, "addr;po": None, "ctrl+isync": 2,
+                     "addr;po;ctrl+isync": None, "rdw": None, "rfi": None, "detour": None}
     armv7 = {r.name: r.cost for r in load_model("armv7").dependencies}
-    assert armv7 == {"addr": 1, "data": 1, "ctrl": 1, "addr;po": None, "ctrl+isb": 2}
+    assert armv7 == {"addr": 1, "data": 1, "ctrl": 1, "addr;po": None, "ctrl+isb": 2,
+                     "addr;po;ctrl+isb": None, "rdw": None, "rfi": None, "detour": None}
     assert all(r.cost is None for r in load_model("armv8").dependencies)  # armv8 selection: fences only
 
 
