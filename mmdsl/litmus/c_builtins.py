@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..core.program import OLD, Assign, BinOp, Const, Expr, Fence, Load, Reg, Rmw, Store
+from ..core.program import OLD, Assign, BinOp, Const, Expr, Fence, Load, Reg, Rmw, Store, UnOp
 from . import c_grammar as g
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -22,6 +22,7 @@ SC = MEMORY_ORDERS["memory_order_seq_cst"]
 # Linux-kernel ordering suffixes of value-returning atomics
 LKMM_SUFFIXES = {"": frozenset({"mb"}), "_relaxed": frozenset({"once"}), "_acquire": frozenset({"acq"}),
                  "_release": frozenset({"rel"})}
+NORETURN = frozenset({"once", "noreturn"})
 ARITH = {"add": "add", "sub": "sub", "or": "or", "and": "and", "xor": "xor"}
 
 
@@ -64,16 +65,50 @@ def _store(low, acc: "Access", value: Expr, annots: frozenset) -> None:
 
 
 def _rmw(low, acc: "Access", new: Expr, annots: frozenset, dst, cond: Expr | None = None,
-         returns: str = "old", operand: Expr | None = None, op: str = "add") -> Expr | None:
+         returns: str = "old", operand: Expr | None = None, op: str = "add",
+         fail_annots: frozenset | None = None) -> Expr | None:
+    """A read-modify-write. A fully ordered kernel one (annotation ``mb``: xchg, cmpxchg,
+    atomic_*_return ...) is bracketed by ``smp_mb()`` fences as herd's linux-kernel.def
+    semantics makes it (F[mb]; R; W; F[mb]); a conditional one (cmpxchg) has its closing
+    fence only when it writes, and its opening one is annotated ``cmpxchg-mb`` so a model
+    can tell it from an ``smp_mb()`` (herd makes no fence for a failed cmpxchg)."""
     uses = [new] + ([cond] if cond is not None else [])
+    fenced = "mb" in annots
+    if fenced:
+        low.emit(Fence("mb", frozenset({"cmpxchg-mb"}) if cond is not None else frozenset()))
+    fail = None if fail_annots is None else acc.annots(*fail_annots)
+    reg = None
+    if returns is not None:
+        reg = _dest(dst if returns == "old" else None, low, *uses)
+    if fenced and cond is not None and reg is None:
+        reg = low.temp()
+    low.emit(Rmw(reg, acc.addr, new, cond, annots=acc.annots(*annots), fail_annots=fail))
+    if fenced:
+        if cond is not None:
+            from .c_lower import Label
+
+            done = Label()
+            low.jump(UnOp("not", substitute_old(cond, Reg(reg))), done)
+            low.emit(Fence("mb"))
+            low.place(done)
+        else:
+            low.emit(Fence("mb"))
     if returns is None:
-        low.emit(Rmw(None, acc.addr, new, cond, annots=acc.annots(*annots)))
         return None
-    reg = _dest(dst if returns == "old" else None, low, *uses)
-    low.emit(Rmw(reg, acc.addr, new, cond, annots=acc.annots(*annots)))
     if returns == "new":
         return BinOp(op, Reg(reg), operand)
     return Reg(reg)
+
+
+def substitute_old(e: Expr, value: Expr) -> Expr:
+    """``e`` with the read value ``%old`` replaced by ``value`` (a register holding it)."""
+    if isinstance(e, Reg) and e.name == OLD:
+        return value
+    if isinstance(e, BinOp):
+        return BinOp(e.op, substitute_old(e.left, value), substitute_old(e.right, value))
+    if isinstance(e, UnOp):
+        return UnOp(e.op, substitute_old(e.arg, value))
+    return e
 
 
 def _is_pointer(low: "ThreadLowering", arg: g.Node) -> bool:
@@ -133,7 +168,8 @@ def _cmpxchg(annots: frozenset):
         acc = low.pointer(e.args[0])
         expected = low.value(e.args[1])
         new = low.value(e.args[2])
-        return _rmw(low, acc, new, annots, dst, cond=BinOp("eq", Reg(OLD), expected))
+        return _rmw(low, acc, new, annots, dst, cond=BinOp("eq", Reg(OLD), expected),
+                    fail_annots=frozenset({"once"}))  # herd: a failed cmpxchg is a READ_ONCE
     return lower
 
 
@@ -265,6 +301,42 @@ def thread_fence(low, e, dst):
     # a relaxed fence does nothing
 
 
+def _deref_loader(annots: frozenset, signature: str):
+    """rcu_dereference(*p): like READ_ONCE, the argument is the location (linux-kernel.def)."""
+    def lower(low, e, dst):
+        _arity(low, e, 1, signature)
+        return _load(low, _deref(low, e, e.args[0]), annots, dst)
+    return lower
+
+
+def _deref_storer(annots: frozenset, signature: str, then_mb: bool = False):
+    """rcu_assign_pointer(*p, v), smp_store_mb(*x, v): the location, then the value."""
+    def lower(low, e, dst):
+        _arity(low, e, 2, signature)
+        acc = _deref(low, e, e.args[0])
+        _store(low, acc, low.value(e.args[1]), annots)
+        if then_mb:
+            low.emit(Fence("mb"))
+    return lower
+
+
+# linux-kernel.def's other primitives: fences (herd's __fence{tag}) and RCU
+KERNEL_EXTRAS = {
+    "barrier": _fence("barrier"),
+    "smp_mb__before_atomic": _fence("before-atomic"),
+    "smp_mb__after_atomic": _fence("after-atomic"),
+    "smp_mb__after_spinlock": _fence("after-spinlock"),
+    "smp_mb__after_unlock_lock": _fence("after-unlock-lock"),
+    "rcu_read_lock": _fence("rcu-lock"),
+    "rcu_read_unlock": _fence("rcu-unlock"),
+    "synchronize_rcu": _fence("sync-rcu"),
+    "synchronize_rcu_expedited": _fence("sync-rcu"),
+    "rcu_dereference": _deref_loader(frozenset({"once"}), "rcu_dereference(*p)"),
+    "rcu_assign_pointer": _deref_storer(frozenset({"rel"}), "rcu_assign_pointer(*p, value)"),
+    "smp_store_mb": _deref_storer(frozenset({"once"}), "smp_store_mb(*x, value)", then_mb=True),
+}
+
+
 def cas_weak(low, e, dst):
     raise low.unsupported(f"'{e.name}' (it may fail spuriously)", e.at,
                           hint="use atomic_compare_exchange_strong_explicit")
@@ -310,10 +382,13 @@ def _table() -> dict:
         for op, base in (("inc", "add"), ("dec", "sub")):
             t[f"atomic_{op}_return{suffix}"] = _kernel_arith(base, annots, "new", True)
             t[f"atomic_fetch_{op}{suffix}"] = _kernel_arith(base, annots, "old", True)
+    # herd's __atomic_op: a read tagged 'noreturn and a write tagged 'once (annotation
+    # noreturn on both events here; herd's linux-kernel.bell's Noreturn is its read)
     for op in ("add", "sub"):
-        t[f"atomic_{op}"] = _kernel_arith(op, frozenset({"once"}), None, False)
-    t["atomic_inc"] = _kernel_arith("add", frozenset({"once"}), None, True)
-    t["atomic_dec"] = _kernel_arith("sub", frozenset({"once"}), None, True)
+        t[f"atomic_{op}"] = _kernel_arith(op, NORETURN, None, False)
+    t["atomic_inc"] = _kernel_arith("add", NORETURN, None, True)
+    t["atomic_dec"] = _kernel_arith("sub", NORETURN, None, True)
+    t.update(KERNEL_EXTRAS)
     for op in ARITH:
         t[f"atomic_fetch_{op}_explicit"] = _c11_fetch(op, True)
         t.setdefault(f"atomic_fetch_{op}", _c11_fetch(op, False))
@@ -322,6 +397,8 @@ def _table() -> dict:
 
 BUILTINS = _table()
 SUPPORTED_CALLS = ("READ_ONCE, WRITE_ONCE, smp_load_acquire, smp_store_release, smp_mb, smp_rmb, smp_wmb, "
+                   "smp_mb__before_atomic and the other smp_mb__* fences, barrier, smp_store_mb, "
+                   "rcu_read_lock, rcu_read_unlock, synchronize_rcu, rcu_dereference, rcu_assign_pointer, "
                    "xchg*, cmpxchg*, atomic_* (kernel and C11 forms), spin_lock, spin_unlock, spin_trylock, "
                    "MemoryBarrier (see docs/litmus-c.md)")
 __all__ = ["BUILTINS", "SUPPORTED_CALLS", "MEMORY_ORDERS"]
