@@ -41,12 +41,15 @@ _R, _W, _M, _F = _n("R"), _n("W"), _n("M"), _n("F")
 _RMW_REL = _n("rmw", REL)
 _LOCK, _UNLOCK = _n("lock"), _n("unlock")
 _IN_RMW = _op("union", _op("domain", _RMW_REL), _op("range", _RMW_REL))
-# the opening smp_mb() of a cmpxchg that did not write: no fence in herd (c_builtins._rmw)
+# the smp_mb()s around a cmpxchg: none in herd when it does not write (c_builtins._rmw)
 _LEAD = _op("inter", _F, _n("cmpxchg-mb"))
 _PO = _n("po", REL)
 _PO_NEXT = _op("diff", _PO, _op("seq", _PO, _PO, typ=REL), typ=REL)
-_LEAD_OK = _op("domain", _op("seq", _op("id", _LEAD, typ=REL), _PO_NEXT, _op("id", _op("domain", _RMW_REL), typ=REL),
-                             typ=REL))
+_LEAD_OK = _op("union",  # the fence just before a read that writes, or just after its write
+               _op("domain", _op("seq", _op("id", _LEAD, typ=REL), _PO_NEXT, _op("id", _op("domain", _RMW_REL), typ=REL),
+                                 typ=REL)),
+               _op("range", _op("seq", _op("id", _op("range", _RMW_REL), typ=REL), _PO_NEXT, _op("id", _LEAD, typ=REL),
+                                typ=REL)))
 
 FENCE_KINDS = {  # herd's fence tags (linux-kernel.def's __fence{t}) -> the C dialect's fence kinds
     "wmb": "wmb", "rmb": "rmb", "mb": "mb", "barrier": "barrier", "rcu-lock": "rcu-lock",
@@ -86,7 +89,7 @@ def tag_set(tag: str, model, pos: SourcePos) -> Expr:
     if decl not in model.fences:
         model.fences[decl] = FenceDecl(decl, [FENCE_KINDS[tag]], [], 0, f"herd's Linux-kernel fence tag '{tag}")
     fences = Expr("name", name=decl, type=SET, pos=pos)
-    if tag == "mb":  # less the opening fences of the cmpxchgs that did not write
+    if tag == "mb":  # less the fences around the cmpxchgs that did not write
         return Expr("diff", (fences, _op("diff", _LEAD, _LEAD_OK)), type=SET, pos=pos)
     return fences
 

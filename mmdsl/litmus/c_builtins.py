@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..core.program import OLD, Assign, BinOp, Const, Expr, Fence, Load, Reg, Rmw, Store, UnOp
+from ..core.program import OLD, Assign, BinOp, Const, Expr, Fence, Load, Reg, Rmw, Store
 from . import c_grammar as g
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -69,46 +69,27 @@ def _rmw(low, acc: "Access", new: Expr, annots: frozenset, dst, cond: Expr | Non
          fail_annots: frozenset | None = None) -> Expr | None:
     """A read-modify-write. A fully ordered kernel one (annotation ``mb``: xchg, cmpxchg,
     atomic_*_return ...) is bracketed by ``smp_mb()`` fences as herd's linux-kernel.def
-    semantics makes it (F[mb]; R; W; F[mb]); a conditional one (cmpxchg) has its closing
-    fence only when it writes, and its opening one is annotated ``cmpxchg-mb`` so a model
-    can tell it from an ``smp_mb()`` (herd makes no fence for a failed cmpxchg)."""
-    uses = [new] + ([cond] if cond is not None else [])
+    semantics makes it (F[mb]; R; W; F[mb]). herd makes no fence for a cmpxchg that fails;
+    a conditional one's fences are annotated ``cmpxchg-mb`` so that a model can leave them
+    out when it did not write (herd's linux-kernel.cat loaded by mmdsl does: cat_linux). A
+    branch on success would give its read a control dependency herd does not have."""
     fenced = "mb" in annots
+    mark = frozenset({"cmpxchg-mb"}) if cond is not None else frozenset()
     if fenced:
-        low.emit(Fence("mb", frozenset({"cmpxchg-mb"}) if cond is not None else frozenset()))
+        low.emit(Fence("mb", mark))
     fail = None if fail_annots is None else acc.annots(*fail_annots)
+    uses = [new] + ([cond] if cond is not None else [])
     reg = None
     if returns is not None:
         reg = _dest(dst if returns == "old" else None, low, *uses)
-    if fenced and cond is not None and reg is None:
-        reg = low.temp()
     low.emit(Rmw(reg, acc.addr, new, cond, annots=acc.annots(*annots), fail_annots=fail))
     if fenced:
-        if cond is not None:
-            from .c_lower import Label
-
-            done = Label()
-            low.jump(UnOp("not", substitute_old(cond, Reg(reg))), done)
-            low.emit(Fence("mb"))
-            low.place(done)
-        else:
-            low.emit(Fence("mb"))
+        low.emit(Fence("mb", mark))
     if returns is None:
         return None
     if returns == "new":
         return BinOp(op, Reg(reg), operand)
     return Reg(reg)
-
-
-def substitute_old(e: Expr, value: Expr) -> Expr:
-    """``e`` with the read value ``%old`` replaced by ``value`` (a register holding it)."""
-    if isinstance(e, Reg) and e.name == OLD:
-        return value
-    if isinstance(e, BinOp):
-        return BinOp(e.op, substitute_old(e.left, value), substitute_old(e.right, value))
-    if isinstance(e, UnOp):
-        return UnOp(e.op, substitute_old(e.arg, value))
-    return e
 
 
 def _is_pointer(low: "ThreadLowering", arg: g.Node) -> bool:
