@@ -170,6 +170,16 @@ def _kernel_arith(op: str, annots: frozenset, returns: str | None, unit: bool):
     return lower
 
 
+def _kernel_test(op: str, unit: bool, test: str):
+    """atomic_dec_and_test(v), atomic_sub_and_test(i, v) ...: the new value compared with 0
+    (linux-kernel.def: ``__atomic_op_return{mb}(X,-,V) == 0``, ``... < 0``)."""
+    inner = _kernel_arith(op, LKMM_SUFFIXES[""], "new", unit)
+
+    def lower(low, e, dst):
+        return BinOp(test, inner(low, e, None), Const(0))
+    return lower
+
+
 def spin_lock(low, e, dst):
     _arity(low, e, 1, "spin_lock(l)")
     acc = low.pointer(e.args[0])
@@ -370,6 +380,10 @@ def _table() -> dict:
     t["atomic_inc"] = _kernel_arith("add", NORETURN, None, True)
     t["atomic_dec"] = _kernel_arith("sub", NORETURN, None, True)
     t.update(KERNEL_EXTRAS)
+    t["atomic_sub_and_test"] = _kernel_test("sub", False, "eq")
+    t["atomic_dec_and_test"] = _kernel_test("sub", True, "eq")
+    t["atomic_inc_and_test"] = _kernel_test("add", True, "eq")
+    t["atomic_add_negative"] = _kernel_test("add", False, "lt")
     for op in ARITH:
         t[f"atomic_fetch_{op}_explicit"] = _c11_fetch(op, True)
         t.setdefault(f"atomic_fetch_{op}", _c11_fetch(op, False))
