@@ -131,3 +131,23 @@ def test_lock_cats_cross_outside_a_linux_kernel_model_is_refused_at_its_place():
         lower_cat_file(HERD_CATS / "lock.cat", [HERD_CATS])
     assert "'with rfe-lf from cross(...)'" in info.value.message
     assert str(info.value.pos).endswith("lock.cat:96:1")
+
+
+def test_the_cli_runs_the_model_finding_its_bell_beside_it(tmp_path, monkeypatch):
+    from typer.testing import CliRunner
+
+    from mmdsl.cli.app import app
+
+    monkeypatch.delenv("MMDSL_CAT_PATH", raising=False)
+    r = CliRunner().invoke(app, ["run", "-m", str(LKMM), str(SUITE / "SB+xchgs.litmus")])
+    assert r.exit_code == 0, r.output
+    assert "Observation SB+xchgs Never 0 3" in r.output
+    # a bell declaring the kernel's tags next to another model: its cross of another shape
+    # is refused by name at its place
+    (tmp_path / "k.bell").write_text("enum Accesses = 'once || 'release || 'acquire\n")
+    (tmp_path / "k.cat").write_text('"k"\nlet s = map (fun r -> r) (R)\nwith x from cross(s)\n'
+                                    "acyclic po | x as k\n")
+    r = CliRunner().invoke(app, ["run", "-m", str(tmp_path / "k.cat"), "--cat-path", str(HERD_CATS),
+                                 str(SUITE / "SB+xchgs.litmus")])
+    assert r.exit_code == 2, r.output
+    assert "k.cat:3:1" in r.output and "'with x from cross(...)' is not supported" in r.output
