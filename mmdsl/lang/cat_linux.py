@@ -125,7 +125,8 @@ def generated_co(pos: SourcePos) -> Expr:
 
 
 def lock_atomicity(pos: SourcePos) -> Axiom:
-    """A spin_lock's read reads the write just before its own in co (IW or an unlock).
+    """A spin_lock's read reads the write just before its own in co (IW or an unlock); an
+    unlock follows its lock write in co; a failed trylock in a critical section reads its lock.
 
     herd computes that read's rf from co (lock.cat: ``[IW | UL] ; singlestep(co) ;
     lk-rmw^-1``) and never chooses it; mmdsl's candidates do, so without this check several
@@ -142,8 +143,14 @@ def lock_atomicity(pos: SourcePos) -> Axiom:
     lock_writes = _op("union", _op("inter", _W, _LOCK, _op("range", _RMW_REL)), _UNLOCK)
     between = _op("seq", po_loc, _op("id", lock_writes, typ=REL), po_loc, typ=REL)
     critical = _op("diff", _op("seq", lkw, po_loc, ul, typ=REL), between, typ=REL)
+    # and a failed trylock inside its thread's critical section reads that section's lock
+    # write (lock.cat's rfi-lf, which herd puts in rf whatever else the read could read)
+    lf = _op("diff", _op("inter", _R, _LOCK), _op("domain", _RMW_REL))
+    rfi_lf = _op("diff", _op("seq", lkw, po_loc, _op("id", lf, typ=REL), typ=REL),
+                 _op("seq", lkw, po_loc, ul, po_loc, typ=REL), typ=REL)
+    into_rfi_lf = _op("inter", rf, _op("product", _op("universe"), _op("range", rfi_lf), typ=REL), typ=REL)
     wrong = _op("union", _op("diff", read_from, next_in_co, typ=REL), _op("diff", critical, next_in_co, typ=REL),
-                typ=REL)
+                _op("diff", into_rfi_lf, rfi_lf, typ=REL), typ=REL)
     return Axiom("lock-atomicity", "empty", Expr(wrong.op, wrong.args, type=REL, pos=pos), pos=pos,
                  doc="a lock's read reads the write just before the lock's write in co, as herd builds it")
 

@@ -51,6 +51,7 @@ PINNED = [
     "LB+fencembonceonce+ctrlonceonce",         # ctrl
     "MP+poonceplain+poonceplain",              # Plain accesses (herd flags a data race)
     "CoRR+poonceonce+Once",
+    "MP+trylock-in-critical",                  # a failed trylock in its own critical section (rfi-lf)
 ]
 
 
@@ -90,9 +91,9 @@ def test_a_sample_gives_herds_states_counts_and_observation():
 
 
 @pytest.mark.slow
-def test_every_test_of_the_suite_gives_herds_output():  # about 10 s
+def test_every_test_of_the_suite_gives_herds_output():  # about 25 s of CPU (R+locks-3threads and SB+twolocks: 2-3 lock sections per location)
     files = sorted(SUITE.glob("*.litmus"))
-    assert len(files) == 70
+    assert len(files) == 74
     assert disagreements(files) == []
 
 
