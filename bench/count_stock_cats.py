@@ -4,7 +4,11 @@
 
 Prints one line per model that does not load (its first error, at its file:line:col), then
 the count docs/cat.md quotes. Loading is lowering the model (with stdlib.cat and its
-includes, the folder itself as the cat path); it says nothing of agreement with herd.
+includes, the folder itself as the cat path, and M.bell when one is beside M.cat); it says
+nothing of agreement with herd.
+
+Measured (herd 7.58's library with the Linux-kernel model, 89 files): 48 when the loader
+landed, 61 with the AArch64 and C built-ins, 62 with linux-kernel.cat (2026-11-26).
 """
 
 from __future__ import annotations

@@ -16,6 +16,7 @@ from ..lang.ir import Model
 from .candidates import Enumerator, Leaf
 from .explain import explain
 from .structure import Structure
+from .thin_air import SeedOverflow, model_forbids_thin_air
 from .threads import supplied, thin_air_traces
 
 ENGINE = "axiomatic"
@@ -92,6 +93,10 @@ def check(program: Program, model: Model, *, why: bool = False, collect: str = "
     stopped = False
     locations = program.locations  # a property that walks the program: once per check
     traces, extra = thin_air_traces(program, locations)
+    if isinstance(extra, SeedOverflow):  # no thin-air values looked for: see thin_air.py
+        if not model_forbids_thin_air(model):
+            raise extra.error(program)
+        extra = None
     # verdict-only: stop at the first witness, unless a path ends at an error that the full
     # run would report (it is raised only when an allowed execution takes that path)
     verdict_only = (collect == "verdict" and not why

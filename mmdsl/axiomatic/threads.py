@@ -346,9 +346,11 @@ def _fixpoint(program: Program, domains: dict[str, set]):
                             dom.add(v)
                             changed = True
                     if len(dom) > MAX_DOMAIN:
-                        raise UnsupportedError(
+                        err = UnsupportedError(
                             f"location '{ev.loc}' may hold more than {MAX_DOMAIN} values; "
                             "the axiomatic checker needs small value domains")
+                        err.location = ev.loc
+                        raise err
         if not changed:
             return all_traces, walked, fixed is None
     return all_traces, walked, fixed is None
@@ -363,7 +365,8 @@ def thin_air_traces(program: Program, locations: list[str] | None = None):
     if (r0) y = 1;`` against its mirror, both reading 1). Such values are looked for among
     the program's integer constants, closed under what the writes compute from them; every
     execution with one of these paths has such a cycle, so a model with a no-thin-air
-    axiom forbids them all. ``extra`` is None when no path forks on a value."""
+    axiom forbids them all. ``extra`` is None when no path forks on a value, and a
+    ``thin_air.SeedOverflow`` when the seeded domains would exceed MAX_DOMAIN values."""
     if locations is None:
         locations = program.locations
     traces, grounded, forked = _grounded(program, locations)
@@ -376,8 +379,12 @@ def thin_air_traces(program: Program, locations: list[str] | None = None):
         return traces, None
     try:
         wide = _fixpoint(program, domains)[0]
-    except UnsupportedError:  # too many values: keep the seeds only where a path forks
-        return traces, None
+    except UnsupportedError as err:
+        if getattr(err, "location", None) is None:  # a path the seeds make unsupported: grounded values only
+            return traces, None
+        from .thin_air import SeedOverflow  # too many values: the checker refuses, unless the model
+
+        return traces, SeedOverflow(err.location, MAX_DOMAIN)  # forbids thin air (see thin_air.py)
     extra = []
     for paths in wide:
         extra.append([])

@@ -20,6 +20,7 @@ from ..core.errors import ModelError, SourcePos, UnsupportedError
 from ..core.files import read_input
 from . import cat_aarch64 as A64
 from . import cat_builtins as B
+from . import cat_linux as L
 from . import cat_static as S
 from .cat_parse import Node, Stmt, parse_cat
 from .cat_orders import CatOrders
@@ -52,6 +53,7 @@ class CatLowerer(CatExpressions, CatOrders):
     has_stdlib: bool = False
     one_event_amos: bool = False  # the model uses herd's RISC-V sets: AMOs are one event
     c_model: bool = False  # the model uses herd's C sets: see cat_builtins.resolve_rmw
+    lkmm: bool = False  # a bell declared herd's Linux-kernel tags: see cat_linux
     rec_names: set = field(default_factory=set)  # IR names of the let rec groups being lowered
     shown_texts: set = field(default_factory=set)  # the cat names `show` has shown
     parsed: dict = field(default_factory=dict)  # resolved path -> its statements
@@ -72,14 +74,18 @@ class CatLowerer(CatExpressions, CatOrders):
             env = self._run_file(stdlib, env, SourcePos(str(path), 1, 1))
         elif stdlib is not None:
             self.has_stdlib = True
+        bell = self._find(path.stem + ".bell", path.parent) if path.suffix == ".cat" else None
+        if bell is not None:  # herd's linux-kernel.cfg: `bell linux-kernel.bell` with `model linux-kernel.cat`
+            env = self._run_file(bell, env, SourcePos(str(path), 1, 1))
         self.loading.append(path.resolve())
         self._exec(stmts, env, path.parent)  # a model without checks allows every candidate
         self.loading.pop()
+        one_event = self.c_model and not self.lkmm  # herd's kernel RMWs are two events, as mmdsl's
         for g in self.model.lets:
             for b in g.bindings:
-                b.expr = B.resolve_rmw(b.expr, self.c_model)
+                b.expr = B.resolve_rmw(b.expr, one_event)
         for ax in self.model.axioms:
-            ax.expr = B.resolve_rmw(ax.expr, self.c_model)
+            ax.expr = B.resolve_rmw(ax.expr, one_event)
         if self.one_event_amos:
             for ax in self.model.axioms:
                 if ax.test == "acyclic":
@@ -160,6 +166,10 @@ class CatLowerer(CatExpressions, CatOrders):
         if k == "enum":  # bell: the enum's name is its set of tags
             env = dict(env)
             env[d["name"]] = Tags(frozenset(d["tags"]))
+            if set(d["tags"]) & L.LKMM_TAGS and not set(d["tags"]) - L.LKMM_TAGS:
+                self.lkmm = True  # herd's Linux-kernel tags: each one's set, named as herd names it
+                for tag in d["tags"]:
+                    env.setdefault(L.set_name(tag), L.tag_set(tag, self.model, st.pos))
             return env
         if k == "instructions":  # bell: which tags an event may carry; herd checks the test, mmdsl's
             if not isinstance(self._value(d["expr"], env), Tags):  # dialects make only their own
@@ -245,7 +255,7 @@ class CatLowerer(CatExpressions, CatOrders):
         for b in binds:
             if b["name"] is None:
                 raise UnsupportedError("'let rec' with a tuple pattern", b["pos"])
-        types = {b["name"]: REL for b in binds}
+        types = self._rec_types(binds, env)
         for _attempt in range(2):
             names = {b["name"]: self._ir_name(b["name"]) for b in binds}
             new = dict(env)
@@ -266,6 +276,36 @@ class CatLowerer(CatExpressions, CatOrders):
         group = LetGroup([Binding(names[nm], exprs[nm], b["pos"]) for nm, b in zip(exprs, binds)], recursive=True)
         self.model.lets.append(group)
         return new
+
+    def _rec_types(self, binds: list[dict], env: dict) -> dict:
+        """Each binding's type in a `let rec` group: found by evaluating the bindings with the
+        names not yet typed as the untyped empty value, until nothing changes (a set in
+        linux-kernel.bell's ``unmatched-locks = Rcu-lock \\ domain(matched)``); relations
+        where nothing says."""
+        types: dict = {b["name"]: None for b in binds}
+        before = len(self.model.lets)
+        defined = {x.name for g in self.model.lets for x in g.bindings}
+        probes = set(types) - defined
+        for _round in range(len(binds) + 1):
+            changed = False
+            for b in binds:
+                if types[b["name"]] is not None:
+                    continue
+                probe = dict(env)
+                for nm, t in types.items():
+                    probe[nm] = Expr("name", name=nm, type=t) if t else Expr("empty", type=None)
+                try:
+                    t = self._expr(b["expr"], probe).type
+                except (ModelError, UnsupportedError):
+                    t = None
+                if t is not None:
+                    types[b["name"]], changed = t, True
+            if not changed:
+                break
+        # drop what the probes bound (function arguments naming a probe), keep the rest
+        self.model.lets[before:] = [g for g in self.model.lets[before:]
+                                    if not any(x.expr.names() & probes for x in g.bindings)]
+        return {nm: t or REL for nm, t in types.items()}
 
     def _check(self, st: Stmt, env: dict) -> None:
         d = st.data

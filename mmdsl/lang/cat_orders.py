@@ -22,6 +22,7 @@ choices) is refused by name.
 from __future__ import annotations
 
 from ..core.errors import ModelError, UnsupportedError
+from . import cat_linux as L
 from . import cat_static as S
 from .cat_parse import Node, Stmt
 from .cat_values import Thunk
@@ -59,13 +60,21 @@ class CatOrders:
         d = st.data
         e = d["expr"]
         callee = _callee(e)
+        if callee == "cross":  # herd's lock.cat: see cat_linux.cross_choice
+            return L.cross_choice(self, st, env)
         if d["var"] == "co" and callee == "generate_cos":
             new = dict(env)
             co = Expr("name", name="co", type=REL, pos=st.pos)
+            if self.lkmm:  # lock.cat generates co without unlocks, then merges them in: see cat_linux
+                co = L.generated_co(st.pos)
+                self.generated.add("co")
+                self.model.axioms.append(L.lock_atomicity(st.pos))
             if not self._is_co0(e.args[1], env):
                 base = self._typed(self._expr(e.args[1], env), st.pos, REL)
                 if base.type != REL:
                     raise ModelError("generate_cos expects a relation", e.args[1].pos)
+                if self.lkmm:  # the base's pairs among the events co is generated over
+                    base = L.within_generated(base, st.pos)
                 self._generation_axiom("co-generation", Expr("diff", (base, co), type=REL, pos=st.pos), st)
             new["co"] = co
             return new

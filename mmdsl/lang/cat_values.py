@@ -7,6 +7,7 @@ from dataclasses import dataclass, replace
 from ..core.errors import ModelError, SourcePos, UnsupportedError
 from . import cat_aarch64 as A64
 from . import cat_builtins as B
+from . import cat_linux as L
 from . import cat_static as S
 from .cat_parse import Node
 from .ir import (BASE_SETS, DERIVED_RELATIONS, DYNAMIC_RELATIONS, KNOWN_ANNOTATIONS, REL, SET,
@@ -112,6 +113,8 @@ class CatExpressions:
     def _lookup(self, name: str, pos: SourcePos, env: dict):
         if name in env:
             return self._force(env[name], pos)
+        if self.lkmm and L.lookup(name, pos) is not None:  # herd's Linux-kernel view: see cat_linux
+            return L.lookup(name, pos)
         if name in B.SETS:
             return Expr("name", name=B.SETS[name], type=SET, pos=pos)
         if name == "X":  # herd's locked or exclusive accesses: see cat_builtins.X_PARTS

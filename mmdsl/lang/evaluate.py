@@ -161,7 +161,7 @@ class Prepared:
         cell: dict[str, Rel] = {}
 
         def solve(d: Dynamic | None) -> dict[str, Rel]:
-            current = {nm: Rel.empty(n) for nm in names}
+            current = {nm: (0 if e.type == SET else Rel.empty(n)) for nm, e in zip(names, exprs)}  # sets: bitmasks
             for _ in range(4 * n * n + 8):
                 cell.clear()
                 cell.update(current)

@@ -28,6 +28,8 @@ KNOWN_ANNOTATIONS = {
     "rlx": "relaxed atomic (memory_order_relaxed)",
     "con": "consume (memory_order_consume, which also carries acq)",
     "once": "READ_ONCE / WRITE_ONCE",
+    "noreturn": "a kernel atomic that returns nothing (atomic_inc, atomic_add ...: herd's 'noreturn)",
+    "cmpxchg-mb": "an smp_mb() around a fully ordered cmpxchg (herd has them only when the cmpxchg writes)",
     "volatile": "volatile access (C volatile, .NET volatile fields)",
     "lock": "lock acquisition (spin_lock, .NET Monitor.Enter)",
     "unlock": "lock release (spin_unlock, .NET Monitor.Exit)",

@@ -22,6 +22,7 @@ SC = MEMORY_ORDERS["memory_order_seq_cst"]
 # Linux-kernel ordering suffixes of value-returning atomics
 LKMM_SUFFIXES = {"": frozenset({"mb"}), "_relaxed": frozenset({"once"}), "_acquire": frozenset({"acq"}),
                  "_release": frozenset({"rel"})}
+NORETURN = frozenset({"once", "noreturn"})
 ARITH = {"add": "add", "sub": "sub", "or": "or", "and": "and", "xor": "xor"}
 
 
@@ -64,13 +65,28 @@ def _store(low, acc: "Access", value: Expr, annots: frozenset) -> None:
 
 
 def _rmw(low, acc: "Access", new: Expr, annots: frozenset, dst, cond: Expr | None = None,
-         returns: str = "old", operand: Expr | None = None, op: str = "add") -> Expr | None:
+         returns: str = "old", operand: Expr | None = None, op: str = "add",
+         fail_annots: frozenset | None = None) -> Expr | None:
+    """A read-modify-write. A fully ordered kernel one (annotation ``mb``: xchg, cmpxchg,
+    atomic_*_return ...) is bracketed by ``smp_mb()`` fences as herd's linux-kernel.def
+    semantics makes it (F[mb]; R; W; F[mb]). herd makes no fence for a cmpxchg that fails;
+    a conditional one's fences are annotated ``cmpxchg-mb`` so that a model can leave them
+    out when it did not write (herd's linux-kernel.cat loaded by mmdsl does: cat_linux). A
+    branch on success would give its read a control dependency herd does not have."""
+    fenced = "mb" in annots
+    mark = frozenset({"cmpxchg-mb"}) if cond is not None else frozenset()
+    if fenced:
+        low.emit(Fence("mb", mark))
+    fail = None if fail_annots is None else acc.annots(*fail_annots)
     uses = [new] + ([cond] if cond is not None else [])
+    reg = None
+    if returns is not None:
+        reg = _dest(dst if returns == "old" else None, low, *uses)
+    low.emit(Rmw(reg, acc.addr, new, cond, annots=acc.annots(*annots), fail_annots=fail))
+    if fenced:
+        low.emit(Fence("mb", mark))
     if returns is None:
-        low.emit(Rmw(None, acc.addr, new, cond, annots=acc.annots(*annots)))
         return None
-    reg = _dest(dst if returns == "old" else None, low, *uses)
-    low.emit(Rmw(reg, acc.addr, new, cond, annots=acc.annots(*annots)))
     if returns == "new":
         return BinOp(op, Reg(reg), operand)
     return Reg(reg)
@@ -133,7 +149,8 @@ def _cmpxchg(annots: frozenset):
         acc = low.pointer(e.args[0])
         expected = low.value(e.args[1])
         new = low.value(e.args[2])
-        return _rmw(low, acc, new, annots, dst, cond=BinOp("eq", Reg(OLD), expected))
+        return _rmw(low, acc, new, annots, dst, cond=BinOp("eq", Reg(OLD), expected),
+                    fail_annots=frozenset({"once"}))  # herd: a failed cmpxchg is a READ_ONCE
     return lower
 
 
@@ -150,6 +167,16 @@ def _kernel_arith(op: str, annots: frozenset, returns: str | None, unit: bool):
             amount, target = low.value(e.args[0]), e.args[1]
         acc = low.pointer(target)
         return _rmw(low, acc, BinOp(op, Reg(OLD), amount), annots, dst, returns=returns, operand=amount, op=op)
+    return lower
+
+
+def _kernel_test(op: str, unit: bool, test: str):
+    """atomic_dec_and_test(v), atomic_sub_and_test(i, v) ...: the new value compared with 0
+    (linux-kernel.def: ``__atomic_op_return{mb}(X,-,V) == 0``, ``... < 0``)."""
+    inner = _kernel_arith(op, LKMM_SUFFIXES[""], "new", unit)
+
+    def lower(low, e, dst):
+        return BinOp(test, inner(low, e, None), Const(0))
     return lower
 
 
@@ -265,6 +292,42 @@ def thread_fence(low, e, dst):
     # a relaxed fence does nothing
 
 
+def _deref_loader(annots: frozenset, signature: str):
+    """rcu_dereference(*p): like READ_ONCE, the argument is the location (linux-kernel.def)."""
+    def lower(low, e, dst):
+        _arity(low, e, 1, signature)
+        return _load(low, _deref(low, e, e.args[0]), annots, dst)
+    return lower
+
+
+def _deref_storer(annots: frozenset, signature: str, then_mb: bool = False):
+    """rcu_assign_pointer(*p, v), smp_store_mb(*x, v): the location, then the value."""
+    def lower(low, e, dst):
+        _arity(low, e, 2, signature)
+        acc = _deref(low, e, e.args[0])
+        _store(low, acc, low.value(e.args[1]), annots)
+        if then_mb:
+            low.emit(Fence("mb"))
+    return lower
+
+
+# linux-kernel.def's other primitives: fences (herd's __fence{tag}) and RCU
+KERNEL_EXTRAS = {
+    "barrier": _fence("barrier"),
+    "smp_mb__before_atomic": _fence("before-atomic"),
+    "smp_mb__after_atomic": _fence("after-atomic"),
+    "smp_mb__after_spinlock": _fence("after-spinlock"),
+    "smp_mb__after_unlock_lock": _fence("after-unlock-lock"),
+    "rcu_read_lock": _fence("rcu-lock"),
+    "rcu_read_unlock": _fence("rcu-unlock"),
+    "synchronize_rcu": _fence("sync-rcu"),
+    "synchronize_rcu_expedited": _fence("sync-rcu"),
+    "rcu_dereference": _deref_loader(frozenset({"once"}), "rcu_dereference(*p)"),
+    "rcu_assign_pointer": _deref_storer(frozenset({"rel"}), "rcu_assign_pointer(*p, value)"),
+    "smp_store_mb": _deref_storer(frozenset({"once"}), "smp_store_mb(*x, value)", then_mb=True),
+}
+
+
 def cas_weak(low, e, dst):
     raise low.unsupported(f"'{e.name}' (it may fail spuriously)", e.at,
                           hint="use atomic_compare_exchange_strong_explicit")
@@ -315,10 +378,17 @@ def _table() -> dict:
         for op, base in (("inc", "add"), ("dec", "sub")):
             t[f"atomic_{op}_return{suffix}"] = _kernel_arith(base, annots, "new", True)
             t[f"atomic_fetch_{op}{suffix}"] = _kernel_arith(base, annots, "old", True)
+    # herd's __atomic_op: a read tagged 'noreturn and a write tagged 'once (annotation
+    # noreturn on both events here; herd's linux-kernel.bell's Noreturn is its read)
     for op in ("add", "sub"):
-        t[f"atomic_{op}"] = _kernel_arith(op, frozenset({"once"}), None, False)
-    t["atomic_inc"] = _kernel_arith("add", frozenset({"once"}), None, True)
-    t["atomic_dec"] = _kernel_arith("sub", frozenset({"once"}), None, True)
+        t[f"atomic_{op}"] = _kernel_arith(op, NORETURN, None, False)
+    t["atomic_inc"] = _kernel_arith("add", NORETURN, None, True)
+    t["atomic_dec"] = _kernel_arith("sub", NORETURN, None, True)
+    t.update(KERNEL_EXTRAS)
+    t["atomic_sub_and_test"] = _kernel_test("sub", False, "eq")
+    t["atomic_dec_and_test"] = _kernel_test("sub", True, "eq")
+    t["atomic_inc_and_test"] = _kernel_test("add", True, "eq")
+    t["atomic_add_negative"] = _kernel_test("add", False, "lt")
     for op in ARITH:
         t[f"atomic_fetch_{op}_explicit"] = _c11_fetch(op, True)
         t.setdefault(f"atomic_fetch_{op}", _c11_fetch(op, False))
@@ -327,6 +397,8 @@ def _table() -> dict:
 
 BUILTINS = _table()
 SUPPORTED_CALLS = ("READ_ONCE, WRITE_ONCE, smp_load_acquire, smp_store_release, smp_mb, smp_rmb, smp_wmb, "
+                   "smp_mb__before_atomic and the other smp_mb__* fences, barrier, smp_store_mb, "
+                   "rcu_read_lock, rcu_read_unlock, synchronize_rcu, rcu_dereference, rcu_assign_pointer, "
                    "xchg*, cmpxchg*, atomic_* (kernel and C11 forms), spin_lock, spin_unlock, spin_trylock, "
                    "MemoryBarrier, load_load_fence, load_store_fence, store_load_fence, store_store_fence "
                    "(see docs/litmus-c.md)")

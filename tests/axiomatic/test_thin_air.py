@@ -146,3 +146,28 @@ def test_a_statement_reading_twice_with_values_out_of_thin_air_is_refused(models
     assert info.value.pos.line == 4
     res = check(parse_litmus(TWICE, "LB+ctrls-twice.litmus"), models["no-thin-air"])
     assert (res.observation, res.positive, res.negative) == ("Never", 0, 1)
+
+
+# more than MAX_DOMAIN (64) integer constants: seeding every location with them overflows
+# the value domains. That was skipped silently; now it is refused by name, at the first
+# write of the location, under a model that does not forbid thin air (its answer on the
+# thin-air probes of mmdsl/axiomatic/thin_air.py), and skipped under one that does.
+SEEDS = "C thin-air-seeds\n{}\n" \
+    "P0(int *x, int *y) {\n  int r0;\n  r0 = *x;\n  if (r0 == 1) *y = 1;\n}\n" \
+    "P1(int *x, int *y) {\n  int r1; int r2;\n  r1 = *y;\n  if (r1 == 1) *x = 1;\n" \
+    f"  r2 = r1 + {' + '.join(str(k) for k in range(2, 72))};\n}}\n" \
+    "exists (0:r0=1 /\\ 1:r1=1)\n"
+
+
+def test_seeding_past_64_values_is_refused_by_name_under_a_model_allowing_thin_air(models):
+    with pytest.raises(UnsupportedError) as info:
+        check(parse_litmus(SEEDS, "seeds.litmus"), models["coherence"])
+    assert "thin-air value seeding" in info.value.message
+    assert "location 'y' would hold more than 64 values" in info.value.message
+    assert info.value.pos is not None and info.value.pos.file == "seeds.litmus"
+
+
+@pytest.mark.parametrize("name", ["no-thin-air", "sc", "tso"])
+def test_seeding_past_64_values_is_skipped_under_a_model_forbidding_thin_air(models, name):
+    model = models[name] if name in models else load_model(name)
+    assert check(parse_litmus(SEEDS, "seeds.litmus"), model).observation == "Never"

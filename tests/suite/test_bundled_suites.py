@@ -101,7 +101,8 @@ def test_archtest_expectations_are_the_design_table():
 SMALL_SUITES = ["archtest", "dotnet", "programs", "fences", "hardware"]
 CHECKED_ELSEWHERE = ["fence-benchmarks",  # tests/litmus/test_rmm.py (a sample; the whole suite is slow)
                      "aarch64",  # tests/litmus/test_aarch64.py (herd's aarch64.cat is not bundled)
-                     "ppc", "arm"]  # tests/axiomatic/test_herd_ppc_arm_cat.py (under herd's ppc.cat, arm.cat)
+                     "ppc", "arm",  # tests/axiomatic/test_herd_ppc_arm_cat.py (under herd's ppc.cat, arm.cat)
+                     "linux"]  # tests/axiomatic/test_herd_linux_cat.py (under herd's linux-kernel.cat)
 
 
 def test_every_bundled_suite_is_checked():
