@@ -56,6 +56,7 @@ from .transitions import (
 )
 from .reservations import reservations as _reservations
 from .reservations import resolve_op as _resolve_op
+from .read_views import read_order
 
 PROPAGATE, FENCE_DONE, SETTLE = 2, 3, 4  # Transition actions beyond ISSUE and PERFORM
 EV_WRITE, EV_BARRIER = 0, 1
@@ -73,7 +74,7 @@ def coverage(storage, t: int) -> int:
     """The events that have reached ``t``, and every write coherence-before one of them whose
     barriers have reached ``t`` (``t`` can never read such a write: it counts as arrived; one
     whose barriers have not must still arrive, after them, for what waits on it)."""
-    _, events, seen, co = storage
+    _, events, seen, co = storage[:4]
     mine = seen[t]
     mask = mine
     for j in _bits(mine):
@@ -86,7 +87,7 @@ def coverage(storage, t: int) -> int:
 def observed(storage, t: int) -> int:
     """What a strong fence of ``t`` waits for: the events that reached ``t`` and every write
     coherence-before one of them (herd's ``coe ; strong``)."""
-    _, _, seen, co = storage
+    _, _, seen, co = storage[:4]
     mask = seen[t]
     for j in _bits(seen[t]):
         mask |= co[j]
@@ -96,7 +97,7 @@ def observed(storage, t: int) -> int:
 def visible_write(storage, t: int, loc: int) -> int:
     """Index of the write of ``loc`` thread ``t`` reads (-1: the initial value): the
     coherence-latest of those that reached it (they form a chain)."""
-    _, events, seen, co = storage
+    _, events, seen, co = storage[:4]
     mine = seen[t] & _loc_writes(events, loc)
     best = -1
     m = mine
@@ -118,7 +119,7 @@ def _bits(mask: int):
 
 def view(storage, t: int) -> tuple:
     """The value of each location thread ``t`` reads now."""
-    init, events, seen, _ = storage
+    init, events, seen, _ = storage[:4]
     if not seen[t]:
         return init
     values = list(init)
@@ -131,7 +132,7 @@ def view(storage, t: int) -> tuple:
 
 def maximal_writes(storage, loc: int) -> list[int]:
     """The writes of ``loc`` no other write is coherence-after."""
-    _, events, _, co = storage
+    _, events, _, co = storage[:4]
     writes = _loc_writes(events, loc)
     after = 0
     for j in _bits(writes):
@@ -142,7 +143,7 @@ def maximal_writes(storage, loc: int) -> list[int]:
 def final_memory(storage) -> tuple:
     """Each location's final value: its coherence-last write (the first maximal one until
     the order is settled)."""
-    init, events, _, _ = storage
+    init, events, _, _ = storage[:4]
     values = list(init)
     for loc in range(len(init)):
         last = maximal_writes(storage, loc)
@@ -188,7 +189,7 @@ def _order_after(events, co: tuple, x: int, preds: int) -> tuple:
 def receive(storage, t: int, i: int):
     """Event ``i`` reaches thread ``t``: a write becomes coherence-after the writes of its
     location that reached ``t`` before it."""
-    init, events, seen, co = storage
+    init, events, seen, co, views = storage
     e = events[i]
     if e[0] == EV_WRITE:
         # after the writes of its location already there, but those already after it
@@ -198,7 +199,7 @@ def receive(storage, t: int, i: int):
             if (co[j] >> i) & 1:
                 earlier &= ~(1 << j)
         co = _order_after(events, co, i, earlier)
-    return (init, events, seen[:t] + (seen[t] | (1 << i),) + seen[t + 1:], co)
+    return (init, events, seen[:t] + (seen[t] | (1 << i),) + seen[t + 1:], co, views)
 
 
 def propagation_acyclic(storage) -> bool:
@@ -209,7 +210,7 @@ def propagation_acyclic(storage) -> bool:
     this per thread; two threads' barriers can still close a cycle through writes that never
     reach each other (2+2W+lwsyncs), which this check refuses.
     """
-    _, events, _, co = storage
+    _, events, _, co = storage[:4]
     n = len(events)
     groups: dict[int, int] = {}
 
@@ -257,17 +258,44 @@ def propagation_acyclic(storage) -> bool:
 
 def commit(storage, t: int, kind: int, loc: int = -1, value=None, rmw_from: int = -1):
     """Thread ``t`` commits a write (or a light barrier), seen by ``t`` at once."""
-    init, events, seen, co = storage
+    init, events, seen, co, views = storage
     # a write waits for the barriers its thread had seen; a barrier for every event (group A)
     before = seen[t] & _barriers(events) if kind == EV_WRITE else seen[t]
-    grown = (init, events + ((kind, t, loc, value, before, rmw_from),), seen, co + (0,))
+    grown = (init, events + ((kind, t, loc, value, before, rmw_from),), seen, co + (0,), views)
     return receive(grown, t, len(events))
 
 
 def settle(storage, a: int, b: int):
     """At the end: write ``a`` goes coherence-before write ``b`` (two last writes of one location)."""
-    init, events, seen, co = storage
-    return (init, events, seen, _order_after(events, co, b, 1 << a))
+    init, events, seen, co, views = storage
+    return (init, events, seen, _order_after(events, co, b, 1 << a), views)
+
+
+def prerequisites(events, i: int) -> int:
+    """The events that reach every thread before event ``i``: its barriers, their group A, and
+    so on (the writes herd's ``prop`` puts before a write)."""
+    mask = 0
+    work = [i]
+    while work:
+        for b in _bits(events[work.pop()][4]):
+            if not (mask >> b) & 1:
+                mask |= 1 << b
+                work.append(b)
+    return mask
+
+
+def read_choices(storage, t: int, loc: int, must: int) -> list[int]:
+    """The writes of ``loc`` a read of ``t`` may take (event indices, -1 the initial value):
+    those that reached ``t`` and are not coherence-before a write the read must respect
+    (``must``: herd's ``irreflexive fre ; prop ; hb*`` and SC per location)."""
+    _, events, seen, co = storage[:4]
+    writes = _loc_writes(events, loc)
+    need = must & writes
+    out = [] if need else [-1]
+    for w in _bits(seen[t] & writes):
+        if not any((co[x] >> w) & 1 for x in _bits(need)):
+            out.append(w)
+    return out
 
 
 def _refuse_early_forwarding(thread, loc_index: dict, rules) -> None:
@@ -331,6 +359,19 @@ def _refuse_early_forwarding(thread, loc_index: dict, rules) -> None:
         touched.add(loc)
 
 
+def _may_reread(thread, loc_index: dict) -> bool:
+    """May two reads of ``thread`` access one location (a location not known statically may)?"""
+    from .read_views import _location
+    seen: set = set()
+    for ins in thread.instrs:
+        if isinstance(ins, (Load, Rmw)) or (isinstance(ins, StoreCond)):
+            loc = _location(thread, ins.addr)
+            if loc is None or loc in seen:
+                return True
+            seen.add(loc)
+    return False
+
+
 class PropagationMachine(Machine):
     """A program compiled for a per-thread model: states hold a storage in place of memory."""
 
@@ -352,10 +393,17 @@ class PropagationMachine(Machine):
 
         for th in self.threads:
             _refuse_early_forwarding(th.thread, self.loc_index, rules)
+        # per thread and read (instruction index): the earlier reads it is performed after,
+        # whose views it inherits (explorer/read_views.py)
+        self.read_before = [read_order(th.thread, rules.model)[1] for th in self.threads]
+        self.kept_views = [set().union(*before.values()) if before else set() for before in self.read_before]
+        # SC per location needs the writes a thread read only if two of its reads may share a location
+        self.rereads = [_may_reread(th.thread, self.loc_index) for th in self.threads]
 
     def initial_states(self) -> list:
         n = len(self.threads)
-        return [((mem, (), (0,) * n, ()), threads) for mem, threads in super().initial_states()]
+        views = tuple((0, 0) + (0,) * len(th.thread.instrs) for th in self.threads)
+        return [((mem, (), (0,) * n, (), views), threads) for mem, threads in super().initial_states()]
 
     def memory_values(self, mem) -> tuple:
         return final_memory(mem)
@@ -417,7 +465,7 @@ class PropagationSemantics(Semantics):
                 return None
             if trs is MISSPECULATED:
                 return MISSPECULATED
-            trs = [tr for tr in trs if self._coherent(storage, ts, tr, covers[t])]
+            trs = self._with_read_choices(storage, t, ts, [tr for tr in trs if self._coherent(storage, ts, tr, covers[t])])
             trs += self._fence_steps(storage, t, ts, running, covers)
             if running[t] or awaited:  # a strong fence waits for every thread, finished ones too
                 trs += self._propagations(storage, t, awaited, covers[t])
@@ -438,6 +486,59 @@ A read-modify-write is performed once every write of its location has reached it
             return True
         writes = _loc_writes(storage[1], op[2])
         return not writes & ~cover
+
+    def _must(self, storage, t: int, k: int) -> int:
+        """What a read of ``t`` at instruction ``k`` must respect: the writes and barriers its
+        ``hb`` predecessors on the thread saw (with what the writes they read needed), the
+        writes ``t`` read or wrote (SC per location), what reached ``t`` before its last
+        strong fence."""
+        mine = storage[4][t]
+        must = mine[0] | mine[1]
+        for j in self.m.read_before[t].get(k, ()):
+            must |= mine[2 + j]
+        for i, e in enumerate(storage[1]):
+            if e[1] == t and e[0] == EV_WRITE:
+                must |= 1 << i
+        return must
+
+    def _with_read_choices(self, storage, t: int, ts, trs: list) -> list:
+        """A read from storage may take any write its view allows, not only the latest to
+        reach its thread (``guess``: the event index, -1 the initial value)."""
+        out = []
+        for tr in trs:
+            if tr.action != PERFORM or tr.source >= 0 or ts[2][tr.pos][0] != READ:
+                out.append(tr)
+                continue
+            op = ts[2][tr.pos]
+            for w in read_choices(storage, t, op[2], self._must(storage, t, op[3])):
+                out.append(tr._replace(guess=w))
+        return out
+
+    def _remember_read(self, storage, t: int, ts, k: int, w: int, must: int):
+        """Thread ``t`` (state ``ts``) reads at instruction ``k`` write ``w`` (-1: the initial
+        value). A view is kept only while a read still to be performed inherits it."""
+        m = self.m
+        init, events, seen, co, views = storage
+        mine = views[t]
+        reread = m.rereads[t] and w >= 0
+        if not reread and not m.kept_views[t]:
+            return storage
+        new = list(mine)
+        if reread:  # SC per location: the write alone
+            new[0] |= 1 << w
+        if m.kept_views[t]:
+            if k in m.kept_views[t]:
+                new[2 + k] = must | ((1 << w) | prerequisites(events, w) if w >= 0 else 0)
+            before = m.read_before[t]
+            later = [o[3] for o in ts[2] if o[0] == READ and o[3] != k] + [
+                j for j in before if j >= ts[0]]
+            needed = set().union(*(before.get(j, ()) for j in later))
+            for j in m.kept_views[t] - needed:
+                new[2 + j] = 0
+        new = tuple(new)
+        if new == mine:
+            return storage
+        return (init, events, seen, co, views[:t] + (new,) + views[t + 1:])
 
     def _final_propagations(self, storage, n: int, covers) -> list:
         """Once every thread is done, coherence left open is settled the way the storage would
@@ -528,12 +629,29 @@ A read-modify-write is performed once every write of its location has reached it
             rest = tuple(_resolve_op(e, p, None, True) for e in pending[:p] + pending[p + 1:])
             regs = tuple(resolve(v, p, None, True) if v.__class__ is tuple else v for v in regs)
             regs, rest = _drop_dead_fences(self.m.threads[t].rules, regs, rest)
-            if light:
-                storage = commit(storage, t, EV_BARRIER)
+            # a barrier: what t has seen goes before what follows, on every thread (a strong
+            # fence's has already reached every thread; it still carries its group A to the
+            # reads of the writes after it: herd's prop)
+            storage = commit(storage, t, EV_BARRIER)
+            if not light:  # what reached t now binds every read after the fence
+                init, events, seen, co, views = storage
+                mine = views[t]
+                views = views[:t] + ((mine[0], coverage(storage, t)) + mine[2:],) + views[t + 1:]
+                storage = (init, events, seen, co, views)
             return (storage, threads[:t] + ((pc, regs, rest),) + threads[t + 1:])
         op = pending[tr.pos]
         kind = op[0]
-        read = view(storage, t)[op[2]] if (kind == READ or kind == RMW) and tr.source < 0 else None
+        took = -2  # the write a read from storage takes (-1: the initial value)
+        read = None
+        if kind == READ and tr.source < 0:
+            took = visible_write(storage, t, op[2]) if tr.guess is None else tr.guess
+            read = storage[1][took][3] if took >= 0 else storage[0][op[2]]
+        elif kind == RMW and tr.source < 0:
+            took = visible_write(storage, t, op[2])
+            read = view(storage, t)[op[2]]
+        if took > -2:
+            storage = self._remember_read(storage, t, ts, op[3], took, self._must(storage, t, op[3]))
+            tr = tr._replace(guess=None)  # the thread's own step depends on the value only
         key = (ts, tr, read)
         done = self._apply_memo.get(key)
         if done is None:
