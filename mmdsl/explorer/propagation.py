@@ -49,7 +49,7 @@ from ..core.events import EventShape
 from ..core.program import BinOp, Branch, Const, Fence, Load, Reg, Rmw, Store, StoreCond
 from .deferred import resolve
 from .reduction import LOCATION_OPS
-from .state import FENCE, READ, RMW, Machine
+from .state import FENCE, READ, RMW, Machine, control_successors
 from .transitions import (
     ISSUE, MEMO_LIMIT, MISSPECULATED, PERFORM, Semantics, Transition, _drop_dead_fences, _others,
     located,
@@ -359,6 +359,35 @@ def _refuse_early_forwarding(thread, loc_index: dict, rules) -> None:
         touched.add(loc)
 
 
+def _accesses_ahead(thread, loc_index: dict) -> list[tuple[bool, frozenset]]:
+    """Per pc (and the end): may the thread still read from there, and the locations it may
+    still write (-1: one not known statically)."""
+    from .read_views import _location
+    n = len(thread.instrs)
+    succs = control_successors(thread)
+    own = []
+    for ins in thread.instrs:
+        reads = isinstance(ins, (Load, Rmw, StoreCond))
+        writes = frozenset()
+        if isinstance(ins, (Store, Rmw, StoreCond)):
+            loc = _location(thread, ins.addr)
+            writes = frozenset({loc_index.get(loc, -1) if loc is not None else -1})
+        own.append((reads, writes))
+    ahead = [(False, frozenset())] * (n + 1)
+    changed = True
+    while changed:
+        changed = False
+        for pc in range(n - 1, -1, -1):
+            reads, writes = own[pc]
+            for q in succs[pc]:
+                reads = reads or ahead[q][0]
+                writes = writes | ahead[q][1]
+            if (reads, writes) != ahead[pc]:
+                ahead[pc] = (reads, writes)
+                changed = True
+    return ahead
+
+
 def _may_reread(thread, loc_index: dict) -> bool:
     """May two reads of ``thread`` access one location (a location not known statically may)?"""
     from .read_views import _location
@@ -397,6 +426,7 @@ class PropagationMachine(Machine):
         # whose views it inherits (explorer/read_views.py)
         self.read_before = [read_order(th.thread, rules.model)[1] for th in self.threads]
         self.kept_views = [set().union(*before.values()) if before else set() for before in self.read_before]
+        self.ahead = [_accesses_ahead(th.thread, self.loc_index) for th in self.threads]
         # SC per location needs the writes a thread read only if two of its reads may share a location
         self.rereads = [_may_reread(th.thread, self.loc_index) for th in self.threads]
 
@@ -468,7 +498,8 @@ class PropagationSemantics(Semantics):
             trs = self._with_read_choices(storage, t, ts, [tr for tr in trs if self._coherent(storage, ts, tr, covers[t])])
             trs += self._fence_steps(storage, t, ts, running, covers)
             if running[t] or awaited:  # a strong fence waits for every thread, finished ones too
-                trs += self._propagations(storage, t, awaited, covers[t])
+                trs += self._useful(storage, t, ts, awaited, covers[t],
+                                    self._propagations(storage, t, awaited, covers[t]))
             out.append(trs)
         return out
 
@@ -539,6 +570,36 @@ A read-modify-write is performed once every write of its location has reached it
         if new == mine:
             return storage
         return (init, events, seen, co, views[:t] + (new,) + views[t + 1:])
+
+    def _useful(self, storage, t: int, ts, awaited: int, cover: int, trs: list) -> list:
+        """Leave out the propagations to a thread that can only add constraints: one that will
+        not read again nor perform a strong fence, of a barrier, or of a write of a location
+        it will not write and of which no other write has reached it (an event there would
+        only hold back its later writes and barriers; the final propagations still settle
+        coherence)."""
+        if awaited or not trs:
+            return trs
+        pc, _, pending = ts
+        reads, writes = self.m.ahead[t][min(pc, len(self.m.ahead[t]) - 1)]
+        if reads:
+            return trs
+        writes = set(writes)
+        for o in pending:
+            if o[0] in (READ, RMW) or (o[0] == FENCE and len(o) > 4 and o[4] == "strong"):
+                return trs
+            if o[0] < FENCE:
+                writes.add(o[2])
+        if -1 in writes:
+            return trs
+        events = storage[1]
+        out = []
+        for tr in trs:
+            e = events[tr.pos]
+            if e[0] == EV_BARRIER:
+                continue
+            if e[2] in writes or cover & _loc_writes(events, e[2]) & ~(1 << tr.pos):
+                out.append(tr)
+        return out
 
     def _final_propagations(self, storage, n: int, covers) -> list:
         """Once every thread is done, coherence left open is settled the way the storage would
