@@ -8,10 +8,13 @@ the intermediate machine of "Herding cats" (section 7):
 * ``events``: the writes and light barriers in the order they were committed, each
   ``(kind, tid, loc, value, before, rmw_from)``;
 * ``seen``: per thread, the mask of the events propagated to it;
+* ``views``: per thread, what its reads must respect (``read_views.py``): the writes it
+  read (SC per location), what reached it before its last strong fence, and per read
+  still inherited by a later one, that read's view;
 * ``co``: per event, the writes coherence-before it. As in the PLDI'11 model, coherence
   is a partial order built as writes propagate: a write that reaches a thread goes
   after the writes of its location that reached it before, so the writes a thread has
-  seen form a chain, and it reads the last of them (else the initial value). Writes left
+  seen form a chain (a read takes one of them, or the initial value: below). Writes left
   unordered when every thread is done are ordered then by propagating the rest to every
   thread, finished ones too, until each location has one last write. Coherence and the
   barriers' write-to-write order (herd's ``acyclic co | prop`` on writes) stay acyclic:
@@ -24,13 +27,22 @@ Transitions, beyond the threads' issue and perform (``transitions.py``, unchange
   event its thread had seen before it (its group A) has reached ``t``. This is fence
   cumulativity as an enabling condition: A-cumulativity (writes read before the fence go
   first) and B-cumulativity (what follows the fence, on any thread, comes after);
-* *perform* a cumulative fence, once every access before it is performed: a light one
-  (lwsync, eieio) commits a barrier event; a strong one (sync, dmb) is performed only when
+* *perform* a read: it takes any write of its location that reached its thread and is not
+  coherence-before one its view must respect (``read_views.py``), not only the latest:
+  herd orders two reads of a thread by ``hb`` only (MP+lwsync+addr-bigdetour-addr);
+* *perform* a cumulative fence, once every access before it is performed: it commits a
+  barrier event (a strong one's has already reached every thread; it carries its group A
+  to the readers of the writes after it); a strong one (sync, dmb) is performed only when
   every event its thread has seen, and every write coherence-before one of those (herd's
-  ``coe ; strong``), has reached every other thread, and commits nothing (it is then
-  everywhere). A write coherence-before one a thread has seen counts as having reached it
-  once its barriers have. Until then, the fence holds the later accesses it
-  orders (a light one only the writes: it does not order a write before a later read).
+  ``coe ; strong``), has reached every other thread. A write coherence-before one a thread
+  has seen counts as having reached it once its barriers have. Until then, the fence holds
+  the later accesses it orders (a light one only the writes: it does not order a write
+  before a later read).
+
+No event is propagated to a thread that could only be constrained by it: one with no read
+or strong fence ahead gets no barrier, and no write of a location it will not write and
+has seen no other write of (``read_views.useful_propagations``); the final propagations
+still settle coherence.
 
 A thread's accesses to one location are performed in program order and a read sees only
 committed writes, so a read herd lets take its own thread's held-back write early (fri-rfi,
@@ -49,25 +61,19 @@ from ..core.events import EventShape
 from ..core.program import BinOp, Branch, Const, Fence, Load, Reg, Rmw, Store, StoreCond
 from .deferred import resolve
 from .reduction import LOCATION_OPS
-from .state import FENCE, READ, RMW, Machine, control_successors
+from .state import FENCE, READ, RMW, Machine
 from .transitions import (
     ISSUE, MEMO_LIMIT, MISSPECULATED, PERFORM, Semantics, Transition, _drop_dead_fences, _others,
     located,
 )
 from .reservations import reservations as _reservations
 from .reservations import resolve_op as _resolve_op
-from .read_views import read_order
+from .read_views import (
+    EV_BARRIER, EV_WRITE, _bits, _loc_writes, accesses_ahead, may_reread, read_order, remember_read,
+    useful_propagations, with_read_choices,
+)
 
 PROPAGATE, FENCE_DONE, SETTLE = 2, 3, 4  # Transition actions beyond ISSUE and PERFORM
-EV_WRITE, EV_BARRIER = 0, 1
-
-
-def _loc_writes(events, loc: int) -> int:
-    mask = 0
-    for i, e in enumerate(events):
-        if e[0] == EV_WRITE and e[2] == loc:
-            mask |= 1 << i
-    return mask
 
 
 def coverage(storage, t: int) -> int:
@@ -108,13 +114,6 @@ def visible_write(storage, t: int, loc: int) -> int:
         if not any((co[j] >> i) & 1 for j in _bits(mine) if j != i):
             best = i
     return best
-
-
-def _bits(mask: int):
-    while mask:
-        low = mask & -mask
-        mask ^= low
-        yield low.bit_length() - 1
 
 
 def view(storage, t: int) -> tuple:
@@ -271,33 +270,6 @@ def settle(storage, a: int, b: int):
     return (init, events, seen, _order_after(events, co, b, 1 << a), views)
 
 
-def prerequisites(events, i: int) -> int:
-    """The events that reach every thread before event ``i``: its barriers, their group A, and
-    so on (the writes herd's ``prop`` puts before a write)."""
-    mask = 0
-    work = [i]
-    while work:
-        for b in _bits(events[work.pop()][4]):
-            if not (mask >> b) & 1:
-                mask |= 1 << b
-                work.append(b)
-    return mask
-
-
-def read_choices(storage, t: int, loc: int, must: int) -> list[int]:
-    """The writes of ``loc`` a read of ``t`` may take (event indices, -1 the initial value):
-    those that reached ``t`` and are not coherence-before a write the read must respect
-    (``must``: herd's ``irreflexive fre ; prop ; hb*`` and SC per location)."""
-    _, events, seen, co = storage[:4]
-    writes = _loc_writes(events, loc)
-    need = must & writes
-    out = [] if need else [-1]
-    for w in _bits(seen[t] & writes):
-        if not any((co[x] >> w) & 1 for x in _bits(need)):
-            out.append(w)
-    return out
-
-
 def _refuse_early_forwarding(thread, loc_index: dict, rules) -> None:
     """Refuse a read of a location after a write of it that may be held by something that
     does not hold the read (an earlier access to the location, or a branch before the write),
@@ -359,48 +331,6 @@ def _refuse_early_forwarding(thread, loc_index: dict, rules) -> None:
         touched.add(loc)
 
 
-def _accesses_ahead(thread, loc_index: dict) -> list[tuple[bool, frozenset]]:
-    """Per pc (and the end): may the thread still read from there, and the locations it may
-    still write (-1: one not known statically)."""
-    from .read_views import _location
-    n = len(thread.instrs)
-    succs = control_successors(thread)
-    own = []
-    for ins in thread.instrs:
-        reads = isinstance(ins, (Load, Rmw, StoreCond))
-        writes = frozenset()
-        if isinstance(ins, (Store, Rmw, StoreCond)):
-            loc = _location(thread, ins.addr)
-            writes = frozenset({loc_index.get(loc, -1) if loc is not None else -1})
-        own.append((reads, writes))
-    ahead = [(False, frozenset())] * (n + 1)
-    changed = True
-    while changed:
-        changed = False
-        for pc in range(n - 1, -1, -1):
-            reads, writes = own[pc]
-            for q in succs[pc]:
-                reads = reads or ahead[q][0]
-                writes = writes | ahead[q][1]
-            if (reads, writes) != ahead[pc]:
-                ahead[pc] = (reads, writes)
-                changed = True
-    return ahead
-
-
-def _may_reread(thread, loc_index: dict) -> bool:
-    """May two reads of ``thread`` access one location (a location not known statically may)?"""
-    from .read_views import _location
-    seen: set = set()
-    for ins in thread.instrs:
-        if isinstance(ins, (Load, Rmw)) or (isinstance(ins, StoreCond)):
-            loc = _location(thread, ins.addr)
-            if loc is None or loc in seen:
-                return True
-            seen.add(loc)
-    return False
-
-
 class PropagationMachine(Machine):
     """A program compiled for a per-thread model: states hold a storage in place of memory."""
 
@@ -426,9 +356,9 @@ class PropagationMachine(Machine):
         # whose views it inherits (explorer/read_views.py)
         self.read_before = [read_order(th.thread, rules.model)[1] for th in self.threads]
         self.kept_views = [set().union(*before.values()) if before else set() for before in self.read_before]
-        self.ahead = [_accesses_ahead(th.thread, self.loc_index) for th in self.threads]
+        self.ahead = [accesses_ahead(th.thread, self.loc_index) for th in self.threads]
         # SC per location needs the writes a thread read only if two of its reads may share a location
-        self.rereads = [_may_reread(th.thread, self.loc_index) for th in self.threads]
+        self.rereads = [may_reread(th.thread, self.loc_index) for th in self.threads]
 
     def initial_states(self) -> list:
         n = len(self.threads)
@@ -495,10 +425,11 @@ class PropagationSemantics(Semantics):
                 return None
             if trs is MISSPECULATED:
                 return MISSPECULATED
-            trs = self._with_read_choices(storage, t, ts, [tr for tr in trs if self._coherent(storage, ts, tr, covers[t])])
+            trs = [tr for tr in trs if self._coherent(storage, ts, tr, covers[t])]
+            trs = with_read_choices(self.m, storage, t, ts, trs)
             trs += self._fence_steps(storage, t, ts, running, covers)
             if running[t] or awaited:  # a strong fence waits for every thread, finished ones too
-                trs += self._useful(storage, t, ts, awaited, covers[t],
+                trs += useful_propagations(self.m, storage, t, ts, awaited, covers[t],
                                     self._propagations(storage, t, awaited, covers[t]))
             out.append(trs)
         return out
@@ -517,89 +448,6 @@ A read-modify-write is performed once every write of its location has reached it
             return True
         writes = _loc_writes(storage[1], op[2])
         return not writes & ~cover
-
-    def _must(self, storage, t: int, k: int) -> int:
-        """What a read of ``t`` at instruction ``k`` must respect: the writes and barriers its
-        ``hb`` predecessors on the thread saw (with what the writes they read needed), the
-        writes ``t`` read or wrote (SC per location), what reached ``t`` before its last
-        strong fence."""
-        mine = storage[4][t]
-        must = mine[0] | mine[1]
-        for j in self.m.read_before[t].get(k, ()):
-            must |= mine[2 + j]
-        for i, e in enumerate(storage[1]):
-            if e[1] == t and e[0] == EV_WRITE:
-                must |= 1 << i
-        return must
-
-    def _with_read_choices(self, storage, t: int, ts, trs: list) -> list:
-        """A read from storage may take any write its view allows, not only the latest to
-        reach its thread (``guess``: the event index, -1 the initial value)."""
-        out = []
-        for tr in trs:
-            if tr.action != PERFORM or tr.source >= 0 or ts[2][tr.pos][0] != READ:
-                out.append(tr)
-                continue
-            op = ts[2][tr.pos]
-            for w in read_choices(storage, t, op[2], self._must(storage, t, op[3])):
-                out.append(tr._replace(guess=w))
-        return out
-
-    def _remember_read(self, storage, t: int, ts, k: int, w: int, must: int):
-        """Thread ``t`` (state ``ts``) reads at instruction ``k`` write ``w`` (-1: the initial
-        value). A view is kept only while a read still to be performed inherits it."""
-        m = self.m
-        init, events, seen, co, views = storage
-        mine = views[t]
-        reread = m.rereads[t] and w >= 0
-        if not reread and not m.kept_views[t]:
-            return storage
-        new = list(mine)
-        if reread:  # SC per location: the write alone
-            new[0] |= 1 << w
-        if m.kept_views[t]:
-            if k in m.kept_views[t]:
-                new[2 + k] = must | ((1 << w) | prerequisites(events, w) if w >= 0 else 0)
-            before = m.read_before[t]
-            later = [o[3] for o in ts[2] if o[0] == READ and o[3] != k] + [
-                j for j in before if j >= ts[0]]
-            needed = set().union(*(before.get(j, ()) for j in later))
-            for j in m.kept_views[t] - needed:
-                new[2 + j] = 0
-        new = tuple(new)
-        if new == mine:
-            return storage
-        return (init, events, seen, co, views[:t] + (new,) + views[t + 1:])
-
-    def _useful(self, storage, t: int, ts, awaited: int, cover: int, trs: list) -> list:
-        """Leave out the propagations to a thread that can only add constraints: one that will
-        not read again nor perform a strong fence, of a barrier, or of a write of a location
-        it will not write and of which no other write has reached it (an event there would
-        only hold back its later writes and barriers; the final propagations still settle
-        coherence)."""
-        if awaited or not trs:
-            return trs
-        pc, _, pending = ts
-        reads, writes = self.m.ahead[t][min(pc, len(self.m.ahead[t]) - 1)]
-        if reads:
-            return trs
-        writes = set(writes)
-        for o in pending:
-            if o[0] in (READ, RMW) or (o[0] == FENCE and len(o) > 4 and o[4] == "strong"):
-                return trs
-            if o[0] < FENCE:
-                writes.add(o[2])
-        if -1 in writes:
-            return trs
-        events = storage[1]
-        out = []
-        for tr in trs:
-            e = events[tr.pos]
-            if e[0] == EV_BARRIER:
-                continue
-            if e[2] in writes or cover & _loc_writes(events, e[2]) & ~(1 << tr.pos):
-                out.append(tr)
-        return out
 
     def _final_propagations(self, storage, n: int, covers) -> list:
         """Once every thread is done, coherence left open is settled the way the storage would
@@ -711,7 +559,7 @@ A read-modify-write is performed once every write of its location has reached it
             took = visible_write(storage, t, op[2])
             read = view(storage, t)[op[2]]
         if took > -2:
-            storage = self._remember_read(storage, t, ts, op[3], took, self._must(storage, t, op[3]))
+            storage = remember_read(self.m, storage, t, ts, op[3], took)
             tr = tr._replace(guess=None)  # the thread's own step depends on the value only
         key = (ts, tr, read)
         done = self._apply_memo.get(key)

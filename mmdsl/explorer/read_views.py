@@ -30,9 +30,13 @@ pairs, or the same location -- closed transitively.
 from __future__ import annotations
 
 from ..core.events import EventShape
-from ..core.program import Assign, BinOp, Branch, Const, Fence, Load, Reg
+from ..core.program import Assign, BinOp, Branch, Const, Fence, Load, Reg, Rmw, Store, StoreCond
 from .enabling import model_rules
 from .reduction import LOCATION_OPS
+from .state import FENCE, READ, RMW, control_successors
+from .transitions import PERFORM
+
+EV_WRITE, EV_BARRIER = 0, 1  # the kinds of a storage's events (explorer/propagation.py)
 
 
 def _location(thread, expr) -> str | None:
@@ -98,4 +102,174 @@ def read_order(thread, model) -> tuple[list[int], dict[int, set[int]]]:
     return reads, before
 
 
-__all__ = ["read_order"]
+def accesses_ahead(thread, loc_index: dict) -> list[tuple[bool, frozenset]]:
+    """Per pc (and the end): may the thread still read from there, and the locations it may
+    still write (-1: one not known statically)."""
+    n = len(thread.instrs)
+    succs = control_successors(thread)
+    own = []
+    for ins in thread.instrs:
+        reads = isinstance(ins, (Load, Rmw, StoreCond))
+        writes = frozenset()
+        if isinstance(ins, (Store, Rmw, StoreCond)):
+            loc = _location(thread, ins.addr)
+            writes = frozenset({loc_index.get(loc, -1) if loc is not None else -1})
+        own.append((reads, writes))
+    ahead = [(False, frozenset())] * (n + 1)
+    changed = True
+    while changed:
+        changed = False
+        for pc in range(n - 1, -1, -1):
+            reads, writes = own[pc]
+            for q in succs[pc]:
+                reads = reads or ahead[q][0]
+                writes = writes | ahead[q][1]
+            if (reads, writes) != ahead[pc]:
+                ahead[pc] = (reads, writes)
+                changed = True
+    return ahead
+
+
+def may_reread(thread, loc_index: dict) -> bool:
+    """May two reads of ``thread`` access one location (a location not known statically may)?"""
+    seen: set = set()
+    for ins in thread.instrs:
+        if isinstance(ins, (Load, Rmw)) or (isinstance(ins, StoreCond)):
+            loc = _location(thread, ins.addr)
+            if loc is None or loc in seen:
+                return True
+            seen.add(loc)
+    return False
+
+
+def _loc_writes(events, loc: int) -> int:
+    mask = 0
+    for i, e in enumerate(events):
+        if e[0] == EV_WRITE and e[2] == loc:
+            mask |= 1 << i
+    return mask
+
+
+def _bits(mask: int):
+    while mask:
+        low = mask & -mask
+        mask ^= low
+        yield low.bit_length() - 1
+
+
+def prerequisites(events, i: int) -> int:
+    """The events that reach every thread before event ``i``: its barriers, their group A, and
+    so on (the writes herd's ``prop`` puts before a write)."""
+    mask = 0
+    work = [i]
+    while work:
+        for b in _bits(events[work.pop()][4]):
+            if not (mask >> b) & 1:
+                mask |= 1 << b
+                work.append(b)
+    return mask
+
+
+def read_choices(storage, t: int, loc: int, must: int) -> list[int]:
+    """The writes of ``loc`` a read of ``t`` may take (event indices, -1 the initial value):
+    those that reached ``t`` and are not coherence-before a write the read must respect
+    (``must``: herd's ``irreflexive fre ; prop ; hb*`` and SC per location)."""
+    _, events, seen, co = storage[:4]
+    writes = _loc_writes(events, loc)
+    need = must & writes
+    out = [] if need else [-1]
+    for w in _bits(seen[t] & writes):
+        if not any((co[x] >> w) & 1 for x in _bits(need)):
+            out.append(w)
+    return out
+
+
+def must(machine, storage, t: int, k: int) -> int:
+    """What a read of ``t`` at instruction ``k`` must respect: the writes and barriers its
+    ``hb`` predecessors on the thread saw (with what the writes they read needed), the
+    writes ``t`` read or wrote (SC per location), what reached ``t`` before its last
+    strong fence."""
+    mine = storage[4][t]
+    must = mine[0] | mine[1]
+    for j in machine.read_before[t].get(k, ()):
+        must |= mine[2 + j]
+    for i, e in enumerate(storage[1]):
+        if e[1] == t and e[0] == EV_WRITE:
+            must |= 1 << i
+    return must
+
+
+def with_read_choices(machine, storage, t: int, ts, trs: list) -> list:
+    """A read from storage may take any write its view allows, not only the latest to
+    reach its thread (``guess``: the event index, -1 the initial value)."""
+    out = []
+    for tr in trs:
+        if tr.action != PERFORM or tr.source >= 0 or ts[2][tr.pos][0] != READ:
+            out.append(tr)
+            continue
+        op = ts[2][tr.pos]
+        for w in read_choices(storage, t, op[2], must(machine, storage, t, op[3])):
+            out.append(tr._replace(guess=w))
+    return out
+
+
+def remember_read(machine, storage, t: int, ts, k: int, w: int):
+    """Thread ``t`` (state ``ts``) reads at instruction ``k`` write ``w`` (-1: the initial
+    value). A view is kept only while a read still to be performed inherits it."""
+    required = must(machine, storage, t, k)
+    init, events, seen, co, views = storage
+    mine = views[t]
+    reread = machine.rereads[t] and w >= 0
+    if not reread and not machine.kept_views[t]:
+        return storage
+    new = list(mine)
+    if reread:  # SC per location: the write alone
+        new[0] |= 1 << w
+    if machine.kept_views[t]:
+        if k in machine.kept_views[t]:
+            new[2 + k] = required | ((1 << w) | prerequisites(events, w) if w >= 0 else 0)
+        before = machine.read_before[t]
+        later = [o[3] for o in ts[2] if o[0] == READ and o[3] != k] + [
+            j for j in before if j >= ts[0]]
+        needed = set().union(*(before.get(j, ()) for j in later))
+        for j in machine.kept_views[t] - needed:
+            new[2 + j] = 0
+    new = tuple(new)
+    if new == mine:
+        return storage
+    return (init, events, seen, co, views[:t] + (new,) + views[t + 1:])
+
+
+def useful_propagations(machine, storage, t: int, ts, awaited: int, cover: int, trs: list) -> list:
+    """Leave out the propagations to a thread that can only add constraints: one that will
+    not read again nor perform a strong fence, of a barrier, or of a write of a location
+    it will not write and of which no other write has reached it (an event there would
+    only hold back its later writes and barriers; the final propagations still settle
+    coherence)."""
+    if awaited or not trs:
+        return trs
+    pc, _, pending = ts
+    reads, writes = machine.ahead[t][min(pc, len(machine.ahead[t]) - 1)]
+    if reads:
+        return trs
+    writes = set(writes)
+    for o in pending:
+        if o[0] in (READ, RMW) or (o[0] == FENCE and len(o) > 4 and o[4] == "strong"):
+            return trs
+        if o[0] < FENCE:
+            writes.add(o[2])
+    if -1 in writes:
+        return trs
+    events = storage[1]
+    out = []
+    for tr in trs:
+        e = events[tr.pos]
+        if e[0] == EV_BARRIER:
+            continue
+        if e[2] in writes or cover & _loc_writes(events, e[2]) & ~(1 << tr.pos):
+            out.append(tr)
+    return out
+
+
+__all__ = ["read_order", "accesses_ahead", "may_reread", "prerequisites", "read_choices", "must",
+           "with_read_choices", "remember_read", "useful_propagations"]
