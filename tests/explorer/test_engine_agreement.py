@@ -88,9 +88,10 @@ def test_two_detours_through_lwsyncs_are_allowed_as_herd_allows_them():
 @pytest.mark.parametrize("root, model", [(PPC, "power"), (ARM, "armv7"), (AARCH64, "armv8")])
 def test_bundled_catalogue_parts_agree(root, model):
     """herding-cats, classic, deps-and-fences and hand under each model: same final states or
-    a refusal by name (about 10-20 s per model on one core)."""
+    a refusal by name (about 10-30 s of CPU per model; CPU, not wall time, which a loaded
+    machine stretches)."""
     m = load_model(model)
-    start = time.perf_counter()
+    start = time.process_time()
     bad, refused, ran = [], 0, 0
     for folder in ("herding-cats", "classic", "deps-and-fences", "hand"):
         for path in sorted((root / folder).glob("*.litmus")):
@@ -109,4 +110,4 @@ def test_bundled_catalogue_parts_agree(root, model):
                            f"explorer only {sorted(found - expected)}")
     assert not bad, "\n".join(bad)
     assert ran > 50
-    assert time.perf_counter() - start < 60
+    assert time.process_time() - start < 60
