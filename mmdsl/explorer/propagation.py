@@ -8,10 +8,13 @@ the intermediate machine of "Herding cats" (section 7):
 * ``events``: the writes and light barriers in the order they were committed, each
   ``(kind, tid, loc, value, before, rmw_from)``;
 * ``seen``: per thread, the mask of the events propagated to it;
+* ``views``: per thread, what its reads must respect (``read_views.py``): the writes it
+  read (SC per location), what reached it before its last strong fence, and per read
+  still inherited by a later one, that read's view;
 * ``co``: per event, the writes coherence-before it. As in the PLDI'11 model, coherence
   is a partial order built as writes propagate: a write that reaches a thread goes
   after the writes of its location that reached it before, so the writes a thread has
-  seen form a chain, and it reads the last of them (else the initial value). Writes left
+  seen form a chain (a read takes one of them, or the initial value: below). Writes left
   unordered when every thread is done are ordered then by propagating the rest to every
   thread, finished ones too, until each location has one last write. Coherence and the
   barriers' write-to-write order (herd's ``acyclic co | prop`` on writes) stay acyclic:
@@ -24,13 +27,22 @@ Transitions, beyond the threads' issue and perform (``transitions.py``, unchange
   event its thread had seen before it (its group A) has reached ``t``. This is fence
   cumulativity as an enabling condition: A-cumulativity (writes read before the fence go
   first) and B-cumulativity (what follows the fence, on any thread, comes after);
-* *perform* a cumulative fence, once every access before it is performed: a light one
-  (lwsync, eieio) commits a barrier event; a strong one (sync, dmb) is performed only when
+* *perform* a read: it takes any write of its location that reached its thread and is not
+  coherence-before one its view must respect (``read_views.py``), not only the latest:
+  herd orders two reads of a thread by ``hb`` only (MP+lwsync+addr-bigdetour-addr);
+* *perform* a cumulative fence, once every access before it is performed: it commits a
+  barrier event (a strong one's has already reached every thread; it carries its group A
+  to the readers of the writes after it); a strong one (sync, dmb) is performed only when
   every event its thread has seen, and every write coherence-before one of those (herd's
-  ``coe ; strong``), has reached every other thread, and commits nothing (it is then
-  everywhere). A write coherence-before one a thread has seen counts as having reached it
-  once its barriers have. Until then, the fence holds the later accesses it
-  orders (a light one only the writes: it does not order a write before a later read).
+  ``coe ; strong``), has reached every other thread. A write coherence-before one a thread
+  has seen counts as having reached it once its barriers have. Until then, the fence holds
+  the later accesses it orders (a light one only the writes: it does not order a write
+  before a later read).
+
+No event is propagated to a thread that could only be constrained by it: one with no read
+or strong fence ahead gets no barrier, and no write of a location it will not write and
+has seen no other write of (``read_views.useful_propagations``); the final propagations
+still settle coherence.
 
 A thread's accesses to one location are performed in program order and a read sees only
 committed writes, so a read herd lets take its own thread's held-back write early (fri-rfi,
@@ -56,24 +68,19 @@ from .transitions import (
 )
 from .reservations import reservations as _reservations
 from .reservations import resolve_op as _resolve_op
+from .read_views import (
+    EV_BARRIER, EV_WRITE, _bits, _loc_writes, accesses_ahead, may_reread, read_order, remember_read,
+    useful_propagations, with_read_choices,
+)
 
 PROPAGATE, FENCE_DONE, SETTLE = 2, 3, 4  # Transition actions beyond ISSUE and PERFORM
-EV_WRITE, EV_BARRIER = 0, 1
-
-
-def _loc_writes(events, loc: int) -> int:
-    mask = 0
-    for i, e in enumerate(events):
-        if e[0] == EV_WRITE and e[2] == loc:
-            mask |= 1 << i
-    return mask
 
 
 def coverage(storage, t: int) -> int:
     """The events that have reached ``t``, and every write coherence-before one of them whose
     barriers have reached ``t`` (``t`` can never read such a write: it counts as arrived; one
     whose barriers have not must still arrive, after them, for what waits on it)."""
-    _, events, seen, co = storage
+    _, events, seen, co = storage[:4]
     mine = seen[t]
     mask = mine
     for j in _bits(mine):
@@ -86,7 +93,7 @@ def coverage(storage, t: int) -> int:
 def observed(storage, t: int) -> int:
     """What a strong fence of ``t`` waits for: the events that reached ``t`` and every write
     coherence-before one of them (herd's ``coe ; strong``)."""
-    _, _, seen, co = storage
+    _, _, seen, co = storage[:4]
     mask = seen[t]
     for j in _bits(seen[t]):
         mask |= co[j]
@@ -96,7 +103,7 @@ def observed(storage, t: int) -> int:
 def visible_write(storage, t: int, loc: int) -> int:
     """Index of the write of ``loc`` thread ``t`` reads (-1: the initial value): the
     coherence-latest of those that reached it (they form a chain)."""
-    _, events, seen, co = storage
+    _, events, seen, co = storage[:4]
     mine = seen[t] & _loc_writes(events, loc)
     best = -1
     m = mine
@@ -109,16 +116,9 @@ def visible_write(storage, t: int, loc: int) -> int:
     return best
 
 
-def _bits(mask: int):
-    while mask:
-        low = mask & -mask
-        mask ^= low
-        yield low.bit_length() - 1
-
-
 def view(storage, t: int) -> tuple:
     """The value of each location thread ``t`` reads now."""
-    init, events, seen, _ = storage
+    init, events, seen, _ = storage[:4]
     if not seen[t]:
         return init
     values = list(init)
@@ -131,7 +131,7 @@ def view(storage, t: int) -> tuple:
 
 def maximal_writes(storage, loc: int) -> list[int]:
     """The writes of ``loc`` no other write is coherence-after."""
-    _, events, _, co = storage
+    _, events, _, co = storage[:4]
     writes = _loc_writes(events, loc)
     after = 0
     for j in _bits(writes):
@@ -142,7 +142,7 @@ def maximal_writes(storage, loc: int) -> list[int]:
 def final_memory(storage) -> tuple:
     """Each location's final value: its coherence-last write (the first maximal one until
     the order is settled)."""
-    init, events, _, _ = storage
+    init, events, _, _ = storage[:4]
     values = list(init)
     for loc in range(len(init)):
         last = maximal_writes(storage, loc)
@@ -188,7 +188,7 @@ def _order_after(events, co: tuple, x: int, preds: int) -> tuple:
 def receive(storage, t: int, i: int):
     """Event ``i`` reaches thread ``t``: a write becomes coherence-after the writes of its
     location that reached ``t`` before it."""
-    init, events, seen, co = storage
+    init, events, seen, co, views = storage
     e = events[i]
     if e[0] == EV_WRITE:
         # after the writes of its location already there, but those already after it
@@ -198,7 +198,7 @@ def receive(storage, t: int, i: int):
             if (co[j] >> i) & 1:
                 earlier &= ~(1 << j)
         co = _order_after(events, co, i, earlier)
-    return (init, events, seen[:t] + (seen[t] | (1 << i),) + seen[t + 1:], co)
+    return (init, events, seen[:t] + (seen[t] | (1 << i),) + seen[t + 1:], co, views)
 
 
 def propagation_acyclic(storage) -> bool:
@@ -209,7 +209,7 @@ def propagation_acyclic(storage) -> bool:
     this per thread; two threads' barriers can still close a cycle through writes that never
     reach each other (2+2W+lwsyncs), which this check refuses.
     """
-    _, events, _, co = storage
+    _, events, _, co = storage[:4]
     n = len(events)
     groups: dict[int, int] = {}
 
@@ -257,17 +257,17 @@ def propagation_acyclic(storage) -> bool:
 
 def commit(storage, t: int, kind: int, loc: int = -1, value=None, rmw_from: int = -1):
     """Thread ``t`` commits a write (or a light barrier), seen by ``t`` at once."""
-    init, events, seen, co = storage
+    init, events, seen, co, views = storage
     # a write waits for the barriers its thread had seen; a barrier for every event (group A)
     before = seen[t] & _barriers(events) if kind == EV_WRITE else seen[t]
-    grown = (init, events + ((kind, t, loc, value, before, rmw_from),), seen, co + (0,))
+    grown = (init, events + ((kind, t, loc, value, before, rmw_from),), seen, co + (0,), views)
     return receive(grown, t, len(events))
 
 
 def settle(storage, a: int, b: int):
     """At the end: write ``a`` goes coherence-before write ``b`` (two last writes of one location)."""
-    init, events, seen, co = storage
-    return (init, events, seen, _order_after(events, co, b, 1 << a))
+    init, events, seen, co, views = storage
+    return (init, events, seen, _order_after(events, co, b, 1 << a), views)
 
 
 def _refuse_early_forwarding(thread, loc_index: dict, rules) -> None:
@@ -352,10 +352,18 @@ class PropagationMachine(Machine):
 
         for th in self.threads:
             _refuse_early_forwarding(th.thread, self.loc_index, rules)
+        # per thread and read (instruction index): the earlier reads it is performed after,
+        # whose views it inherits (explorer/read_views.py)
+        self.read_before = [read_order(th.thread, rules.model)[1] for th in self.threads]
+        self.kept_views = [set().union(*before.values()) if before else set() for before in self.read_before]
+        self.ahead = [accesses_ahead(th.thread, self.loc_index) for th in self.threads]
+        # SC per location needs the writes a thread read only if two of its reads may share a location
+        self.rereads = [may_reread(th.thread, self.loc_index) for th in self.threads]
 
     def initial_states(self) -> list:
         n = len(self.threads)
-        return [((mem, (), (0,) * n, ()), threads) for mem, threads in super().initial_states()]
+        views = tuple((0, 0) + (0,) * len(th.thread.instrs) for th in self.threads)
+        return [((mem, (), (0,) * n, (), views), threads) for mem, threads in super().initial_states()]
 
     def memory_values(self, mem) -> tuple:
         return final_memory(mem)
@@ -418,9 +426,11 @@ class PropagationSemantics(Semantics):
             if trs is MISSPECULATED:
                 return MISSPECULATED
             trs = [tr for tr in trs if self._coherent(storage, ts, tr, covers[t])]
+            trs = with_read_choices(self.m, storage, t, ts, trs)
             trs += self._fence_steps(storage, t, ts, running, covers)
             if running[t] or awaited:  # a strong fence waits for every thread, finished ones too
-                trs += self._propagations(storage, t, awaited, covers[t])
+                trs += useful_propagations(self.m, storage, t, ts, awaited, covers[t],
+                                    self._propagations(storage, t, awaited, covers[t]))
             out.append(trs)
         return out
 
@@ -528,12 +538,29 @@ A read-modify-write is performed once every write of its location has reached it
             rest = tuple(_resolve_op(e, p, None, True) for e in pending[:p] + pending[p + 1:])
             regs = tuple(resolve(v, p, None, True) if v.__class__ is tuple else v for v in regs)
             regs, rest = _drop_dead_fences(self.m.threads[t].rules, regs, rest)
-            if light:
-                storage = commit(storage, t, EV_BARRIER)
+            # a barrier: what t has seen goes before what follows, on every thread (a strong
+            # fence's has already reached every thread; it still carries its group A to the
+            # reads of the writes after it: herd's prop)
+            storage = commit(storage, t, EV_BARRIER)
+            if not light:  # what reached t now binds every read after the fence
+                init, events, seen, co, views = storage
+                mine = views[t]
+                views = views[:t] + ((mine[0], coverage(storage, t)) + mine[2:],) + views[t + 1:]
+                storage = (init, events, seen, co, views)
             return (storage, threads[:t] + ((pc, regs, rest),) + threads[t + 1:])
         op = pending[tr.pos]
         kind = op[0]
-        read = view(storage, t)[op[2]] if (kind == READ or kind == RMW) and tr.source < 0 else None
+        took = -2  # the write a read from storage takes (-1: the initial value)
+        read = None
+        if kind == READ and tr.source < 0:
+            took = visible_write(storage, t, op[2]) if tr.guess is None else tr.guess
+            read = storage[1][took][3] if took >= 0 else storage[0][op[2]]
+        elif kind == RMW and tr.source < 0:
+            took = visible_write(storage, t, op[2])
+            read = view(storage, t)[op[2]]
+        if took > -2:
+            storage = remember_read(self.m, storage, t, ts, op[3], took)
+            tr = tr._replace(guess=None)  # the thread's own step depends on the value only
         key = (ts, tr, read)
         done = self._apply_memo.get(key)
         if done is None:

@@ -1,0 +1,286 @@
+"""Which earlier reads of its thread a read inherits its view from, under a per-thread model.
+
+The per-thread machine (``propagation.py``) lets writes reach each thread at its own time.
+Had every read of a thread taken the latest write to reach it, the thread's reads would
+see one view growing in time, and with cumulative fences that orders in time two reads
+herd leaves unordered. If read ``b`` takes the initial value of a location
+(``b fre W``), ``W`` is before a barrier and ``W'`` after it on another thread
+(``W prop W'``), and a read ``a`` of the same thread takes ``W'``, then ``b`` was
+performed before ``W`` reached the thread, which was before ``W'`` did, which was before
+``a``. Herd's ``ppc.cat`` / ``arm.cat`` ask only ``irreflexive fre ; prop ; hb*``: one
+such segment closed by ``hb``. Two segments closed by two ``ppo`` pairs of one thread
+made a cycle in the machine's time that herd's axioms do not have:
+
+    a1 -ppo-> b1 -fre;prop;rfe-> a2 -ppo-> b2 -fre;prop;rfe-> a1
+
+(``MP+lwsync+addr-bigdetour-addr``: ``Ry -addr-> Rz`` and ``Rw -addr-> Rx``, with
+``Rz fre Wz lwsync Ww rfe Rw`` and ``Rx fre Wx lwsync Wy rfe Ry``: herd allows the
+outcome, the machine forbade it, 15 of 16 states).
+
+So each read has its own view: it may take any write that reached its thread and is not
+coherence-before a write it must respect -- what its ``hb`` predecessors on the thread
+saw, each with the writes and barriers the write it read needed first (``prop``), the
+writes its thread read or wrote (SC per location), and what reached the thread before its
+last strong fence. ``read_order`` gives the ``hb`` predecessors: the earlier reads the
+machine performs a read after -- an address dependency (through registers), a branch on
+the earlier read followed by a ``ctrl+FENCE`` fence, a fence that orders read-to-read
+pairs, or the same location -- closed transitively.
+"""
+
+from __future__ import annotations
+
+from ..core.events import EventShape
+from ..core.program import Assign, BinOp, Branch, Const, Fence, Load, Reg, Rmw, Store, StoreCond
+from .enabling import model_rules
+from .reduction import LOCATION_OPS
+from .state import FENCE, READ, RMW, control_successors
+from .transitions import PERFORM
+
+EV_WRITE, EV_BARRIER = 0, 1  # the kinds of a storage's events (explorer/propagation.py)
+
+
+def _location(thread, expr) -> str | None:
+    """The location an address names when it is a constant or an initialised register, alone
+    or plus an offset register (``lwzx r4,r3,%z``: a dependency idiom)."""
+    names: set[str] = set()
+
+    def walk(x):
+        if isinstance(x, Const) and isinstance(x.value, str):
+            names.add(x.value)
+        elif isinstance(x, Reg) and isinstance(thread.reg_init.get(x.name), str):
+            names.add(thread.reg_init[x.name])
+        elif isinstance(x, BinOp) and x.op in LOCATION_OPS:
+            walk(x.left)
+            walk(x.right)
+
+    walk(expr)
+    return next(iter(names)) if len(names) == 1 else None
+
+
+def read_order(thread, model) -> tuple[list[int], dict[int, set[int]]]:
+    """The thread's plain reads (instruction indices) and, per read, the earlier reads the
+    machine performs it after (transitively)."""
+    rules = model_rules(model)
+    ctrl_fences = {rule.name[5:] for rule in model.dependencies if rule.name.startswith("ctrl+")}
+    # addr;po;ctrl+FENCE (herd's cc ; ci): a ctrl+FENCE from a read also orders the reads
+    # that gave an earlier access its address
+    addr_po_ctrl = {rule.name[13:] for rule in model.dependencies if rule.name.startswith("addr;po;ctrl+")}
+    taint: dict[str, set[int]] = {}  # register -> the reads its value comes from
+    reads: list[int] = []
+    before: dict[int, set[int]] = {}
+    branched: set[int] = set()  # reads a branch so far tests
+    ctrl_done: set[int] = set()  # reads a branch tests, followed by a ctrl+FENCE fence
+    fenced: set[int] = set()  # reads before a fence that orders read-to-read pairs
+    addressed: set[int] = set()  # reads that gave an access so far its address
+    addr_po: dict[int, set[int]] = {}  # read -> the reads that addressed an access before it
+    for k, ins in enumerate(thread.instrs):
+        if isinstance(ins, Branch):
+            if ins.cond is not None:
+                for r in ins.cond.regs():
+                    branched |= taint.get(r, set())
+            continue
+        if isinstance(ins, Fence):
+            decls = model.fences_for(ins.kind)
+            if any(d.name in ctrl_fences for d in decls) or ins.kind in ctrl_fences:
+                ctrl_done |= branched
+            if any(d.name in addr_po_ctrl for d in decls) or ins.kind in addr_po_ctrl:
+                ctrl_done |= set().union(*(addr_po.get(b, set()) for b in branched))
+            if rules.fence_orders(ins.kind, EventShape("R"), EventShape("R")):
+                fenced |= set(reads)
+            continue
+        if isinstance(ins, Assign):
+            taint[ins.dst] = set().union(*(taint.get(r, set()) for r in ins.expr.regs()))
+            continue
+        if getattr(ins, "addr", None) is not None:
+            if isinstance(ins, Load):
+                addr_po[k] = set(addressed)
+            addressed |= set().union(*(taint.get(r, set()) for r in ins.addr.regs()))
+        if not isinstance(ins, Load):
+            if getattr(ins, "dst", None) is not None:  # a read-modify-write or a status: no view to inherit
+                taint[ins.dst] = set()
+            continue
+        deps = set().union(*(taint.get(r, set()) for r in ins.addr.regs())) | ctrl_done | fenced
+        loc = _location(thread, ins.addr)
+        if loc is not None:
+            deps |= {j for j in reads if _location(thread, thread.instrs[j].addr) == loc}
+        closed = set(deps)
+        for j in deps:
+            closed |= before.get(j, set())
+        before[k] = closed
+        reads.append(k)
+        if ins.dst is not None:
+            taint[ins.dst] = {k}
+    return reads, before
+
+
+def accesses_ahead(thread, loc_index: dict) -> list[tuple[bool, frozenset]]:
+    """Per pc (and the end): may the thread still read from there, and the locations it may
+    still write (-1: one not known statically)."""
+    n = len(thread.instrs)
+    succs = control_successors(thread)
+    own = []
+    for ins in thread.instrs:
+        reads = isinstance(ins, (Load, Rmw, StoreCond))
+        writes = frozenset()
+        if isinstance(ins, (Store, Rmw, StoreCond)):
+            loc = _location(thread, ins.addr)
+            writes = frozenset({loc_index.get(loc, -1) if loc is not None else -1})
+        own.append((reads, writes))
+    ahead = [(False, frozenset())] * (n + 1)
+    changed = True
+    while changed:
+        changed = False
+        for pc in range(n - 1, -1, -1):
+            reads, writes = own[pc]
+            for q in succs[pc]:
+                reads = reads or ahead[q][0]
+                writes = writes | ahead[q][1]
+            if (reads, writes) != ahead[pc]:
+                ahead[pc] = (reads, writes)
+                changed = True
+    return ahead
+
+
+def may_reread(thread, loc_index: dict) -> bool:
+    """May two reads of ``thread`` access one location (a location not known statically may)?"""
+    seen: set = set()
+    for ins in thread.instrs:
+        if isinstance(ins, (Load, Rmw)) or (isinstance(ins, StoreCond)):
+            loc = _location(thread, ins.addr)
+            if loc is None or loc in seen:
+                return True
+            seen.add(loc)
+    return False
+
+
+def _loc_writes(events, loc: int) -> int:
+    mask = 0
+    for i, e in enumerate(events):
+        if e[0] == EV_WRITE and e[2] == loc:
+            mask |= 1 << i
+    return mask
+
+
+def _bits(mask: int):
+    while mask:
+        low = mask & -mask
+        mask ^= low
+        yield low.bit_length() - 1
+
+
+def prerequisites(events, i: int) -> int:
+    """The events that reach every thread before event ``i``: its barriers, their group A, and
+    so on (the writes herd's ``prop`` puts before a write)."""
+    mask = 0
+    work = [i]
+    while work:
+        for b in _bits(events[work.pop()][4]):
+            if not (mask >> b) & 1:
+                mask |= 1 << b
+                work.append(b)
+    return mask
+
+
+def read_choices(storage, t: int, loc: int, must: int) -> list[int]:
+    """The writes of ``loc`` a read of ``t`` may take (event indices, -1 the initial value):
+    those that reached ``t`` and are not coherence-before a write the read must respect
+    (``must``: herd's ``irreflexive fre ; prop ; hb*`` and SC per location)."""
+    _, events, seen, co = storage[:4]
+    writes = _loc_writes(events, loc)
+    need = must & writes
+    out = [] if need else [-1]
+    for w in _bits(seen[t] & writes):
+        if not any((co[x] >> w) & 1 for x in _bits(need)):
+            out.append(w)
+    return out
+
+
+def must(machine, storage, t: int, k: int) -> int:
+    """What a read of ``t`` at instruction ``k`` must respect: the writes and barriers its
+    ``hb`` predecessors on the thread saw (with what the writes they read needed), the
+    writes ``t`` read or wrote (SC per location), what reached ``t`` before its last
+    strong fence."""
+    mine = storage[4][t]
+    must = mine[0] | mine[1]
+    for j in machine.read_before[t].get(k, ()):
+        must |= mine[2 + j]
+    for i, e in enumerate(storage[1]):
+        if e[1] == t and e[0] == EV_WRITE:
+            must |= 1 << i
+    return must
+
+
+def with_read_choices(machine, storage, t: int, ts, trs: list) -> list:
+    """A read from storage may take any write its view allows, not only the latest to
+    reach its thread (``guess``: the event index, -1 the initial value)."""
+    out = []
+    for tr in trs:
+        if tr.action != PERFORM or tr.source >= 0 or ts[2][tr.pos][0] != READ:
+            out.append(tr)
+            continue
+        op = ts[2][tr.pos]
+        for w in read_choices(storage, t, op[2], must(machine, storage, t, op[3])):
+            out.append(tr._replace(guess=w))
+    return out
+
+
+def remember_read(machine, storage, t: int, ts, k: int, w: int):
+    """Thread ``t`` (state ``ts``) reads at instruction ``k`` write ``w`` (-1: the initial
+    value). A view is kept only while a read still to be performed inherits it."""
+    required = must(machine, storage, t, k)
+    init, events, seen, co, views = storage
+    mine = views[t]
+    reread = machine.rereads[t] and w >= 0
+    if not reread and not machine.kept_views[t]:
+        return storage
+    new = list(mine)
+    if reread:  # SC per location: the write alone
+        new[0] |= 1 << w
+    if machine.kept_views[t]:
+        if k in machine.kept_views[t]:
+            new[2 + k] = required | ((1 << w) | prerequisites(events, w) if w >= 0 else 0)
+        before = machine.read_before[t]
+        later = [o[3] for o in ts[2] if o[0] == READ and o[3] != k] + [
+            j for j in before if j >= ts[0]]
+        needed = set().union(*(before.get(j, ()) for j in later))
+        for j in machine.kept_views[t] - needed:
+            new[2 + j] = 0
+    new = tuple(new)
+    if new == mine:
+        return storage
+    return (init, events, seen, co, views[:t] + (new,) + views[t + 1:])
+
+
+def useful_propagations(machine, storage, t: int, ts, awaited: int, cover: int, trs: list) -> list:
+    """Leave out the propagations to a thread that can only add constraints: one that will
+    not read again nor perform a strong fence, of a barrier, or of a write of a location
+    it will not write and of which no other write has reached it (an event there would
+    only hold back its later writes and barriers; the final propagations still settle
+    coherence)."""
+    if awaited or not trs:
+        return trs
+    pc, _, pending = ts
+    reads, writes = machine.ahead[t][min(pc, len(machine.ahead[t]) - 1)]
+    if reads:
+        return trs
+    writes = set(writes)
+    for o in pending:
+        if o[0] in (READ, RMW) or (o[0] == FENCE and len(o) > 4 and o[4] == "strong"):
+            return trs
+        if o[0] < FENCE:
+            writes.add(o[2])
+    if -1 in writes:
+        return trs
+    events = storage[1]
+    out = []
+    for tr in trs:
+        e = events[tr.pos]
+        if e[0] == EV_BARRIER:
+            continue
+        if e[2] in writes or cover & _loc_writes(events, e[2]) & ~(1 << tr.pos):
+            out.append(tr)
+    return out
+
+
+__all__ = ["read_order", "accesses_ahead", "may_reread", "prerequisites", "read_choices", "must",
+           "with_read_choices", "remember_read", "useful_propagations"]
