@@ -73,29 +73,21 @@ C_ANNOTATION_SETS = {
 
 
 # herd's C makes a C11 read-modify-write one event, both a read and a write; mmdsl splits
-# it into a read and a write joined by rmw. herd's RMW set is read, in a C model (one that
-# names a C annotation set), as both halves: rc11.cat's `[RMW] | rmw` is then rmw plus
-# identities that reach no further, herd's reading. Elsewhere it is R & W, empty, as
-# before. A C model that writes `R & W` itself (c11_base.cat's release sequences) means
-# the one event, which no split view gives: on a test with a read-modify-write mmdsl
-# refuses it by name (ONE_EVENT_RMW), on the others it is empty, as in herd.
+# it into a read and a write joined by rmw. A C model (one that names a C annotation set)
+# is read over merged halves (cat_rmw.merge_rmw_halves), where herd's RMW set is both halves
+# of each RMW and `R & W` is the same events. Elsewhere herd's RMW is R & W, empty.
 HERD_RMW = "herd's RMW"
-ONE_EVENT_RMW = "one-event RMW"
 
 
-def resolve_rmw(e: Expr, c_model: bool) -> Expr:
-    """``e`` with herd's RMW placeholder and (in a C model) ``R & W`` resolved: see HERD_RMW."""
+def resolve_rmw(e: Expr) -> Expr:
+    """``e`` with herd's RMW placeholder read as ``R & W`` (a model that is not a C model)."""
     if e.op == "name":
         if e.name != HERD_RMW:
             return e
-        if c_model:
-            return Expr("name", name="RMW", type=SET, pos=e.pos)
         return Expr("inter", (_annot("R"), _annot("W")), type=SET, pos=e.pos)
-    if c_model and e.op == "inter" and e.type == SET and {a.name for a in e.args if a.op == "name"} >= {"R", "W"}:
-        return Expr("name", name=ONE_EVENT_RMW, type=SET, pos=e.pos)
     if not e.args:
         return e
-    args = tuple(resolve_rmw(a, c_model) for a in e.args)
+    args = tuple(resolve_rmw(a) for a in e.args)
     if all(a is b for a, b in zip(args, e.args)):
         return e
     return Expr(e.op, args, type=e.type, name=e.name, pos=e.pos)

@@ -232,6 +232,10 @@ class Prepared:
             return ("c", fn(n, full, [v for _, v in parts]))
         if e.type != SET and _empty_whatever_else(op, parts):
             return ("c", Rel.empty(n))  # e.g. rmw & (fre ; coe) in a test without read-modify-writes
+        if e.type != SET and op in ("seq", "diff"):
+            parts = _without_neutral(op, n, parts)
+            if len(parts) == 1:
+                return parts[0]
         special = _specialised(op, e.type == SET, n, full, parts)
         if special is not None:
             return ("f", special)
@@ -350,6 +354,16 @@ def _empty_whatever_else(op: str, parts: list[tuple]) -> bool:
     if op == "diff":
         return parts[0][0] == "c" and parts[0][1].is_empty()
     return False
+
+
+def _without_neutral(op: str, n: int, parts: list[tuple]) -> list[tuple]:
+    """``parts`` less the static operands that change nothing: an identity in a sequence,
+    an empty relation taken away (cat_rmw's reading of a C model on a test without RMWs)."""
+    if op == "seq":
+        ident = Rel.identity(n)
+        kept = [p for p in parts if not (p[0] == "c" and p[1] == ident)]
+        return kept or parts[:1]
+    return parts[:1] + [p for p in parts[1:] if not (p[0] == "c" and p[1].is_empty())]
 
 
 def _specialised(op: str, is_set: bool, n: int, full: int, parts: list[tuple]) -> Callable | None:
