@@ -12,7 +12,11 @@ SETS = {
     "M": "M",
     "F": "F",
     "IW": "IW",
+    "EXEC": "M",  # herd's accesses not executed speculatively: every access (mmdsl never speculates)
 }
+
+# herd's speculatively executed accesses (its speculation variants): none in mmdsl's executions
+EMPTY_SETS = {"SPEC"}
 
 # herd's X: x86's locked instructions and RISC-V's exclusives (lr, sc); in mmdsl the
 # events of a read-modify-write (RMW) plus the accesses the RISCV dialect annotates X

@@ -114,6 +114,8 @@ class CatExpressions:
             return self._force(env[name], pos)
         if name in B.SETS:
             return Expr("name", name=B.SETS[name], type=SET, pos=pos)
+        if name in B.EMPTY_SETS:
+            return Expr("empty", type=None, pos=pos)
         if name == "X":  # herd's locked or exclusive accesses: see cat_builtins.X_PARTS
             return Expr("union", tuple(_n(x, SET) for x in B.X_PARTS), type=SET, pos=pos)
         if name in B.ANNOTATION_SETS:
