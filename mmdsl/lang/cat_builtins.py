@@ -76,10 +76,16 @@ C_ANNOTATION_SETS = {
 }
 
 
+# the C sets that make a model a C11 model, read over one-event RMWs (cat_rmw): C11's memory
+# orders and NA. Not FW (riscv-total.cat, stdlib.cat), nor the lock sets (lock.cat: the
+# Linux kernel's RMWs are two events in herd too)
+C11_ORDER_SETS = {"RLX", "ACQ", "REL", "ACQ_REL", "CON", "SC", "NA"}
+
+
 # herd's C makes a C11 read-modify-write one event, both a read and a write; mmdsl splits
-# it into a read and a write joined by rmw. A C model (one that names a C annotation set)
-# is read over merged halves (cat_rmw.merge_rmw_halves), where herd's RMW set is both halves
-# of each RMW and `R & W` is the same events. Elsewhere herd's RMW is R & W, empty.
+# it into a read and a write joined by rmw. A C11 model (one naming a set of C11_ORDER_SETS,
+# or tag2set) is read over merged halves (cat_rmw.merge_rmw_halves), where herd's RMW set is
+# both halves of each RMW and `R & W` is the same events. Elsewhere herd's RMW is R & W, empty.
 HERD_RMW = "herd's RMW"
 
 

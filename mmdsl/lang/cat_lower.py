@@ -21,6 +21,7 @@ from ..core.files import read_input
 from . import cat_aarch64 as A64
 from . import cat_builtins as B
 from . import cat_static as S
+from .cat_choice import group_choices
 from .cat_parse import Node, Stmt, parse_cat
 from .cat_rmw import merge_rmw_halves
 from .cat_orders import CatOrders
@@ -57,6 +58,7 @@ class CatLowerer(CatExpressions, CatOrders):
     shown_texts: set = field(default_factory=set)  # the cat names `show` has shown
     parsed: dict = field(default_factory=dict)  # resolved path -> its statements
     generated: set = field(default_factory=set)  # names bound by `with x from generate_orders(...)`
+    choices: list = field(default_factory=list)  # (IR name, first check after it, pos) per linearisations
 
     # ----- files --------------------------------------------------------------
     def load(self, path: Path) -> Model:
@@ -76,6 +78,7 @@ class CatLowerer(CatExpressions, CatOrders):
         self.loading.append(path.resolve())
         self._exec(stmts, env, path.parent)  # a model without checks allows every candidate
         self.loading.pop()
+        group_choices(self.model, self.choices)  # `with x from linearisations(...)`: see cat_choice
         if self.c_model:  # herd's C RMWs are one event: read the model over merged halves
             merge_rmw_halves(self.model, {B.HERD_RMW: "RMW"})
         else:

@@ -33,6 +33,7 @@ def _n(name: str, typ: str = REL) -> Expr:
 _RMW = _n("rmw")
 _CROSS = Expr("union", (_RMW, Expr("inv", (_RMW,), type=REL)), type=REL)  # X: an RMW's two halves
 _EQ = Expr("union", (_n("id"), _CROSS), type=REL)  # EQ: same herd event
+_BOTH_HALVES = "RMW"  # what ``rename`` maps herd's RMW placeholder to
 # rf keeps an RMW's read of its own write: herd has no such candidate (merge_rmw_halves
 # adds a check that rules it out), and the merged reading makes it a reads-from loop on
 # one event, not a pair that vanishes
@@ -65,6 +66,9 @@ def merged(e: Expr, bound: set, rename: dict[str, str] | None = None) -> Expr:
         if e.name in bound:
             return e
         name = rename.get(e.name, e.name)
+        if name == _BOTH_HALVES:  # herd's RMW: the events of an RMW that happened (a failed CAS is a read)
+            return Expr("union", (Expr("domain", (_RMW,), type=SET), Expr("range", (_RMW,), type=SET)),
+                        type=SET, pos=e.pos)
         if e.type == SET:
             base = Expr("name", name=name, type=SET, pos=e.pos)
             # the events whose class meets the set: range([S] ; EQ)

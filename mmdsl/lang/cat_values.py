@@ -128,7 +128,7 @@ class CatExpressions:
             return Expr("union", (replace(B.C_ANNOTATION_SETS["A"], pos=pos), A64.lookup("A", pos)),
                         type=SET, pos=pos)
         if name in B.C_ANNOTATION_SETS:  # herd's C sets (RLX, ACQ, SC, NA ...): see cat_builtins
-            self.c_model = True
+            self.c_model = self.c_model or name in B.C11_ORDER_SETS
             return replace(B.C_ANNOTATION_SETS[name], pos=pos)
         if name == "amo":  # herd: the rmw pairs of one instruction (an AMO, xchg), not LR/SC pairs
             return Expr("inter", (_n("rmw", REL), _n("sm", REL)), type=REL, pos=pos)

@@ -87,7 +87,6 @@ def test_generate_orders_over_an_empty_set_is_the_empty_order(tmp_path):
 
 @pytest.mark.parametrize("text, words, line, col", [
     ('"r"\nwith mo from generate_orders(R, po)\n', "with S not only writes", 2, 1),
-    ('"r"\nwith S from linearisations(M, po)\n', "'with S from linearisations(S, r)", 2, 1),
     ('"r"\nwith S from cross(x)\n', "'with S from cross(...)'", 2, 1),
     ('"r"\nwith S from {po, rf}\n', "'with S from this set of choices'", 2, 1),
     ('"r"\nacyclic po | (LF * W)\n', "built-in 'LF'", 2, 15),
