@@ -62,9 +62,10 @@ def group_choices(model: Model, choices: list[tuple[str, int, SourcePos | None]]
         model.axioms[:] = kept
 
 
-def linear_extensions(n: int, members: int, rows: list[int]):
+def linear_extensions(n: int, members: int, rows: list[int], pos: SourcePos | None = None):
     """Each total order of the events in ``members`` that extends the relation ``rows``
-    (restricted to them), as rows of the strict order; none when it has a cycle there."""
+    (restricted to them), as rows of the strict order; none when it has a cycle there.
+    Past MAX_ORDERS, refused by name at ``pos`` (the ``with``)."""
     elems = [i for i in range(n) if (members >> i) & 1]
     preds = {i: 0 for i in elems}
     for i in elems:
@@ -73,6 +74,15 @@ def linear_extensions(n: int, members: int, rows: list[int]):
             low = row & -row
             preds[low.bit_length() - 1] |= 1 << i
             row ^= low
+    left, free = members, [e for e in elems if preds[e] == 0]
+    while free:  # a cycle leaves some events never free: no extension, found before any walk
+        e = free.pop()
+        left &= ~(1 << e)
+        for f in elems:
+            if (preds[f] >> e) & 1 and (left >> f) & 1 and preds[f] & left == 0 and f not in free:
+                free.append(f)
+    if left:
+        return
     count = 0
     order: list[int] = []
 
@@ -82,7 +92,7 @@ def linear_extensions(n: int, members: int, rows: list[int]):
             count += 1
             if count > MAX_ORDERS:
                 raise UnsupportedError(f"more than {MAX_ORDERS} linear extensions for one candidate "
-                                       "(with x from linearisations(S, r)): too many for mmdsl")
+                                       "(with x from linearisations(S, r)): too many for mmdsl", pos)
             out = [0] * n
             later = 0
             for e in reversed(order):

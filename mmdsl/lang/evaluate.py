@@ -290,7 +290,7 @@ class Prepared:
                 members &= ~second_halves
             cache = d.cache
             found = False
-            for rows in linear_extensions(n, members, list(base.rows)):
+            for rows in linear_extensions(n, members, list(base.rows), e.pos):
                 for key in keys:
                     cache.pop(key, None)
                 cache[keys[0]] = Rel(n, rows) if eq is None else eq.seq(Rel(n, rows)).seq(eq)
