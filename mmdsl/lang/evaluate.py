@@ -95,7 +95,10 @@ class Prepared:
             if not group.recursive:
                 for b in group.bindings:
                     self._bind(b.name, b.expr)
-                    self.polarity[b.name] = _positive_in_dynamic(b.expr, self.polarity)
+                    if self.env[b.name][0] == "c":  # a static let is a constant: positive anywhere
+                        self.polarity.pop(b.name, None)
+                    else:
+                        self.polarity[b.name] = _positive_in_dynamic(b.expr, self.polarity)
             else:
                 for b in group.bindings:
                     self.slot_of.pop(b.name, None)
