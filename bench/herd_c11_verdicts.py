@@ -6,7 +6,9 @@ non-explicit forms, which mmdsl's C dialect knows) and records the Observation, 
 final states herd lists and whether herd flagged undefined behaviour. Never run by the
 tests (herd7 is absent in CI): rerun it by hand after adding tests, with herd7 on PATH.
 
-    python bench/herd_c11_verdicts.py [--cats DIR] [--model rc11.cat ...]
+    python bench/herd_c11_verdicts.py [--cats DIR] [--model rc11.cat ...] [--under tests/rmw]
+
+``--under`` runs only the tests under that folder of litmus/c11 and keeps every other row.
 """
 
 from __future__ import annotations
@@ -66,13 +68,16 @@ def main() -> int:
     ap.add_argument("--cats", type=Path, default=Path("/work/herd-build/herdtools7/herd/libdir"))
     ap.add_argument("--model", action="append", default=None)
     ap.add_argument("--timeout", type=float, default=600, help="seconds per herd7 run")
+    ap.add_argument("--under", default="", help="only the tests under this folder of litmus/c11")
     args = ap.parse_args()
     models = args.model or ["rc11.cat"]
     rows = []
-    if OUT.is_file():  # keep the other models' rows
+    under = (SUITE / args.under) if args.under else SUITE
+    if OUT.is_file():  # keep the other models' rows, and the rows of the other tests
         with OUT.open(newline="") as f:
-            rows = [r for r in csv.DictReader(f) if r["model"] not in models]
-    for test in sorted(SUITE.rglob("*.litmus")):
+            rows = [r for r in csv.DictReader(f)
+                    if r["model"] not in models or not (SUITE / r["path"]).is_relative_to(under)]
+    for test in sorted(under.rglob("*.litmus")):
         for model in models:
             row = herd_run(test, model, args.cats, args.timeout)
             rows.append({"path": str(test.relative_to(SUITE)), "model": model, **row})

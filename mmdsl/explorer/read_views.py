@@ -65,6 +65,11 @@ def read_order(thread, model) -> tuple[list[int], dict[int, set[int]]]:
     # addr;po;ctrl+FENCE (herd's cc ; ci): a ctrl+FENCE from a read also orders the reads
     # that gave an earlier access its address
     addr_po_ctrl = {rule.name[13:] for rule in model.dependencies if rule.name.startswith("addr;po;ctrl+")}
+    # rfi and detour (herd's ii0 / ci0): a read after an own write of its location reads that
+    # write (rfi) or an external one coherence-after it (detour); either way it is ordered
+    # after the reads the write's address or value came from
+    rfi_detour = {"rfi", "detour"} <= {rule.name for rule in model.dependencies}
+    own_write: dict[str, set[int]] = {}  # location -> the reads its latest own write depends on
     taint: dict[str, set[int]] = {}  # register -> the reads its value comes from
     reads: list[int] = []
     before: dict[int, set[int]] = {}
@@ -95,6 +100,14 @@ def read_order(thread, model) -> tuple[list[int], dict[int, set[int]]]:
             if isinstance(ins, Load):
                 addr_po[k] = set(addressed)
             addressed |= set().union(*(taint.get(r, set()) for r in ins.addr.regs()))
+        if isinstance(ins, Store):
+            wloc = _location(thread, ins.addr)
+            if wloc is not None:
+                own_write[wloc] = set().union(*(taint.get(r, set()) for r in ins.addr.regs() | ins.value.regs()))
+        elif not isinstance(ins, Load) and getattr(ins, "addr", None) is not None:
+            wloc = _location(thread, ins.addr)
+            if wloc is not None:
+                own_write[wloc] = set()
         if not isinstance(ins, Load):
             if getattr(ins, "dst", None) is not None:  # a read-modify-write or a status: no view to inherit
                 taint[ins.dst] = set()
@@ -103,6 +116,8 @@ def read_order(thread, model) -> tuple[list[int], dict[int, set[int]]]:
         loc = _location(thread, ins.addr)
         if loc is not None:
             deps |= {j for j in reads if _location(thread, thread.instrs[j].addr) == loc}
+            if rfi_detour:
+                deps |= own_write.get(loc, set())
         closed = set(deps)
         for j in deps:
             closed |= before.get(j, set())

@@ -12,7 +12,11 @@ SETS = {
     "M": "M",
     "F": "F",
     "IW": "IW",
+    "EXEC": "M",  # herd's accesses not executed speculatively: every access (mmdsl never speculates)
 }
+
+# herd's speculatively executed accesses (its speculation variants): none in mmdsl's executions
+EMPTY_SETS = {"SPEC"}
 
 # herd's X: x86's locked instructions and RISC-V's exclusives (lr, sc); in mmdsl the
 # events of a read-modify-write (RMW) plus the accesses the RISCV dialect annotates X
@@ -72,30 +76,28 @@ C_ANNOTATION_SETS = {
 }
 
 
+# the C sets that make a model a C11 model, read over one-event RMWs (cat_rmw): C11's memory
+# orders and NA. Not FW (riscv-total.cat, stdlib.cat), nor the lock sets (lock.cat: the
+# Linux kernel's RMWs are two events in herd too)
+C11_ORDER_SETS = {"RLX", "ACQ", "REL", "ACQ_REL", "CON", "SC", "NA"}
+
+
 # herd's C makes a C11 read-modify-write one event, both a read and a write; mmdsl splits
-# it into a read and a write joined by rmw. herd's RMW set is read, in a C model (one that
-# names a C annotation set), as both halves: rc11.cat's `[RMW] | rmw` is then rmw plus
-# identities that reach no further, herd's reading. Elsewhere it is R & W, empty, as
-# before. A C model that writes `R & W` itself (c11_base.cat's release sequences) means
-# the one event, which no split view gives: on a test with a read-modify-write mmdsl
-# refuses it by name (ONE_EVENT_RMW), on the others it is empty, as in herd.
+# it into a read and a write joined by rmw. A C11 model (one naming a set of C11_ORDER_SETS,
+# or tag2set) is read over merged halves (cat_rmw.merge_rmw_halves), where herd's RMW set is
+# both halves of each RMW and `R & W` is the same events. Elsewhere herd's RMW is R & W, empty.
 HERD_RMW = "herd's RMW"
-ONE_EVENT_RMW = "one-event RMW"
 
 
-def resolve_rmw(e: Expr, c_model: bool) -> Expr:
-    """``e`` with herd's RMW placeholder and (in a C model) ``R & W`` resolved: see HERD_RMW."""
+def resolve_rmw(e: Expr) -> Expr:
+    """``e`` with herd's RMW placeholder read as ``R & W`` (a model that is not a C model)."""
     if e.op == "name":
         if e.name != HERD_RMW:
             return e
-        if c_model:
-            return Expr("name", name="RMW", type=SET, pos=e.pos)
         return Expr("inter", (_annot("R"), _annot("W")), type=SET, pos=e.pos)
-    if c_model and e.op == "inter" and e.type == SET and {a.name for a in e.args if a.op == "name"} >= {"R", "W"}:
-        return Expr("name", name=ONE_EVENT_RMW, type=SET, pos=e.pos)
     if not e.args:
         return e
-    args = tuple(resolve_rmw(a, c_model) for a in e.args)
+    args = tuple(resolve_rmw(a) for a in e.args)
     if all(a is b for a, b in zip(args, e.args)):
         return e
     return Expr(e.op, args, type=e.type, name=e.name, pos=e.pos)

@@ -22,7 +22,9 @@ from . import cat_aarch64 as A64
 from . import cat_builtins as B
 from . import cat_linux as L
 from . import cat_static as S
+from .cat_choice import group_choices
 from .cat_parse import Node, Stmt, parse_cat
+from .cat_rmw import merge_rmw_halves
 from .cat_orders import CatOrders
 from .cat_values import _RESERVED, CO0, MAX_INCLUDE_DEPTH, CatExpressions, Closure, Proc, Tags, Thunk
 from .ir import REL, SET, Axiom, Binding, Expr, FenceDecl, LetGroup, Model
@@ -52,12 +54,13 @@ class CatLowerer(CatExpressions, CatOrders):
     depth: int = 0
     has_stdlib: bool = False
     one_event_amos: bool = False  # the model uses herd's RISC-V sets: AMOs are one event
-    c_model: bool = False  # the model uses herd's C sets: see cat_builtins.resolve_rmw
+    c_model: bool = False  # the model uses herd's C sets: read over one-event RMWs (cat_rmw)
     lkmm: bool = False  # a bell declared herd's Linux-kernel tags: see cat_linux
     rec_names: set = field(default_factory=set)  # IR names of the let rec groups being lowered
     shown_texts: set = field(default_factory=set)  # the cat names `show` has shown
     parsed: dict = field(default_factory=dict)  # resolved path -> its statements
     generated: set = field(default_factory=set)  # names bound by `with x from generate_orders(...)`
+    choices: list = field(default_factory=list)  # (IR name, first check after it, pos) per linearisations
 
     # ----- files --------------------------------------------------------------
     def load(self, path: Path) -> Model:
@@ -80,12 +83,15 @@ class CatLowerer(CatExpressions, CatOrders):
         self.loading.append(path.resolve())
         self._exec(stmts, env, path.parent)  # a model without checks allows every candidate
         self.loading.pop()
-        one_event = self.c_model and not self.lkmm  # herd's kernel RMWs are two events, as mmdsl's
-        for g in self.model.lets:
-            for b in g.bindings:
-                b.expr = B.resolve_rmw(b.expr, one_event)
-        for ax in self.model.axioms:
-            ax.expr = B.resolve_rmw(ax.expr, one_event)
+        group_choices(self.model, self.choices)  # `with x from linearisations(...)`: see cat_choice
+        if self.c_model and not self.lkmm:  # herd's C RMWs are one event (its kernel RMWs two, as mmdsl's)
+            merge_rmw_halves(self.model, {B.HERD_RMW: "RMW"})
+        else:
+            for g in self.model.lets:
+                for b in g.bindings:
+                    b.expr = B.resolve_rmw(b.expr)
+            for ax in self.model.axioms:
+                ax.expr = B.resolve_rmw(ax.expr)
         if self.one_event_amos:
             for ax in self.model.axioms:
                 if ax.test == "acyclic":

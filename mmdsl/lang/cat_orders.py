@@ -15,14 +15,18 @@ mmdsl does so where the choices are orders its candidates already enumerate:
   With S empty (C11's locks, ``LS``, which mmdsl's C dialect never makes) the one choice
   is the empty order.
 
-Anything else (``linearisations``, an order over reads or fences, a set literal of
-choices) is refused by name.
+- ``with x from linearisations(S, r)``: x ranges, per candidate, over the total orders of
+  S that extend r; the checks after it that depend on x hold when some such order makes
+  them all hold (lang/cat_choice.py).
+
+Anything else (an order over reads or fences, a set literal of choices) is refused by name.
 """
 
 from __future__ import annotations
 
 from ..core.errors import ModelError, UnsupportedError
 from . import cat_linux as L
+from . import cat_choice as C
 from . import cat_static as S
 from .cat_parse import Node, Stmt
 from .cat_values import Thunk
@@ -80,7 +84,9 @@ class CatOrders:
             return new
         if callee == "generate_orders":
             return self._generate_orders(st, env)
-        if callee not in ("generate_cos", "linearisations"):
+        if callee == "linearisations":
+            return self._linearisations(st, env)
+        if callee != "generate_cos":
             try:  # a set of one relation (aarch64.cat's enumerations): see cat_static
                 value = self._value(e, env)
             except (UnsupportedError, ModelError):
@@ -89,14 +95,12 @@ class CatOrders:
                 new = dict(env)
                 new[d["var"]] = S.with_from(value, d["var"], st.pos)
                 return new
-        what = {"linearisations": "linearisations(S, r) (a total order of S chosen per candidate, which the "
-                                  "checks after it depend on)",
-                "generate_cos": "generate_cos(...) bound to another name than co"}.get(callee or "")
+        what = {"generate_cos": "generate_cos(...) bound to another name than co"}.get(callee or "")
         if what is None:
             what = f"{callee}(...)" if callee else "this set of choices"
         raise UnsupportedError(f"'with {d['var']} from {what}' is not supported by mmdsl (only "
-                               "generate_cos(...) and generate_orders(S, base) over writes, which the "
-                               "checker's coherence orders enumerate)", st.pos)
+                               "generate_cos(...), generate_orders(S, base) over writes, which the "
+                               "checker's coherence orders enumerate, and linearisations(S, r))", st.pos)
 
     def _generate_orders(self, st: Stmt, env: dict) -> dict:
         d = st.data
@@ -132,6 +136,30 @@ class CatOrders:
             self._generation_axiom(f"{d['var']}-generation", Expr("diff", (within, x), type=REL, pos=st.pos), st)
         new[d["var"]] = x
         self.generated.add(d["var"])
+        return new
+
+    def _linearisations(self, st: Stmt, env: dict) -> dict:
+        """``with x from linearisations(S, r)``: x a total order of S extending r, chosen per
+        candidate; the checks that depend on it become one (see cat_choice)."""
+        d = st.data
+        argnode = st.data["expr"].args[1]
+        arg = self._value(argnode, env)
+        if not isinstance(arg, tuple) or len(arg) != 2:
+            raise ModelError("linearisations takes a set and a relation: linearisations(S, r)", argnode.pos)
+        s, r = arg
+        if not isinstance(s, Expr) or s.type == REL:
+            raise ModelError("linearisations: its first argument is a set of events", st.pos)
+        if not isinstance(r, Expr) or r.type == SET:
+            raise ModelError("linearisations: its second argument is a relation", st.pos)
+        if s.type is None:
+            s = Expr("empty", type=SET, pos=st.pos)
+        if r.type is None:
+            r = Expr("empty", type=REL, pos=st.pos)
+        ir = self._ir_name(d["var"])
+        self.model.lets.append(LetGroup([Binding(ir, C.chosen_order(ir, s, r, st.pos), st.pos)]))
+        self.choices.append((ir, len(self.model.axioms), st.pos))
+        new = dict(env)
+        new[d["var"]] = Expr("name", name=ir, type=REL, pos=st.pos)
         return new
 
     def _generation_axiom(self, base_name: str, expr: Expr, st: Stmt) -> None:

@@ -117,6 +117,8 @@ class CatExpressions:
             return L.lookup(name, pos)
         if name in B.SETS:
             return Expr("name", name=B.SETS[name], type=SET, pos=pos)
+        if name in B.EMPTY_SETS:
+            return Expr("empty", type=None, pos=pos)
         if name == "X":  # herd's locked or exclusive accesses: see cat_builtins.X_PARTS
             return Expr("union", tuple(_n(x, SET) for x in B.X_PARTS), type=SET, pos=pos)
         if name in B.ANNOTATION_SETS:
@@ -129,7 +131,7 @@ class CatExpressions:
             return Expr("union", (replace(B.C_ANNOTATION_SETS["A"], pos=pos), A64.lookup("A", pos)),
                         type=SET, pos=pos)
         if name in B.C_ANNOTATION_SETS:  # herd's C sets (RLX, ACQ, SC, NA ...): see cat_builtins
-            self.c_model = True
+            self.c_model = self.c_model or name in B.C11_ORDER_SETS
             return replace(B.C_ANNOTATION_SETS[name], pos=pos)
         if name == "amo":  # herd: the rmw pairs of one instruction (an AMO, xchg), not LR/SC pairs
             return Expr("inter", (_n("rmw", REL), _n("sm", REL)), type=REL, pos=pos)

@@ -5,8 +5,9 @@ from __future__ import annotations
 from operator import and_, or_
 from typing import Callable
 
-from ..core.errors import ModelError
+from ..core.errors import ModelError, UnsupportedError
 from ..relations import Rel, find_cycle, is_acyclic, reflexive_points, union_all
+from .cat_choice import linear_extensions
 from .ir import DYNAMIC_RELATIONS, SET, Axiom, Expr, Model
 
 DYNAMIC = frozenset(DYNAMIC_RELATIONS)
@@ -62,6 +63,7 @@ class Prepared:
         self.rels = rels
         self.full = (1 << n) - 1
         self.env: dict[str, tuple] = {}
+        self.choices: dict[str, tuple] = {}  # linearisations: name -> compiled (S, r)
         # dynamic let values, computed once per candidate and kept in its cache under
         # (self.token, slot); a slot's value needs those of the slots it names first
         self.token = object()
@@ -93,7 +95,10 @@ class Prepared:
             if not group.recursive:
                 for b in group.bindings:
                     self._bind(b.name, b.expr)
-                    self.polarity[b.name] = _positive_in_dynamic(b.expr, self.polarity)
+                    if self.env[b.name][0] == "c":  # a static let is a constant: positive anywhere
+                        self.polarity.pop(b.name, None)
+                    else:
+                        self.polarity[b.name] = _positive_in_dynamic(b.expr, self.polarity)
             else:
                 for b in group.bindings:
                     self.slot_of.pop(b.name, None)
@@ -223,6 +228,8 @@ class Prepared:
             return ("c", rel)
         if op == "empty":
             return ("c", 0 if e.type == SET else Rel.empty(n))
+        if op in ("chosen", "choose"):  # with x from linearisations(S, r): see lang/cat_choice.py
+            return self._compile_choice(e, env)
         if op == "universe":
             return ("c", self.full)
         parts = [self._compile(a, env) for a in e.args]
@@ -232,11 +239,71 @@ class Prepared:
             return ("c", fn(n, full, [v for _, v in parts]))
         if e.type != SET and _empty_whatever_else(op, parts):
             return ("c", Rel.empty(n))  # e.g. rmw & (fre ; coe) in a test without read-modify-writes
+        if e.type != SET and op in ("seq", "diff"):
+            parts = _without_neutral(op, n, parts)
+            if len(parts) == 1:
+                return parts[0]
         special = _specialised(op, e.type == SET, n, full, parts)
         if special is not None:
             return ("f", special)
         getters = [(lambda d, v=v: v) if k == "c" else v for k, v in parts]
         return ("f", lambda d: fn(n, full, [g(d) for g in getters]))
+
+    def _compile_choice(self, e: Expr, env: dict) -> tuple:
+        """``chosen(S, r)``: the order being tried (set by ``choose``); ``choose(checks)``:
+        empty when some linear extension of r on S makes every check hold (cat_choice)."""
+        if e.op == "chosen":
+            rmw = self.rels.get("rmw")
+            if rmw is not None and not rmw.is_empty() and not any(a.name == "one-event-rmw" for a in self.model.axioms):
+                raise UnsupportedError(
+                    "'with x from linearisations(S, r)' on a test with a read-modify-write or an exclusive "
+                    "pair is not supported by mmdsl outside a C model: herd orders such an access as one "
+                    "event, mmdsl's order would place its read and its write apart", e.pos)
+            self.choices[e.name] = (self._compile(e.args[0], env), self._compile(e.args[1], env))
+
+            def outside(d: Dynamic, name=e.name):
+                raise ModelError(f"the order '{name}' from linearisations is used outside the checks after it", e.pos)
+            return ("f", outside)
+        (sk, sv), (rk, rv) = self.choices[e.name]
+        slot = self.slot_of[e.name]
+        later = {slot}
+        for k in range(slot + 1, len(self.slot_fns)):
+            if any(t in later for t in self.slot_deps[k]):
+                later.add(k)
+        token, n = self.token, self.n
+        keys = [(token, k) for k in sorted(later)]
+        checks = [(self._compile(c.args[0], env), c.name.lstrip("~"), c.name.startswith("~")) for c in e.args]
+        tests = {"acyclic": is_acyclic, "irreflexive": Rel.is_irreflexive,
+                 "empty": lambda v: (v == 0) if isinstance(v, int) else v.is_empty()}
+
+        # a C11 model (cat_rmw) on a test with RMWs: order herd's events, each RMW once (by
+        # its read), then read the order over both halves
+        rmw = self.rels.get("rmw")
+        eq = None
+        if rmw is not None and not rmw.is_empty():
+            eq = Rel.identity(n) | rmw | rmw.inverse()
+            second_halves = 0
+            for row in rmw.rows:
+                second_halves |= row
+
+        def some_order(d: Dynamic) -> Rel:
+            members = sv if sk == "c" else sv(d)
+            base = rv if rk == "c" else rv(d)
+            if eq is not None:
+                members &= ~second_halves
+            cache = d.cache
+            found = False
+            for rows in linear_extensions(n, members, list(base.rows), e.pos):
+                for key in keys:
+                    cache.pop(key, None)
+                cache[keys[0]] = Rel(n, rows) if eq is None else eq.seq(Rel(n, rows)).seq(eq)
+                if all(tests[test]((v if k == "c" else v(d))) != neg for (k, v), test, neg in checks):
+                    found = True
+                    break
+            for key in keys:
+                cache.pop(key, None)
+            return Rel.empty(n) if found else Rel.identity(n)
+        return ("f", some_order)
 
     # ----- checking ------------------------------------------------------------
     def value(self, compiled: tuple, d: Dynamic):
@@ -325,6 +392,8 @@ def _dynamic_names(e: Expr, dyn: set[str]) -> set[str]:
 
 def _positive_in_dynamic(e: Expr, polarity: dict[str, bool], positive: bool = True) -> bool:
     """True when growing rf/co can only grow the value of ``e`` (so a partial check may prune)."""
+    if e.op in ("chosen", "choose"):  # an order chosen per candidate: never prunes (cat_choice)
+        return False
     if e.op == "name":
         dyn = e.name in DYNAMIC or (e.name in polarity)
         if not dyn:
@@ -350,6 +419,16 @@ def _empty_whatever_else(op: str, parts: list[tuple]) -> bool:
     if op == "diff":
         return parts[0][0] == "c" and parts[0][1].is_empty()
     return False
+
+
+def _without_neutral(op: str, n: int, parts: list[tuple]) -> list[tuple]:
+    """``parts`` less the static operands that change nothing: an identity in a sequence,
+    an empty relation taken away (cat_rmw's reading of a C model on a test without RMWs)."""
+    if op == "seq":
+        ident = Rel.identity(n)
+        kept = [p for p in parts if not (p[0] == "c" and p[1] == ident)]
+        return kept or parts[:1]
+    return parts[:1] + [p for p in parts[1:] if not (p[0] == "c" and p[1].is_empty())]
 
 
 def _specialised(op: str, is_set: bool, n: int, full: int, parts: list[tuple]) -> Callable | None:

@@ -135,6 +135,12 @@ def render_expr(e: Expr, outer: int = 0) -> str:
         return "~" + render_expr(e.args[0], 6)
     if e.op in ("domain", "range"):  # herd's cat functions
         return f"{e.op}({render_expr(e.args[0])})"
+    if e.op == "chosen":  # cat's with x from linearisations(S, r): see lang/cat_choice.py
+        return f"linearisations({render_expr(e.args[0])}, {render_expr(e.args[1])})"
+    if e.op == "choose":
+        return f"some {e.name} with " + " /\\ ".join(render_expr(a) for a in e.args) if e.args else f"some {e.name}"
+    if e.op == "check":
+        return f"{e.name} {render_expr(e.args[0], 6)}"
     if e.op in _POST:
         return render_expr(e.args[0], 7) + _POST[e.op]
     prec = _PREC[e.op]

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 from typing import Callable
 
-from ..core.errors import ModelError, UnsupportedError
+from ..core.errors import ModelError
 from ..core.events import EventShape
 from .bdd import FALSE, TRUE, Bdd, TooLarge
-from .cat_builtins import ONE_EVENT_RMW
 from .ir import SET, Expr, Model, fence_tags
 
 Predicate = Callable[[EventShape], bool]
@@ -47,8 +46,6 @@ def _name_predicate(name: str, model: Model, seen: frozenset, expr: Expr) -> Pre
         return lambda s: s.rmw
     if name == "IW":
         return lambda s: s.init
-    if name == ONE_EVENT_RMW:
-        return _one_event_rmw(expr)
     if name in model.classes:
         if name in seen:
             raise ModelError(f"class '{name}' is defined in terms of itself", expr.pos)
@@ -63,18 +60,6 @@ def _name_predicate(name: str, model: Model, seen: frozenset, expr: Expr) -> Pre
             return lambda s, sp=spellings: s.kind == "F" and any(t in sp for t in fence_tags(s.fence))
     # an annotation (known or declared)
     return lambda s: name in s.annots
-
-
-def _one_event_rmw(expr: Expr) -> Predicate:
-    """herd's one-event read-modify-writes (`R & W` in a C cat model): none on a test
-    without RMWs; refused by name on a test with one (mmdsl splits each in two)."""
-    def pred(s: EventShape) -> bool:
-        if s.rmw:
-            raise UnsupportedError("a cat model's 'R & W' (herd's one-event C read-modify-writes) on a test with "
-                                   "a read-modify-write is not supported by mmdsl, which splits each into a read "
-                                   "and a write (rc11.cat's [RMW] | rmw is)", expr.pos)
-        return False
-    return pred
 
 
 def shape_text(s: EventShape) -> str:

@@ -1,5 +1,5 @@
 """Hostile cat text for the C sets, bell files and `with x from`: huge enums and tag sets,
-a thousand generated orders, a one-event RMW model on an RMW test, through the CLI.
+a thousand generated orders, a one-event RMW model on an RMW test (it runs), through the CLI.
 
 Each loads and runs, or ends in a located error with exit code 2 (never a traceback or a hang).
 """
@@ -42,11 +42,10 @@ def test_a_thousand_generated_orders(tmp_path):
     assert "1 forbidden" in result.output  # MP+ra under SC
 
 
-def test_a_one_event_rmw_model_on_an_rmw_test_is_refused_not_a_traceback(tmp_path):
+def test_a_one_event_rmw_model_on_an_rmw_test_runs_through_the_cli(tmp_path):
     result = run_cat(tmp_path, '"c"\nlet x = RLX\nempty (R & W) & x as one\n', test=XCHG)
-    assert result.exit_code == 2, result.output
+    assert result.exit_code == 0, result.output
     assert "Traceback" not in result.output
-    assert "'R & W'" in result.output
 
 
 def test_generate_orders_of_itself_is_an_unknown_name_not_a_loop(tmp_path):

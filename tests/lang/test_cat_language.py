@@ -153,7 +153,7 @@ def test_includes_search_the_folder_then_the_cat_path(tmp_path):
     ('M\nlet s = {a, b}\nacyclic s\n', "set literals", 2, 9),
     ('M\nlet s = po ++ rf\nacyclic s\n', "'++'", 2, 12),
     ('M\nevents R[{\'a}]\nacyclic po\n', "'events'", 2, 1),
-    ('M\nwith mo from linearisations(po)\n', "'with mo from linearisations(S, r)", 2, 1),
+    ('M\nwith mo from linearisations(po)\n', "linearisations takes a set and a relation", 2, 29),
     ('M\nacyclic po | LF * W\n', "'LF'", 2, 14),
     ('M\nacyclic po | nosuchname\n', "unknown name 'nosuchname'", 2, 14),
     ('M\nlet s = \'tag\nacyclic s\n', "tags ('tag) where a set or relation is expected", 3, 9),

@@ -1,0 +1,109 @@
+"""`with x from linearisations(S, r)` in cat models: an order chosen per candidate, and the checks that depend on it.
+
+herd runs the rest of a model once for each total order x of the events of S that
+extends r (on the candidate at hand), and a candidate is an execution when some run
+passes every check. mmdsl lowers this to:
+
+- a let ``x = chosen(S, r)`` (IR op ``chosen``): the order being tried;
+- one check, named ``x-linearisation``, in place of the checks written after the
+  ``with`` that depend on x (through lets or directly): ``empty choose(...)`` (IR op
+  ``choose``), whose value is empty when some linear extension of r on S makes all of
+  them hold. With no such check it still asks that one exists (r acyclic on S).
+
+The evaluator (lang/evaluate.py, ``Prepared._compile_choice``) enumerates the linear
+extensions for each candidate, stopping at the first that passes; checks that do not
+depend on x stay as they were. Such a check is never used to prune partial candidates
+(an order that fails now may pass once rf and co grow). herd counts an execution per
+passing order; mmdsl counts the candidate once, so witness counts may be lower than
+herd's, not verdicts or final states.
+"""
+
+from __future__ import annotations
+
+from ..core.errors import SourcePos, UnsupportedError
+from .ir import REL, Axiom, Expr, Model
+
+# linear extensions tried per candidate at most: past that the test is refused by name
+MAX_ORDERS = 200_000
+
+
+def chosen_order(ir: str, s: Expr, r: Expr, pos: SourcePos | None) -> Expr:
+    """The IR of the order x of ``with x from linearisations(s, r)``."""
+    return Expr("chosen", (s, r), type=REL, name=ir, pos=pos)
+
+
+def group_choices(model: Model, choices: list[tuple[str, int, SourcePos | None]]) -> None:
+    """Replace, for each choice, the checks that depend on it by one ``choose`` check."""
+    for ir, start, pos in choices:
+        dependent = {ir}
+        for g in model.lets:
+            for b in g.bindings:
+                if b.expr.names() & dependent:
+                    dependent.add(b.name)
+        group = [k for k, ax in enumerate(model.axioms) if k >= start and ax.expr.names() & dependent]
+        others = {c for c, _, _ in choices if c != ir}
+        for k in group:
+            both = model.axioms[k].expr.names() & others
+            if both:
+                raise UnsupportedError(f"a check that depends on two orders chosen by linearisations "
+                                       f"('{ir}' and '{sorted(both)[0]}') is not supported by mmdsl",
+                                       model.axioms[k].pos)
+        checks = tuple(Expr("check", (model.axioms[k].expr,), type=REL,
+                            name=("~" if model.axioms[k].negated else "") + model.axioms[k].test,
+                            pos=model.axioms[k].pos) for k in group)
+        names = ", ".join(model.axioms[k].name for k in group) or "none"
+        name = ir.rstrip("'")
+        combined = Axiom(f"{name}-linearisation", "empty", Expr("choose", checks, type=REL, name=ir, pos=pos),
+                         pos=pos, doc=f"some total order {name} from linearisations(...) passes the checks "
+                                      f"that depend on it ({names})")
+        at = group[0] if group else len(model.axioms)
+        kept = [ax for k, ax in enumerate(model.axioms) if k not in set(group)]
+        kept.insert(min(at, len(kept)), combined)
+        model.axioms[:] = kept
+
+
+def linear_extensions(n: int, members: int, rows: list[int], pos: SourcePos | None = None):
+    """Each total order of the events in ``members`` that extends the relation ``rows``
+    (restricted to them), as rows of the strict order; none when it has a cycle there.
+    Past MAX_ORDERS, refused by name at ``pos`` (the ``with``)."""
+    elems = [i for i in range(n) if (members >> i) & 1]
+    preds = {i: 0 for i in elems}
+    for i in elems:
+        row = rows[i] & members & ~(1 << i)
+        while row:
+            low = row & -row
+            preds[low.bit_length() - 1] |= 1 << i
+            row ^= low
+    left, free = members, [e for e in elems if preds[e] == 0]
+    while free:  # a cycle leaves some events never free: no extension, found before any walk
+        e = free.pop()
+        left &= ~(1 << e)
+        for f in elems:
+            if (preds[f] >> e) & 1 and (left >> f) & 1 and preds[f] & left == 0 and f not in free:
+                free.append(f)
+    if left:
+        return
+    count = 0
+    order: list[int] = []
+
+    def walk(placed: int):
+        nonlocal count
+        if len(order) == len(elems):
+            count += 1
+            if count > MAX_ORDERS:
+                raise UnsupportedError(f"more than {MAX_ORDERS} linear extensions for one candidate "
+                                       "(with x from linearisations(S, r)): too many for mmdsl", pos)
+            out = [0] * n
+            later = 0
+            for e in reversed(order):
+                out[e] = later
+                later |= 1 << e
+            yield out
+            return
+        for e in elems:
+            if not (placed >> e) & 1 and preds[e] & ~placed == 0:
+                order.append(e)
+                yield from walk(placed | (1 << e))
+                order.pop()
+
+    yield from walk(0)

@@ -1,0 +1,137 @@
+"""herd's one-event C read-modify-writes in a lowered C cat model: every value read over merged halves.
+
+herd's C makes an RMW (atomic_exchange, atomic_fetch_add, a successful
+compare_exchange, spin_lock) one event that is both a read and a write; mmdsl's C dialect
+gives it a read and a write joined by ``rmw``. A C cat model (rc11.cat, the c11_*.cat
+family, which writes ``R & W`` itself) is therefore read over the classes of the
+equivalence ``EQ = id | rmw | rmw^-1``, herd's events:
+
+- a base set ``S`` becomes the events whose class meets it (``R`` and ``W`` both hold
+  both halves of an RMW, so ``R & W`` is herd's one-event RMWs);
+- a base relation ``r`` becomes ``EQ ; (r \\ X) ; EQ`` with ``X = rmw | rmw^-1``: the
+  pairs between two classes (the read-to-write pair of one RMW, its po or fr, is no
+  pair in herd, where it is one event); ``id`` becomes ``EQ``, so ``[S]``, ``r?`` and
+  ``r*`` keep their meaning; ``rf`` keeps an RMW's read of its own write (see _OWN_READ);
+- everything else (union, ``;``, ``\\``, ``&``, ``*``, ``~``, ``^-1``, ``+``, domain,
+  range) commutes with this reading, so a check over the merged relations (acyclic,
+  irreflexive, empty) holds exactly when herd's holds over its events.
+
+Each base name's reading becomes a let of its own, first in the model: ``herd-po``,
+``herd-rf``, ``herd-W`` ... and ``herd-id`` for EQ (check-model shows ``acyclic herd-po |
+herd-rf``; a candidate computes ``herd-rf`` once). Names bound by the model's own lets are
+left alone (their definitions are rewritten). On
+a test without an RMW, ``EQ`` is the identity and ``X`` empty, which the evaluator drops
+at compile time: the model is then evaluated as it was.
+"""
+
+from __future__ import annotations
+
+from .ir import REL, SET, Axiom, Binding, Expr, LetGroup, Model
+
+
+def _n(name: str, typ: str = REL) -> Expr:
+    return Expr("name", name=name, type=typ)
+
+
+_RMW = _n("rmw")
+_CROSS = Expr("union", (_RMW, Expr("inv", (_RMW,), type=REL)), type=REL)  # X: an RMW's two halves
+_EQ = Expr("union", (_n("id"), _CROSS), type=REL)  # EQ: same herd event
+_BOTH_HALVES = "RMW"  # what ``rename`` maps herd's RMW placeholder to
+
+
+def _eq() -> Expr:
+    """EQ, named ``herd-id`` once lifted (each use a node of its own, see _tag)."""
+    return _tag(Expr("union", (_n("id"), _CROSS), type=REL), "id")
+# rf keeps an RMW's read of its own write: herd has no such candidate (merge_rmw_halves
+# adds a check that rules it out), and the merged reading makes it a reads-from loop on
+# one event, not a pair that vanishes
+_OWN_READ = {"rf", "rfi"}
+
+
+def merge_rmw_halves(model: Model, rename: dict[str, str] | None = None) -> None:
+    """Rewrite ``model``'s lets and axioms in place to read over herd's one-event RMWs.
+
+    ``rename`` maps a placeholder set name to the base set it stands for (herd's RMW).
+    """
+    bound = {b.name for g in model.lets for b in g.bindings}
+    rename = rename or {}
+    lifted: dict[str, Binding] = {}
+    for g in model.lets:
+        for b in g.bindings:
+            b.expr = _named(merged(b.expr, bound, rename), bound, lifted)
+    for ax in model.axioms:
+        ax.expr = _named(merged(ax.expr, bound, rename), bound, lifted)
+    # each base name read over herd's events is a let of its own, first: check-model shows
+    # `herd-po`, and a candidate's `herd-rf` is computed once
+    model.lets[:0] = [LetGroup([b]) for b in lifted.values()]
+    for ax in model.axioms:
+        if ax.scope is not None:
+            ax.scope += len(lifted)
+    # herd has no candidate where an RMW reads its own write (one event): nor does mmdsl
+    own = Expr("inter", (_n("rf"), Expr("inv", (_RMW,), type=REL)), type=REL)
+    model.axioms.append(Axiom("one-event-rmw", "empty", own, default=True,
+                              doc="herd's one-event C RMWs: an RMW does not read its own write"))
+
+
+def _named(e: Expr, bound: set, lifted: dict[str, Binding]) -> Expr:
+    """``e`` with each base name's merged reading (tagged by ``merged``) replaced by a let."""
+    if e.op == "name" or not e.args:
+        return e
+    if e.name and e.name.startswith(_LIFT):
+        base = e.name[len(_LIFT):]
+        if base not in lifted:
+            name = f"herd-{base}"
+            while name in bound:
+                name += "'"
+            bound.add(name)
+            inner = Expr(e.op, tuple(_named(a, bound, lifted) for a in e.args), type=e.type)
+            lifted[base] = Binding(name, inner, None)
+        return Expr("name", name=lifted[base].name, type=e.type, pos=e.pos)
+    args = tuple(_named(a, bound, lifted) for a in e.args)
+    if all(a is b for a, b in zip(args, e.args)):
+        return e
+    return Expr(e.op, args, type=e.type, name=e.name, pos=e.pos)
+
+
+_LIFT = "herd reading of "  # a merged reading of a base name carries this and the name (see _named)
+
+
+def _tag(e: Expr, base: str) -> Expr:
+    e.name = _LIFT + base
+    return e
+
+
+def merged(e: Expr, bound: set, rename: dict[str, str] | None = None) -> Expr:
+    """``e`` read over the classes of EQ (see the module docstring)."""
+    rename = rename or {}
+    op = e.op
+    if op == "name":
+        if e.name in bound:
+            return e
+        name = rename.get(e.name, e.name)
+        if name == _BOTH_HALVES:  # herd's RMW: the events of an RMW that happened (a failed CAS is a read)
+            return _tag(Expr("union", (Expr("domain", (_RMW,), type=SET), Expr("range", (_RMW,), type=SET)),
+                             type=SET, pos=e.pos), "RMW")
+        if e.type == SET:
+            base = Expr("name", name=name, type=SET, pos=e.pos)
+            # the events whose class meets the set: range([S] ; EQ)
+            return _tag(Expr("range", (Expr("seq", (Expr("id", (base,), type=REL), _eq()), type=REL),),
+                             type=SET, pos=e.pos), name)
+        if name == "id":
+            return _eq()
+        if name == "com":
+            return Expr("union", tuple(merged(_n(r), bound) for r in ("rf", "co", "fr")), type=REL, pos=e.pos)
+        base = Expr("name", name=name, type=REL, pos=e.pos)
+        if name in _OWN_READ:
+            return _tag(Expr("seq", (_eq(), base, _eq()), type=REL, pos=e.pos), name)
+        return _tag(Expr("seq", (_eq(), Expr("diff", (base, _CROSS), type=REL), _eq()), type=REL, pos=e.pos), name)
+    if not e.args:
+        return e
+    args = tuple(merged(a, bound, rename) for a in e.args)
+    if op == "id":  # [S] over classes: the pairs of one class meeting S
+        return Expr("seq", (Expr("id", args, type=REL), _eq()), type=REL, pos=e.pos)
+    if op == "opt":
+        return Expr("union", (args[0], _eq()), type=REL, pos=e.pos)
+    if op == "star":
+        return Expr("union", (Expr("plus", args, type=REL), _eq()), type=REL, pos=e.pos)
+    return Expr(op, args, type=e.type, name=e.name, pos=e.pos)
