@@ -12,7 +12,8 @@ from ..core.program import Program
 from . import c_grammar as g
 from .c_data import ERR_REG, MAX_UNROLL, build_context
 from .c_grammar import grammar
-from .c_lower import Boundary, ThreadLowering
+from .c_lower import ThreadLowering
+from .c_statements import Boundary
 from .finals import fatal_message, parse_final, parse_init
 from .layout import Layout
 

@@ -268,7 +268,7 @@ def _c11_cas(explicit: bool):
         low.emit(Rmw(old, acc.addr, desired, BinOp("eq", Reg(OLD), Reg(expected)), annots=acc.annots(*annots),
                      fail_annots=acc.annots(*fail)))
         low.emit(Assign(ok, BinOp("eq", Reg(old), Reg(expected))))
-        from .c_lower import Label
+        from .c_statements import Label
 
         done = Label()
         low.jump(Reg(ok), done)

@@ -380,7 +380,7 @@ def return_stmt(low: "ThreadLowering", stmt: g.Return) -> None:
 def unrolled_loop(low: "ThreadLowering", stmt: g.Stmt, header: str, cond: g.Node | None, body: g.Stmt, depth: int,
                   step: g.Node | None, test_first: bool) -> None:
     """The loop unrolled ``unroll`` times; where it would run once more the thread stops with %err = 2."""
-    from .c_lower import _Loop
+    from .c_statements import _Loop
 
     brk = low.new_label()
     low.ctx.unrolled.add((stmt.at, stmt.end))

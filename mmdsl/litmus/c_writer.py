@@ -6,7 +6,7 @@ from collections import Counter
 
 from ..core.errors import LitmusError, UnsupportedError
 from ..core.program import Program
-from .c_lower import Boundary
+from .c_statements import Boundary
 
 
 def choose_boundary(boundaries: list[Boundary], index: int) -> Boundary | None:
