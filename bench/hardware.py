@@ -11,9 +11,11 @@ runs them:
   when found (``--herd-libdir``, else ``../shared/reference/herd-cats``);
 * ``herd7 -model ppc.cat FILES`` / ``aarch64.cat`` (and ``-speedcheck true``), when herd7 is
   on PATH, on the same files;
-* ``mmdsl run FILES -m MODEL --engine explorer --timeout LIMIT`` over every file of the set:
-  its per-test ``Time`` lines give how many tests finished under 5 s, the slowest, and the
-  tests that hit the limit (or another refusal) are named.
+* the explorer (``explore``, what ``mmdsl run --engine explorer`` calls) on every file of the
+  set, one at a time in this process within a wall-clock limit per test: the CPU seconds of
+  each (the machine is shared: wall time grows with the load), how many finished under 5 s,
+  the slowest, the tests that hit the limit or were refused (``--no-reduction``: without the
+  reduction, for comparison).
 
 herd7 checks a test name once per run, so the timed runs get one file per test name (the
 count is printed); the explorer run and the suite take every file. The ratio column is
@@ -28,15 +30,16 @@ from __future__ import annotations
 
 import argparse
 import glob
-import re
 import shutil
 import sys
+import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from compare_herd import byte_compile, herd_version, machine, mmdsl, one_file_per_test, timed_output  # noqa: E402
+from compare_herd import byte_compile, herd_version, machine, mmdsl, one_file_per_test  # noqa: E402
 from riscv import herd_cat, row  # noqa: E402
 
 SETS = {  # set -> (folder, mmdsl's model, herd's model)
@@ -44,27 +47,44 @@ SETS = {  # set -> (folder, mmdsl's model, herd's model)
     "aarch64": ("litmus/aarch64", "armv8", "aarch64.cat"),
 }
 GOAL_SECONDS = 5.0  # the explorer's goal per test (issue 11)
-TIME_LINE = re.compile(r"^Time (\S+) ([0-9.]+)$", re.MULTILINE)
 
 
-def explorer_report(files: list[str], model: str, limit: float) -> str:
-    """One explorer process over ``files``: per-test seconds from its Time lines, the limit hits named."""
-    wall, cpu, rc, out, err = timed_output(mmdsl() + ["run", *files, "-m", model, "--engine", "explorer",
-                                                     "--timeout", f"{limit:g}"])
-    times = sorted(((float(s), name) for name, s in TIME_LINE.findall(out)), reverse=True)
-    stopped = [line for line in err.splitlines() if "timed out after" in line]
-    refused = [line for line in err.splitlines() if line and not line.startswith(" ") and line not in stopped]
-    under = sum(1 for s, _ in times if s < GOAL_SECONDS)
-    lines = [f"  explorer: {len(files)} files, {wall:.1f} s wall, {cpu:.1f} s CPU (exit {rc}); "
-             f"{len(times)} finished, {under} of them under {GOAL_SECONDS:g} s; "
-             f"{len(stopped)} hit the {limit:g} s limit; {len(refused)} other error(s)"]
+def explorer_report(files: list[str], model_name: str, limit: float, reduce: bool) -> None:
+    """The explorer on each file in this process: CPU seconds per test (the machine is shared: its
+    wall time grows with the load), how many under the goal, the slowest, the limit hits named."""
+    from mmdsl.core import limits
+    from mmdsl.core.errors import MmdslError
+    from mmdsl.explorer import explore
+    from mmdsl.lang import load_model
+    from mmdsl.litmus import load_litmus
+
+    model = load_model(model_name)
+    times, stopped, refused = [], [], []
+    w0, c0 = time.perf_counter(), time.process_time()
+    for path in files:
+        start = time.process_time()
+        try:
+            with limits.within(limit, path):
+                result = explore(load_litmus(ROOT / path), model, por=reduce)
+            times.append((time.process_time() - start, result.stats["states"], path))
+        except limits.TimeLimitError:
+            stopped.append(path)
+        except MmdslError as err:
+            refused.append(f"{path}: {str(err).splitlines()[0]}")
+    times.sort(reverse=True)
+    under = sum(1 for cpu, _, _ in times if cpu < GOAL_SECONDS)
+    print(f"  explorer -m {model_name}, reduction {'on' if reduce else 'off'}, in this process, limit {limit:g} s "
+          f"wall per test: {len(files)} files, {time.perf_counter() - w0:.0f} s wall, {time.process_time() - c0:.0f} s "
+          f"CPU; {len(times)} finished, {under} of them under {GOAL_SECONDS:g} s CPU; {len(stopped)} hit the limit; "
+          f"{len(refused)} refused", flush=True)
     if times:
-        lines.append("  slowest finished: " + ", ".join(f"{name} {s:.2f} s" for s, name in times[:5]))
-    lines += [f"  limit: {line.split(': timed out')[0]}" for line in stopped]
-    lines += [f"  error: {line}" for line in refused]
-    for line in lines:
-        print(line, flush=True)
-    return "\n".join(lines)
+        print(f"  states: {sum(n for _, n, _ in times)} in all, the most {max(n for _, n, _ in times)}")
+        print("  slowest: " + ", ".join(f"{Path(p).stem} {cpu:.2f} s ({n} states)" for cpu, n, p in times[:6]))
+    for path in stopped:
+        print(f"  limit: {path}")
+    for line in refused:
+        print(f"  refused: {line}")
+    print(flush=True)
 
 
 def bench_set(name: str, args: argparse.Namespace, skip: set[str], herd: str | None) -> None:
@@ -100,7 +120,7 @@ def bench_set(name: str, args: argparse.Namespace, skip: set[str], herd: str | N
         print(f"| {label} | {cell} | {ratio} |")
     print(flush=True)
     if "explorer" not in skip:
-        explorer_report([str(Path(f).relative_to(ROOT)) for f in every], model, args.limit)
+        explorer_report([str(Path(f).relative_to(ROOT)) for f in every], model, args.limit, not args.no_reduction)
 
 
 def main() -> None:
@@ -108,7 +128,8 @@ def main() -> None:
     ap.add_argument("--herd-libdir", help="herd's libdir (ppc.cat, aarch64.cat; herd7 -set-libdir, mmdsl -m)")
     ap.add_argument("--sets", default="ppc,aarch64", help="comma list of: " + ", ".join(SETS))
     ap.add_argument("--skip", default="", help="comma list of: suite, run, quiet, cat, herd, explorer")
-    ap.add_argument("--limit", type=float, default=20.0, help="the explorer's time limit per test (seconds)")
+    ap.add_argument("--limit", type=float, default=30.0, help="the explorer's time limit per test (wall seconds)")
+    ap.add_argument("--no-reduction", action="store_true", help="the explorer without its reduction (por=False)")
     args = ap.parse_args()
     skip = set(filter(None, args.skip.split(",")))
     herd = shutil.which("herd7")
