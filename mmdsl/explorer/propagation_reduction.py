@@ -10,7 +10,8 @@ for this machine take its place when the reduction is on (``explore(por=True)``)
   propagations (and the states that differ only in which thread saw what) are collapsed:
   the values every order can end with are computed by a search over the storage alone
   (memoised on the storage, shared by every state with that storage) and the state goes
-  in one *finish* step to a storage holding just those values. The final states are
+  in one *finish* step to a storage holding just those values (a state whose locations
+  each have one last write already is final as it is). The final states are
   exactly those of the full machine: the same propagation steps, from the same storage.
 * **Constant assignments first.** Issuing an assignment whose value is already known
   (``li r3,1``, not a register waiting on a read) changes only its thread's pc and that
@@ -39,9 +40,11 @@ FINISH = 5  # a Transition action beyond propagation.py's PROPAGATE, FENCE_DONE 
 
 def finish_steps(sem, storage, n: int, step) -> list:
     """Once every thread is done: one finish step per set of final values the remaining
-    propagations can end with (none when the storage is already the collapsed one)."""
-    if not storage[1]:  # no events: already collapsed (or nothing was ever written)
-        return [[] for _ in range(n)]
+    propagations can end with (none when coherence is settled already: then the state is final)."""
+    from .propagation import maximal_writes  # propagation imports this module
+
+    if not storage[1] or not any(len(maximal_writes(storage, loc)) > 1 for loc in range(len(storage[0]))):
+        return [[] for _ in range(n)]  # settled already (a final state as it is) or collapsed
     ends = settled_values(sem, storage, n, step)
     return [[Transition(0, FINISH, 0, guess=values) for values in sorted(ends, key=repr)]] + [[] for _ in range(n - 1)]
 
