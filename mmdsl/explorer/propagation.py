@@ -37,9 +37,10 @@ committed writes, so a read herd lets take its own thread's held-back write earl
 wsi-rfi, ctrl-rfi) is refused by name where an access follows it (``_refuse_early_forwarding``).
 A read-modify-write is performed once every write of its location has reached its
 thread; its write then stays right after the write it read (a write ordered after that
-one is ordered after it too). The partial-order reduction is not applied to these machines:
-propagation steps change what other threads read and what fences wait for, and the
-reduction's independence argument does not cover them (``explore_space`` turns it off).
+one is ordered after it too). The one-memory partial-order reduction is not applied to these
+machines: propagation steps change what other threads read and what fences wait for, and
+its independence argument does not cover them. Reductions exact for this machine
+(``propagation_reduction.py``) take its place when ``reduce`` is set (``explore_space``).
 """
 
 from __future__ import annotations
