@@ -75,7 +75,7 @@ def settled_values(sem, storage, n: int, step) -> frozenset:
 
 def finished(storage, tr: Transition, n: int) -> tuple:
     """The collapsed storage after a finish step: the final values, no events."""
-    return (tr.guess, (), (0,) * n, ())
+    return (tr.guess, (), (0,) * n, ()) + tuple(storage[4:])  # any later parts of the storage kept
 
 
 def constant_assignment_first(machine, threads, out: list) -> list:
