@@ -38,10 +38,11 @@ CORPUS = ROOT / "litmus" / "riscv" / "tests"
 SHARED_CATS = ROOT.parent / "shared" / "reference" / "herd-cats"
 
 
-def herd_cat(libdir: str | None) -> Path | None:
+def herd_cat(libdir: str | None, name: str = "riscv.cat") -> Path | None:
+    """herd's model ``name`` from ``libdir``, else from ../shared/reference/herd-cats; None if in neither."""
     for base in ([Path(libdir)] if libdir else []) + [SHARED_CATS]:
-        if (base / "riscv.cat").is_file():
-            return base / "riscv.cat"
+        if (base / name).is_file():
+            return base / name
     return None
 
 

@@ -184,7 +184,6 @@ def explore_space(program: Program, model: Model, *, target=None, por: bool = Tr
 
         machine = PropagationMachine(program, model_rules(model))
         semantics_class = PropagationSemantics
-        por = False  # propagation steps are outside the reduction's independence argument
     else:
         machine = Machine(program, model_rules(model))
     state_target = None
@@ -196,12 +195,16 @@ def explore_space(program: Program, model: Model, *, target=None, por: bool = Tr
 
         if target is None:
             target = lambda values: False  # noqa: E731 - final states are not what is asked
+    search_por = por and not model.per_thread  # a per-thread machine reduces itself (propagation_reduction)
     if target is None:
         cond = program.condition
         target = (lambda values: not cond.prop.holds(values)) if cond.quantifier == "forall" else cond.prop.holds
     try:
-        found = search(machine, semantics_class(machine, max_pending, bounded=program.state_property),
-                       keys=observed_keys(program), is_target=target, state_filter=program.filter, por=por,
+        semantics = semantics_class(machine, max_pending, bounded=program.state_property)
+        if model.per_thread:
+            semantics.reduce = por  # settle at once, constant assignments first (propagation_reduction)
+        found = search(machine, semantics,
+                       keys=observed_keys(program), is_target=target, state_filter=program.filter, por=search_por,
                        order=order, max_states=max_states, truncate=graph if truncate is None else truncate,
                        keep_graph=graph, state_target=state_target, max_memory=max_memory, progress=progress,
                        compact=compact)

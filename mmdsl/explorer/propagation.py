@@ -49,9 +49,10 @@ committed writes, so a read herd lets take its own thread's held-back write earl
 wsi-rfi, ctrl-rfi) is refused by name where an access follows it (``_refuse_early_forwarding``).
 A read-modify-write is performed once every write of its location has reached its
 thread; its write then stays right after the write it read (a write ordered after that
-one is ordered after it too). The partial-order reduction is not applied to these machines:
-propagation steps change what other threads read and what fences wait for, and the
-reduction's independence argument does not cover them (``explore_space`` turns it off).
+one is ordered after it too). The one-memory partial-order reduction is not applied to these
+machines: propagation steps change what other threads read and what fences wait for, and
+its independence argument does not cover them. Reductions exact for this machine
+(``propagation_reduction.py``) take its place when ``reduce`` is set (``explore_space``).
 """
 
 from __future__ import annotations
@@ -72,6 +73,7 @@ from .read_views import (
     EV_BARRIER, EV_WRITE, _bits, _loc_writes, accesses_ahead, may_reread, read_order, remember_read,
     useful_propagations, with_read_choices,
 )
+from .propagation_reduction import FINISH, constant_assignment_first, finish_steps, finished  # hwbench
 
 PROPAGATE, FENCE_DONE, SETTLE = 2, 3, 4  # Transition actions beyond ISSUE and PERFORM
 
@@ -390,10 +392,12 @@ class PropagationSemantics(Semantics):
     """The threads' transitions of ``Semantics`` over a per-thread storage, plus propagation
     and the performing of cumulative fences."""
 
+    reduce = False  # hwbench: explore_space turns on propagation_reduction's reductions
+
     def enabled(self, state):
         storage, threads = state
         n = len(threads)
-        views = [view(storage, t) for t in range(n)]
+        views, covers = self._storage_facts(storage, n)  # hwbench: memoised per storage
         running = [not (pc >= th.length and not pending) for th, (pc, _, pending) in zip(self.m.threads, threads)]
         if self.uses_rmw:
             held = [_reservations(ts[2]) for ts in threads]
@@ -409,10 +413,11 @@ class PropagationSemantics(Semantics):
         for t, ts in enumerate(threads):
             if any(o[0] == FENCE and len(o) > 4 and o[4] == "strong" for o in ts[2]):
                 awaited |= observed(storage, t)
-        covers = [coverage(storage, t) for t in range(n)]
         memo = self._enabled_memo
         out = []
         if not any(running):  # every thread is done: propagate until coherence is settled
+            if self.reduce:  # hwbench: in one step to each final memory (propagation_reduction)
+                return finish_steps(self, storage, n, self._storage_step)
             return self._final_propagations(storage, n, covers)
         for t, ts in enumerate(threads):
             trs = memo.get(keys[t])
@@ -430,9 +435,45 @@ class PropagationSemantics(Semantics):
             trs += self._fence_steps(storage, t, ts, running, covers)
             if running[t] or awaited:  # a strong fence waits for every thread, finished ones too
                 trs += useful_propagations(self.m, storage, t, ts, awaited, covers[t],
-                                    self._propagations(storage, t, awaited, covers[t]))
+                                           self._propagations_memo(storage, t, awaited, covers[t]))
             out.append(trs)
+        if self.reduce:  # hwbench: a constant assignment alone when it commutes (propagation_reduction)
+            return constant_assignment_first(self.m, threads, out)
         return out
+
+    # hwbench: what enabled() computes from the storage alone, memoised (many states share a storage)
+    def _storage_facts(self, storage, n: int) -> tuple:
+        """(each thread's view, each thread's coverage) of ``storage``."""
+        memo = self.__dict__.setdefault("_facts_memo", {})
+        facts = memo.get(storage)
+        if facts is None:
+            facts = ([view(storage, t) for t in range(n)], [coverage(storage, t) for t in range(n)])
+            if len(memo) > MEMO_LIMIT:
+                memo.clear()
+            memo[storage] = facts
+        return facts
+
+    def _propagations_memo(self, storage, t: int, awaited: int, cover: int) -> list:
+        memo = self.__dict__.setdefault("_propagations_memo_", {})
+        key = (storage, t, awaited)
+        got = memo.get(key)
+        if got is None:
+            got = self._propagations(storage, t, awaited, cover)
+            if len(memo) > MEMO_LIMIT:
+                memo.clear()
+            memo[key] = got
+        return list(got)
+
+    def _storage_step(self, storage, tr: Transition):  # hwbench: a propagation or settle step, memoised
+        memo = self.__dict__.setdefault("_storage_step_memo", {})
+        key = (storage, tr.action, tr.tid, tr.pos, tr.source)
+        got = memo.get(key)
+        if got is None:
+            got = receive(storage, tr.tid, tr.pos) if tr.action == PROPAGATE else settle(storage, tr.pos, tr.source)
+            if len(memo) > MEMO_LIMIT:
+                memo.clear()
+            memo[key] = got
+        return got
 
     @staticmethod
     def _coherent(storage, ts, tr, cover: int) -> bool:
@@ -525,9 +566,11 @@ A read-modify-write is performed once every write of its location has reached it
         storage, threads = state
         t = tr.tid
         if tr.action == PROPAGATE:
-            return (receive(storage, t, tr.pos), threads)
+            return (self._storage_step(storage, tr), threads)  # hwbench: memoised
         if tr.action == SETTLE:
             return (settle(storage, tr.pos, tr.source), threads)
+        if tr.action == FINISH:  # hwbench
+            return (finished(storage, tr, len(threads)), threads)
         ts = threads[t]
         if tr.action == ISSUE:
             return (storage, super().apply(((), threads), tr)[1])
@@ -598,6 +641,9 @@ def describe(machine, state, tr) -> str | None:
         a, b = e[tr.pos], e[tr.source]
         return (f"coherence: {machine.threads[a[1]].name}'s W {machine.locations[a[2]]}={a[3]} before "
                 f"{machine.threads[b[1]].name}'s W {machine.locations[b[2]]}={b[3]}")
+    if tr.action == FINISH:  # hwbench
+        values = " ".join(f"{loc}={v}" for loc, v in zip(machine.locations, tr.guess))
+        return f"coherence settled by the remaining propagations: {values}"
     if tr.action == FENCE_DONE:
         o = state[1][tr.tid][2][tr.pos]
         th = machine.threads[tr.tid]
