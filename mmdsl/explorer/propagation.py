@@ -20,6 +20,9 @@ the intermediate machine of "Herding cats" (section 7):
   barriers' write-to-write order (herd's ``acyclic co | prop`` on writes) stay acyclic:
   a propagation that would close a cycle is not taken (2+2W+lwsyncs).
 
+The storage and its operations (receive, commit, settle, coverage, acyclicity) are in
+``storage.py``; this module is the machine and its transitions.
+
 Transitions, beyond the threads' issue and perform (``transitions.py``, unchanged):
 
 * *propagate* event ``e`` to thread ``t``: a write only once every barrier its own thread
@@ -70,206 +73,15 @@ from .transitions import (
 from .reservations import reservations as _reservations
 from .reservations import resolve_op as _resolve_op
 from .read_views import (
-    EV_BARRIER, EV_WRITE, _bits, _loc_writes, accesses_ahead, may_reread, read_order, remember_read,
-    useful_propagations, with_read_choices,
+    accesses_ahead, may_reread, read_order, remember_read, useful_propagations, with_read_choices,
 )
 from .propagation_reduction import FINISH, constant_assignment_first, finish_steps, finished  # hwbench
+from .storage import (
+    EV_BARRIER, EV_WRITE, _barriers, _loc_writes, commit, coverage, final_memory, maximal_writes, observed,
+    propagation_acyclic, receive, settle, view, visible_write,
+)
 
 PROPAGATE, FENCE_DONE, SETTLE = 2, 3, 4  # Transition actions beyond ISSUE and PERFORM
-
-
-def coverage(storage, t: int) -> int:
-    """The events that have reached ``t``, and every write coherence-before one of them whose
-    barriers have reached ``t`` (``t`` can never read such a write: it counts as arrived; one
-    whose barriers have not must still arrive, after them, for what waits on it)."""
-    _, events, seen, co = storage[:4]
-    mine = seen[t]
-    mask = mine
-    for j in _bits(mine):
-        for i in _bits(co[j] & ~mask):
-            if not events[i][4] & ~mine:
-                mask |= 1 << i
-    return mask
-
-
-def observed(storage, t: int) -> int:
-    """What a strong fence of ``t`` waits for: the events that reached ``t`` and every write
-    coherence-before one of them (herd's ``coe ; strong``)."""
-    _, _, seen, co = storage[:4]
-    mask = seen[t]
-    for j in _bits(seen[t]):
-        mask |= co[j]
-    return mask
-
-
-def visible_write(storage, t: int, loc: int) -> int:
-    """Index of the write of ``loc`` thread ``t`` reads (-1: the initial value): the
-    coherence-latest of those that reached it (they form a chain)."""
-    _, events, seen, co = storage[:4]
-    mine = seen[t] & _loc_writes(events, loc)
-    best = -1
-    m = mine
-    while m:
-        low = m & -m
-        m ^= low
-        i = low.bit_length() - 1
-        if not any((co[j] >> i) & 1 for j in _bits(mine) if j != i):
-            best = i
-    return best
-
-
-def view(storage, t: int) -> tuple:
-    """The value of each location thread ``t`` reads now."""
-    init, events, seen, _ = storage[:4]
-    if not seen[t]:
-        return init
-    values = list(init)
-    for loc in range(len(init)):
-        w = visible_write(storage, t, loc)
-        if w >= 0:
-            values[loc] = events[w][3]
-    return tuple(values)
-
-
-def maximal_writes(storage, loc: int) -> list[int]:
-    """The writes of ``loc`` no other write is coherence-after."""
-    _, events, _, co = storage[:4]
-    writes = _loc_writes(events, loc)
-    after = 0
-    for j in _bits(writes):
-        after |= co[j]
-    return list(_bits(writes & ~after))
-
-
-def final_memory(storage) -> tuple:
-    """Each location's final value: its coherence-last write (the first maximal one until
-    the order is settled)."""
-    init, events, _, _ = storage[:4]
-    values = list(init)
-    for loc in range(len(init)):
-        last = maximal_writes(storage, loc)
-        if last:
-            values[loc] = events[last[0]][3]
-    return tuple(values)
-
-
-def _barriers(events) -> int:
-    mask = 0
-    for i, e in enumerate(events):
-        if e[0] == EV_BARRIER:
-            mask |= 1 << i
-    return mask
-
-
-def _order_after(events, co: tuple, x: int, preds: int) -> tuple:
-    """Make write ``x`` coherence-after ``preds`` (and what is before them), keeping the order
-    transitive and each read-modify-write's write right after the write its read took: a
-    write after that one is after the RMW's write too."""
-    co = list(co)
-    work = [(x, preds)]
-    while work:
-        x, p = work.pop()
-        for q in _bits(p):
-            p |= co[q]
-        grown = True
-        while grown:  # RMW atomicity: after the write an RMW read means after the RMW's write
-            grown = False
-            for i, e in enumerate(events):
-                if e[0] == EV_WRITE and e[5] >= 0 and i != x and (p >> e[5]) & 1 and not (p >> i) & 1:
-                    p |= (1 << i) | co[i]
-                    grown = True
-        if not p & ~co[x]:
-            continue
-        co[x] |= p
-        for y, c in enumerate(co):
-            if (c >> x) & 1:
-                work.append((y, co[x]))
-    return tuple(co)
-
-
-def receive(storage, t: int, i: int):
-    """Event ``i`` reaches thread ``t``: a write becomes coherence-after the writes of its
-    location that reached ``t`` before it."""
-    init, events, seen, co, views = storage
-    e = events[i]
-    if e[0] == EV_WRITE:
-        # after the writes of its location already there, but those already after it
-        # (it arrives unseen: the thread reads a later one)
-        earlier = coverage(storage, t) & _loc_writes(events, e[2]) & ~(1 << i)
-        for j in _bits(earlier):
-            if (co[j] >> i) & 1:
-                earlier &= ~(1 << j)
-        co = _order_after(events, co, i, earlier)
-    return (init, events, seen[:t] + (seen[t] | (1 << i),) + seen[t + 1:], co, views)
-
-
-def propagation_acyclic(storage) -> bool:
-    """Whether coherence and the write-to-write propagation order of the barriers are acyclic
-    (herd's propagation axiom, ``acyclic co | prop``, on writes): a write committed after a
-    barrier follows every write of the barrier's group A (what its thread had seen), so no
-    chain of coherence edges may lead from it back to one of those. Propagation alone keeps
-    this per thread; two threads' barriers can still close a cycle through writes that never
-    reach each other (2+2W+lwsyncs), which this check refuses.
-    """
-    _, events, _, co = storage[:4]
-    n = len(events)
-    groups: dict[int, int] = {}
-
-    def group_a(b: int) -> int:  # the writes a barrier (transitively) orders before it
-        if b not in groups:
-            mask = 0
-            for k in _bits(events[b][4]):
-                mask |= group_a(k) if events[k][0] == EV_BARRIER else (1 << k)
-            groups[b] = mask
-        return groups[b]
-
-    succ = [0] * n
-    any_prop = False
-    for w, e in enumerate(events):
-        if e[0] != EV_WRITE:
-            continue
-        for c in _bits(co[w]):  # c coherence-before w
-            succ[c] |= 1 << w
-        for b in _bits(e[4]):
-            for a in _bits(group_a(b)):
-                if a != w:
-                    succ[a] |= 1 << w
-                    any_prop = True
-    if not any_prop:
-        return True
-    state = [0] * n  # 0 new, 1 on the path, 2 done
-    for root in range(n):
-        if state[root]:
-            continue
-        stack = [(root, iter(_bits(succ[root])))]
-        state[root] = 1
-        while stack:
-            node, it = stack[-1]
-            nxt = next(it, None)
-            if nxt is None:
-                state[node] = 2
-                stack.pop()
-            elif state[nxt] == 1:
-                return False
-            elif state[nxt] == 0:
-                state[nxt] = 1
-                stack.append((nxt, iter(_bits(succ[nxt]))))
-    return True
-
-
-def commit(storage, t: int, kind: int, loc: int = -1, value=None, rmw_from: int = -1):
-    """Thread ``t`` commits a write (or a light barrier), seen by ``t`` at once."""
-    init, events, seen, co, views = storage
-    # a write waits for the barriers its thread had seen; a barrier for every event (group A)
-    before = seen[t] & _barriers(events) if kind == EV_WRITE else seen[t]
-    grown = (init, events + ((kind, t, loc, value, before, rmw_from),), seen, co + (0,), views)
-    return receive(grown, t, len(events))
-
-
-def settle(storage, a: int, b: int):
-    """At the end: write ``a`` goes coherence-before write ``b`` (two last writes of one location)."""
-    init, events, seen, co, views = storage
-    return (init, events, seen, _order_after(events, co, b, 1 << a), views)
 
 
 def _refuse_early_forwarding(thread, loc_index: dict, rules) -> None:

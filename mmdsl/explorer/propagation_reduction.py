@@ -33,6 +33,7 @@ from __future__ import annotations
 
 from .state import I_ASSIGN, I_STORE, RESV
 from .deferred import evaluate, is_deferred
+from .storage import coverage, final_memory, maximal_writes
 from .transitions import ISSUE, MEMO_LIMIT, Transition
 
 FINISH = 5  # a Transition action beyond propagation.py's PROPAGATE, FENCE_DONE and SETTLE
@@ -41,7 +42,6 @@ FINISH = 5  # a Transition action beyond propagation.py's PROPAGATE, FENCE_DONE 
 def finish_steps(sem, storage, n: int, step) -> list:
     """Once every thread is done: one finish step per set of final values the remaining
     propagations can end with (none when coherence is settled already: then the state is final)."""
-    from .propagation import maximal_writes  # propagation imports this module
 
     if not storage[1] or not any(len(maximal_writes(storage, loc)) > 1 for loc in range(len(storage[0]))):
         return [[] for _ in range(n)]  # settled already (a final state as it is) or collapsed
@@ -56,7 +56,6 @@ def settled_values(sem, storage, n: int, step) -> frozenset:
     got = memo.get(storage)
     if got is not None:
         return got
-    from .propagation import coverage, final_memory  # propagation imports this module
 
     moves = [tr for trs in sem._final_propagations(storage, n, [coverage(storage, t) for t in range(n)])
              for tr in trs]

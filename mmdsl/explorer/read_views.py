@@ -34,10 +34,8 @@ from ..core.program import Assign, BinOp, Branch, Const, Fence, Load, Reg, Rmw, 
 from .enabling import model_rules
 from .reduction import LOCATION_OPS
 from .state import FENCE, READ, RMW, control_successors
+from .storage import EV_BARRIER, EV_WRITE, _bits, _loc_writes
 from .transitions import PERFORM
-
-EV_WRITE, EV_BARRIER = 0, 1  # the kinds of a storage's events (explorer/propagation.py)
-
 
 def _location(thread, expr) -> str | None:
     """The location an address names when it is a constant or an initialised register, alone
@@ -166,21 +164,6 @@ def may_reread(thread, loc_index: dict) -> bool:
                 return True
             seen.add(loc)
     return False
-
-
-def _loc_writes(events, loc: int) -> int:
-    mask = 0
-    for i, e in enumerate(events):
-        if e[0] == EV_WRITE and e[2] == loc:
-            mask |= 1 << i
-    return mask
-
-
-def _bits(mask: int):
-    while mask:
-        low = mask & -mask
-        mask ^= low
-        yield low.bit_length() - 1
 
 
 def prerequisites(events, i: int) -> int:

@@ -35,7 +35,7 @@ from ..core.program import (
     Assign, Assume, Branch, Fence, Load, Nop, Program, Rmw, Store, StoreCond,
 )
 from .deferred import compile_expr
-from .enabling import G_CTRL, ModelRules
+from .enabling import G_CTRL, ModelRules, ThreadRules
 
 READ, WRITE, RMW, HALF, FENCE, GUARD, RESV = range(7)
 KIND_TEXT = {READ: "R", WRITE: "W", RMW: "RMW", HALF: "W*", FENCE: "F", GUARD: "?", RESV: "res"}
