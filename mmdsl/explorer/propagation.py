@@ -67,9 +67,10 @@ from .deferred import resolve
 from .reduction import LOCATION_OPS
 from .state import FENCE, READ, RMW, Machine
 from .transitions import (
-    ISSUE, MEMO_LIMIT, MISSPECULATED, PERFORM, Semantics, Transition, _drop_dead_fences, _others,
+    ISSUE, MEMO_LIMIT, MISSPECULATED, PERFORM, Semantics, Transition, _others,
     located,
 )
+from .passing import drop_dead_fences
 from .reservations import reservations as _reservations
 from .reservations import resolve_op as _resolve_op
 from .read_views import (
@@ -392,7 +393,7 @@ A read-modify-write is performed once every write of its location has reached it
             light = pending[p][4] == "light"
             rest = tuple(_resolve_op(e, p, None, True) for e in pending[:p] + pending[p + 1:])
             regs = tuple(resolve(v, p, None, True) if v.__class__ is tuple else v for v in regs)
-            regs, rest = _drop_dead_fences(self.m.threads[t].rules, regs, rest)
+            regs, rest = drop_dead_fences(self.m.threads[t].rules, regs, rest)
             # a barrier: what t has seen goes before what follows, on every thread (a strong
             # fence's has already reached every thread; it still carries its group A to the
             # reads of the writes after it: herd's prop)

@@ -26,8 +26,9 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from ..core.errors import MmdslError, UnsupportedError
-from .deferred import evaluate, is_deferred, placeholders, resolve, waits_for_reads, with_old
-from .enabling import ALWAYS, BIND, DIFFERENT, G_ADDR, G_CTRL
+from .deferred import evaluate, is_deferred, resolve, waits_for_reads, with_old
+from .enabling import G_ADDR, G_CTRL
+from .passing import drop_dead_fences, holds, issued_for_sure, may_pass
 from .reservations import (
     drop_reservations, end_reservations, latest_lr, remove_entry, reservations, resolve_op, store_conditional,
 )
@@ -233,12 +234,12 @@ class Semantics:
                 if is_deferred(pending[src][4]) or rules.no_forward_from[pending[src][1]]:
                     return None
                 # the forwarding models' dep ; rfi (RVWMO has its own rules 12-13 instead)
-                if not rules.rules.rvwmo and not _issued_for_sure(rules, pending, src):
+                if not rules.rules.rvwmo and not issued_for_sure(rules, pending, src):
                     return None
                 # RVWMO rule 12: not from a write whose address is still a guess (addr)
                 if rules.rules.rvwmo and src > 0 and pending[src - 1][0] == GUARD and pending[src - 1][1] == G_ADDR:
                     return None
-            past = self._past(rules, pending, p, (d,), loc, src)
+            past = may_pass(rules, pending, p, (d,), loc, src)
             if past is None:
                 return None
             commits, binds = past
@@ -254,7 +255,7 @@ class Semantics:
         if kind == WRITE or kind == HALF:
             if is_deferred(op[4]):
                 return None
-            past = self._past(rules, pending, p, (d,), loc, -1)
+            past = may_pass(rules, pending, p, (d,), loc, -1)
             if past is None or (reserved >> loc) & 1:
                 return None
             return Transition(t, PERFORM, p, -1, past[0], WRITES, loc)
@@ -267,7 +268,7 @@ class Semantics:
         if atomic:
             if waits_for_reads(new):
                 return None
-            past = self._past(rules, pending, p, (d, op[4]), loc, -1)
+            past = may_pass(rules, pending, p, (d, op[4]), loc, -1)
             if past is None:
                 return None
             commits = past[0]
@@ -276,11 +277,11 @@ class Semantics:
             src = self._source(pending, p, loc)
             if src >= 0:
                 old = pending[src][4]
-                if is_deferred(old) or (not rules.rules.rvwmo and not _issued_for_sure(rules, pending, src)):
+                if is_deferred(old) or (not rules.rules.rvwmo and not issued_for_sure(rules, pending, src)):
                     return None
             else:
                 old = mem[loc]
-            past = self._past(rules, pending, p, (d,), loc, src)
+            past = may_pass(rules, pending, p, (d,), loc, src)
             if past is None:
                 return None
             commits = past[0]
@@ -306,70 +307,6 @@ class Semantics:
             if o[2] == loc and (o[0] == WRITE or o[0] == HALF):
                 return j
         return -1
-
-    @staticmethod
-    def _past(rules, pending, p: int, ks: tuple, loc: int, src: int):
-        """May descriptors ``ks`` (performed now at ``loc``) go before every earlier pending operation?
-
-        None when not; otherwise the positions of compare-and-swaps that must commit to
-        fail for it, and of the earlier reads of the location it binds (RVWMO rule 2: they
-        must read the write it reads). Same-location writes at or before the forwarding
-        source ``src`` are passed by forwarding (the table alone decides); fences between
-        hold their pairs.
-        """
-        ov, fwd, fb, is_write = rules.overtake, rules.forward, rules.fence_before, rules.is_write
-        held = 0  # earlier descriptors some fence between keeps before ks
-        commits = ()
-        binds = ()
-        for j in range(p - 1, -1, -1):
-            o = pending[j]
-            kind = o[0]
-            if kind == RESV:
-                continue
-            if kind == FENCE:
-                row = fb[o[1]]
-                for k in ks:
-                    held |= row[k]
-                    # a cumulative fence not yet performed (per-thread models): a strong one keeps
-                    # every access it orders after it, a light one every such write
-                    if len(o) > 4 and row[k] and (o[4] == "strong" or is_write[k]):
-                        return None
-                continue
-            if kind == GUARD:  # a guess still open: the reads it waits for hold back what the model keeps
-                if o[1] == G_ADDR and j == p - 1:  # the access at the guessed address (addr)
-                    return None
-                hold = rules.hold[o[1]]
-                for r in placeholders(o[4]):
-                    row = hold[pending[r][1]]
-                    for k in ks:
-                        if row[k]:
-                            return None
-                continue
-            same = o[2] == loc
-            halves = (o[1], o[4]) if kind == RMW else (o[1],)
-            for n, dj in enumerate(halves):
-                passed = not (held >> dj) & 1
-                if passed:
-                    row = ov[dj]
-                    for k in ks:
-                        code = row[k]
-                        if code == ALWAYS or (code == DIFFERENT and not same):
-                            continue
-                        if same and j <= src and is_write[dj] and fwd[dj][k]:
-                            continue
-                        if code == BIND:  # a store between that k forwards from, or j reads k's write
-                            if not same or src > j:
-                                continue
-                            binds += (j,)
-                            continue
-                        passed = False
-                        break
-                if not passed:
-                    if n == 1 and o[8]:  # a CAS that may still fail: pass it by committing it to fail
-                        commits += (j,)
-                        continue
-                    return None
-        return commits, binds
 
     def watches(self, state, t: int) -> int:
         """Locations whose writes by other threads may enable a disabled operation of ``t`` (a mask).
@@ -471,7 +408,7 @@ class Semantics:
             cumulative = th.rules.cumulative.get(c[1])
             if cumulative:  # a per-thread model's cumulative fence: pending until performed
                 pending = pending + ((FENCE, c[1], None, pc, cumulative),)
-            elif any(_holds(o, a) for o in pending):
+            elif any(holds(o, a) for o in pending):
                 pending = pending + ((FENCE, c[1], None, pc),)
         elif op == I_ASSIGN:
             regs = regs[:c[1]] + (evaluate(c[2], regs),) + regs[c[1] + 1:]
@@ -538,7 +475,7 @@ class Semantics:
                     break
         if value is not None:
             regs, pending = self._settle_guards(th, regs, pending)
-        regs, pending = _drop_dead_fences(th.rules, regs, pending)
+        regs, pending = drop_dead_fences(th.rules, regs, pending)
         return (pc, regs, pending), write
 
     def _settle_guards(self, th, regs: tuple, pending: tuple) -> tuple[tuple, tuple]:
@@ -580,40 +517,3 @@ def _others(held: list[int], t: int) -> int:
         if u != t:
             mask |= h
     return mask
-
-
-def _issued_for_sure(rules, pending, src: int) -> bool:
-    """May a read forward from the pending write at ``src``? Not while the write stands on an
-    open guess the model keeps it after: its address guessed (addr), or a branch before it
-    still waiting for a read it depends on by ctrl. A forwarded read comes after the reads
-    its write depends on (the default order axiom's ``dep ; rfi``)."""
-    hold = rules.hold[G_CTRL]
-    d = pending[src][1]
-    for j in range(src - 1, -1, -1):
-        o = pending[j]
-        if o[0] != GUARD or o[4].__class__ is not tuple:
-            continue
-        if o[1] == G_ADDR and j == src - 1:
-            return False
-        if o[1] == G_CTRL and any(hold[pending[r][1]][d] for r in placeholders(o[4])):
-            return False
-    return True
-
-
-def _holds(o, mask: int) -> bool:
-    """Is a pending access among the descriptors in ``mask``?"""
-    if o[0] >= FENCE:
-        return False
-    if (mask >> o[1]) & 1:
-        return True
-    return o[0] == RMW and bool((mask >> o[4]) & 1)
-
-
-def _drop_dead_fences(rules, regs: tuple, pending: tuple) -> tuple[tuple, tuple]:
-    """Fences with nothing they order still pending before them hold nothing back: drop them."""
-    for i, o in enumerate(pending):
-        if o[0] == FENCE and len(o) == 4 and not any(_holds(e, rules.fence_a[o[1]]) for e in pending[:i]):
-            rest = tuple(resolve_op(e, i, None, True) for e in pending[:i] + pending[i + 1:])
-            regs = tuple(resolve(v, i, None, True) if v.__class__ is tuple else v for v in regs)
-            return _drop_dead_fences(rules, regs, rest)
-    return regs, pending
