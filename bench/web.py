@@ -101,10 +101,10 @@ def main(argv: list[str] | None = None) -> int:
     finally:
         proc.terminate()
         proc.wait(10)
-    print(f"# mmdsl serve: page load + classic check (SB under tso: run + witness diagram)")
+    print("# mmdsl serve: page load + classic check (SB under tso: run + witness diagram)")
     print(f"# {datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M} UTC, {machine()}")
-    print(f"| round | page load ms | check ms | total ms |")
-    print(f"|---|---|---|---|")
+    print("| round | page load ms | check ms | total ms |")
+    print("|---|---|---|---|")
     print(f"| first, {args.settle:g} s after start | {cold[0]:.0f} | {cold[1]:.0f} | {sum(cold):.0f} |")
     page = statistics.median(w[0] for w in warm)
     check = statistics.median(w[1] for w in warm)

@@ -5,8 +5,6 @@ from __future__ import annotations
 import sys
 from typing import List, Optional
 
-from typing import Optional
-
 import typer
 
 from .common import EXIT_ERROR, EXIT_MISMATCH, timeout_option, user_errors, warn, within_timeout

@@ -62,9 +62,8 @@ from __future__ import annotations
 
 from ..core.errors import UnsupportedError
 from ..core.events import EventShape
-from ..core.program import BinOp, Branch, Const, Fence, Load, Reg, Rmw, Store, StoreCond
+from ..core.program import Branch, Fence, Load, Rmw, Store, StoreCond
 from .deferred import resolve
-from .reduction import LOCATION_OPS
 from .state import FENCE, READ, RMW, Machine
 from .transitions import (
     ISSUE, MEMO_LIMIT, MISSPECULATED, PERFORM, Semantics, Transition, _others,
@@ -74,7 +73,8 @@ from .passing import drop_dead_fences
 from .reservations import reservations as _reservations
 from .reservations import resolve_op as _resolve_op
 from .read_views import (
-    accesses_ahead, may_reread, read_order, remember_read, useful_propagations, with_read_choices,
+    accesses_ahead, may_reread, named_location, read_order, remember_read, useful_propagations,
+    with_read_choices,
 )
 from .propagation_reduction import FINISH, constant_assignment_first, finish_steps, finished  # hwbench
 from .storage import (
@@ -95,21 +95,6 @@ def _refuse_early_forwarding(thread, loc_index: dict, rules) -> None:
     arm.cat). This machine performs a thread's accesses to one location in program order and
     a read sees only committed writes, so it would forbid outcomes herd allows.
     """
-    def static_location(e, locs):  # a location named by a constant or an initialised register
-        names = set()
-
-        def walk(x):
-            if isinstance(x, Const) and isinstance(x.value, str):
-                names.add(x.value)
-            elif isinstance(x, Reg) and isinstance(thread.reg_init.get(x.name), str):
-                names.add(thread.reg_init[x.name])
-            elif isinstance(x, BinOp) and x.op in LOCATION_OPS:
-                walk(x.left)
-                walk(x.right)
-
-        walk(e)
-        return locs.get(next(iter(names))) if len(names) == 1 else None
-
     model = rules.model.name
     touched: set[int] = set()
     branched = False
@@ -133,7 +118,7 @@ def _refuse_early_forwarding(thread, loc_index: dict, rules) -> None:
                 f"'{model}' herd lets the read take the write's value before the write is ordered (rfi), "
                 "which the explorer's per-thread propagation does not model; use the axiomatic engine",
                 read.pos)
-        loc = static_location(ins.addr, loc_index)
+        loc = loc_index.get(named_location(thread, ins.addr))
         if loc is None:
             continue
         if isinstance(ins, Load) and loc in held:

@@ -37,7 +37,7 @@ from .state import FENCE, READ, RMW, control_successors
 from .storage import EV_BARRIER, EV_WRITE, _bits, _loc_writes
 from .transitions import PERFORM
 
-def _location(thread, expr) -> str | None:
+def named_location(thread, expr) -> str | None:
     """The location an address names when it is a constant or an initialised register, alone
     or plus an offset register (``lwzx r4,r3,%z``: a dependency idiom)."""
     names: set[str] = set()
@@ -99,11 +99,11 @@ def read_order(thread, model) -> tuple[list[int], dict[int, set[int]]]:
                 addr_po[k] = set(addressed)
             addressed |= set().union(*(taint.get(r, set()) for r in ins.addr.regs()))
         if isinstance(ins, Store):
-            wloc = _location(thread, ins.addr)
+            wloc = named_location(thread, ins.addr)
             if wloc is not None:
                 own_write[wloc] = set().union(*(taint.get(r, set()) for r in ins.addr.regs() | ins.value.regs()))
         elif not isinstance(ins, Load) and getattr(ins, "addr", None) is not None:
-            wloc = _location(thread, ins.addr)
+            wloc = named_location(thread, ins.addr)
             if wloc is not None:
                 own_write[wloc] = set()
         if not isinstance(ins, Load):
@@ -111,9 +111,9 @@ def read_order(thread, model) -> tuple[list[int], dict[int, set[int]]]:
                 taint[ins.dst] = set()
             continue
         deps = set().union(*(taint.get(r, set()) for r in ins.addr.regs())) | ctrl_done | fenced
-        loc = _location(thread, ins.addr)
+        loc = named_location(thread, ins.addr)
         if loc is not None:
-            deps |= {j for j in reads if _location(thread, thread.instrs[j].addr) == loc}
+            deps |= {j for j in reads if named_location(thread, thread.instrs[j].addr) == loc}
             if rfi_detour:
                 deps |= own_write.get(loc, set())
         closed = set(deps)
@@ -136,7 +136,7 @@ def accesses_ahead(thread, loc_index: dict) -> list[tuple[bool, frozenset]]:
         reads = isinstance(ins, (Load, Rmw, StoreCond))
         writes = frozenset()
         if isinstance(ins, (Store, Rmw, StoreCond)):
-            loc = _location(thread, ins.addr)
+            loc = named_location(thread, ins.addr)
             writes = frozenset({loc_index.get(loc, -1) if loc is not None else -1})
         own.append((reads, writes))
     ahead = [(False, frozenset())] * (n + 1)
@@ -159,7 +159,7 @@ def may_reread(thread, loc_index: dict) -> bool:
     seen: set = set()
     for ins in thread.instrs:
         if isinstance(ins, (Load, Rmw)) or (isinstance(ins, StoreCond)):
-            loc = _location(thread, ins.addr)
+            loc = named_location(thread, ins.addr)
             if loc is None or loc in seen:
                 return True
             seen.add(loc)
