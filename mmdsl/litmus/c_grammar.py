@@ -364,6 +364,9 @@ def grammar() -> pp.ParserElement:
     body = pp.ZeroOrMore(struct_def | function | global_decl) + pp.StringEnd().set_name(
         "a thread function 'P0(int *x) { ... }'")
     body.ignore(pp.cpp_style_comment)
+    # keep tabs: by default pyparsing expands them before parsing, and every ``at`` would then be an
+    # offset into the expanded text, not the source (the Linux tests indent with tabs)
+    body.parse_with_tabs()
     return body
 
 

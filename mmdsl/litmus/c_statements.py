@@ -113,6 +113,7 @@ class StatementLowering:
         self._body(stmt.then, depth)
         if stmt.other is not None:
             self.at_statement(stmt, "else")
+            self.cur_pos = self.pos(self.text.index("else", stmt.then.end, stmt.other.at))  # the jump over it
             self.jump(None, end)
             self.place(other)
             self._body(stmt.other, depth)

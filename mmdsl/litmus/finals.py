@@ -121,6 +121,8 @@ def _grammars():
         + pp.ZeroOrMore(locations)
         + pp.StringEnd()
     )
+    init.parse_with_tabs()  # offsets into the text itself (pyparsing would expand tabs first)
+    final.parse_with_tabs()
     return init, final
 
 
