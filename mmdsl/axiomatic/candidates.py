@@ -18,6 +18,7 @@ from typing import Callable
 
 from ..core.errors import UnsupportedError
 from ..core.program import Load, Value
+from ..lang.cat_linux import lock_order
 from ..lang.evaluate import Dynamic, Prepared
 from ..relations import Rel
 from .structure import Structure
@@ -93,6 +94,7 @@ class Enumerator:
         self.locations = s.locations
         self._checked: Dynamic | None = None  # the last partial check, and its answer
         self._failed = False
+        self._locks(prepared)
 
     def _want(self, wanted: dict) -> None:
         """Turn wanted final values into pinned reads and co-last values where they are direct."""
@@ -113,6 +115,50 @@ class Enumerator:
                 if self.pins.get(r, value) != value:
                     self.hopeless = True
                 self.pins[r] = value
+
+    def _locks(self, prepared: Prepared) -> None:
+        """herd's lock.cat, when the model has it (``cat_linux.lock_atomicity``): an unlock
+        comes right after its lock write in co, and a lock's read reads the write right
+        before its lock's write. Both are cut as the candidate is built (``_lock_next_ok``,
+        ``_lock_need``): a lock with k critical sections then has k! coherence orders, not
+        (2k)!, and its reads one source each, as herd generates them."""
+        self.lock_after: list[int] | None = None  # event -> bits of the writes co must put right after it
+        self.lock_before: list[int] = []  # event -> bits of the writes co must put right before it
+        self.lock_reads: dict[int, int] = {}  # a lock's read -> bits of its lock write
+        self._need: dict[int, int] = {}  # for the current co: a lock's read -> its one source (-1: none)
+        found = lock_order(prepared) if self.prune else None
+        if found is None:
+            return
+        critical, lock_rmw = found
+        if critical.is_empty() and lock_rmw.is_empty():
+            return
+        self.lock_after = list(critical.rows)
+        self.lock_before = [0] * self.n
+        for a, row in enumerate(critical.rows):
+            for b in range(self.n):
+                if row >> b & 1:
+                    self.lock_before[b] |= 1 << a
+        self.lock_reads = {r: row for r, row in enumerate(lock_rmw.rows) if row}
+
+    def _lock_next_ok(self, order: list[int], w: int) -> bool:
+        """May ``w`` come right after ``order`` in co (lock.cat's critical pairs side by side)?"""
+        prev = order[-1] if order else None
+        if prev is not None and self.lock_after[prev] & ~(1 << w):
+            return False  # prev's unlock must come next
+        before = self.lock_before[w]
+        return not (before and before != (0 if prev is None else 1 << prev))
+
+    def _lock_need(self, chosen: dict[str, list[int]]) -> dict[int, int]:
+        """The one write each lock's read may read in this co: the one right before its lock's write."""
+        pred: dict[int, int] = {}
+        for order in chosen.values():
+            for k in range(1, len(order)):
+                pred[order[k]] = order[k - 1]
+        need = {}
+        for r, writes in self.lock_reads.items():
+            sources = {pred.get(w, -1) for w in range(self.n) if writes >> w & 1}
+            need[r] = sources.pop() if len(sources) == 1 else -1
+        return need
 
     def _last_ok(self, loc: str, last: int) -> bool:
         """Can ``last`` end ``loc``'s coherence order when a final value is wanted there?"""
@@ -179,6 +225,8 @@ class Enumerator:
                 continue
             stack.append((li, order, rest, k + 1))  # the next write at this position, later
             w = rest[k]
+            if self.lock_after is not None and self._prune_now and not self._lock_next_ok(order, w):
+                continue  # lock.cat: an unlock right after its lock write (see _locks)
             prefix = order + [w]
             remaining = rest[:k] + rest[k + 1:]
             if remaining and loc in self.last_value and not any(self._last_ok(loc, x) for x in remaining):
@@ -209,6 +257,8 @@ class Enumerator:
         co_rows = _co_rows(self.n, chosen)
         if self._prune_now and self._fails([0] * self.n, co_rows):
             return
+        if self.lock_after is not None and self._prune_now:
+            self._need = self._lock_need(chosen)
         self._rf(0, [0] * self.n, {}, chosen, co_rows)
 
     def _rf(self, i: int, rf_rows: list[int], src: dict[int, int], co: dict, co_rows: list[int]) -> None:
@@ -217,6 +267,7 @@ class Enumerator:
             self._leaf(rf_rows, src, co, co_rows)
             return
         at = [-1] * len(choices)  # per read from i on: the index of its current write in its options
+        need = self._need if self.lock_after is not None and self._prune_now else None
         depth = i
         while depth >= i:
             r, opts = choices[depth]
@@ -230,6 +281,8 @@ class Enumerator:
                 depth -= 1
                 continue
             w = opts[at[depth]]
+            if need and need.get(r, w) != w:
+                continue  # lock.cat: a lock's read reads the write just before its lock's write
             rf_rows[w] |= bit
             src[r] = w
             if self._prune_now and self._fails(rf_rows, co_rows):

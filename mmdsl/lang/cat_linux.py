@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from ..core.errors import ModelError, SourcePos, UnsupportedError
 from .cat_parse import Node
-from .ir import REL, SET, Axiom, Binding, Expr, FenceDecl, LetGroup
+from .ir import REL, SET, Axiom, Binding, Expr, FenceDecl, LetGroup, render_expr
 
 
 def _n(name: str, typ: str = SET) -> Expr:
@@ -124,35 +124,60 @@ def generated_co(pos: SourcePos) -> Expr:
     return Expr("inter", (_n("co", REL), _op("product", not_ul, not_ul, typ=REL)), type=REL, pos=pos)
 
 
+_LKW = _op("inter", _W, _LOCK, _op("range", _RMW_REL))  # a spin_lock's (or a successful trylock's) write
+_PO_LOC = _n("po-loc", REL)
+# lock.cat's critical: a lock write -> the unlock that releases it (no lock write between)
+_CRITICAL = _op("diff", _op("seq", _op("id", _LKW, typ=REL), _PO_LOC, _op("id", _UNLOCK, typ=REL), typ=REL),
+                _op("seq", _PO_LOC, _op("id", _op("union", _LKW, _UNLOCK), typ=REL), _PO_LOC, typ=REL), typ=REL)
+_LOCK_RMW = _op("seq", _op("id", _LKR, typ=REL), _RMW_REL, typ=REL)  # a lock's read -> its write
+LOCK_ATOMICITY = "lock-atomicity"
+
+
 def lock_atomicity(pos: SourcePos) -> Axiom:
     """A spin_lock's read reads the write just before its own in co (IW or an unlock); an
     unlock follows its lock write in co; a failed trylock in a critical section reads its lock.
 
     herd computes that read's rf from co (lock.cat: ``[IW | UL] ; singlestep(co) ;
     lk-rmw^-1``) and never chooses it; mmdsl's candidates do, so without this check several
-    candidates (the lock's read from an earlier unlock) would count as one herd execution."""
-    lkr = _op("id", _LKR, typ=REL)
+    candidates (the lock's read from an earlier unlock) would count as one herd execution.
+    The candidate enumerator cuts the first two early (``lock_order``)."""
     rf, co = _n("rf", REL), _n("co", REL)
     next_in_co = _op("diff", co, _op("seq", co, co, typ=REL), typ=REL)
-    read_from = _op("seq", rf, lkr, _RMW_REL, typ=REL)  # the write read -> the lock's write
+    read_from = _op("seq", rf, _op("id", _LKR, typ=REL), _RMW_REL, typ=REL)  # the write read -> the lock's write
     # and an unlock comes right after the lock write it releases (lock.cat's critical), as
     # herd merges unlocks into co: other places of the unlock in co are the same execution
-    lkw = _op("id", _op("inter", _W, _LOCK, _op("range", _RMW_REL)), typ=REL)
+    lkw = _op("id", _LKW, typ=REL)
     ul = _op("id", _UNLOCK, typ=REL)
-    po_loc = _n("po-loc", REL)
-    lock_writes = _op("union", _op("inter", _W, _LOCK, _op("range", _RMW_REL)), _UNLOCK)
-    between = _op("seq", po_loc, _op("id", lock_writes, typ=REL), po_loc, typ=REL)
-    critical = _op("diff", _op("seq", lkw, po_loc, ul, typ=REL), between, typ=REL)
     # and a failed trylock inside its thread's critical section reads that section's lock
     # write (lock.cat's rfi-lf, which herd puts in rf whatever else the read could read)
     lf = _op("diff", _op("inter", _R, _LOCK), _op("domain", _RMW_REL))
-    rfi_lf = _op("diff", _op("seq", lkw, po_loc, _op("id", lf, typ=REL), typ=REL),
-                 _op("seq", lkw, po_loc, ul, po_loc, typ=REL), typ=REL)
+    rfi_lf = _op("diff", _op("seq", lkw, _PO_LOC, _op("id", lf, typ=REL), typ=REL),
+                 _op("seq", lkw, _PO_LOC, ul, _PO_LOC, typ=REL), typ=REL)
     into_rfi_lf = _op("inter", rf, _op("product", _op("universe"), _op("range", rfi_lf), typ=REL), typ=REL)
-    wrong = _op("union", _op("diff", read_from, next_in_co, typ=REL), _op("diff", critical, next_in_co, typ=REL),
+    wrong = _op("union", _op("diff", read_from, next_in_co, typ=REL), _op("diff", _CRITICAL, next_in_co, typ=REL),
                 _op("diff", into_rfi_lf, rfi_lf, typ=REL), typ=REL)
-    return Axiom("lock-atomicity", "empty", Expr(wrong.op, wrong.args, type=REL, pos=pos), pos=pos,
+    return Axiom(LOCK_ATOMICITY, "empty", Expr(wrong.op, wrong.args, type=REL, pos=pos), pos=pos,
                  doc="a lock's read reads the write just before the lock's write in co, as herd builds it")
+
+
+def lock_order(prepared):
+    """(critical, lock read -> its write) of a prepared model with ``lock_atomicity``, both
+    static relations, or None: a candidate breaks that axiom when a pair of ``critical``
+    is not next to each other in co, or a lock's read reads another write than the one just
+    before the lock's write in co, so the enumerator may cut it as soon as that is known."""
+    shape = render_expr(lock_atomicity(None).expr)
+    for ax, _, _ in prepared.axioms:
+        if ax.name != LOCK_ATOMICITY or ax.negated or ax.test != "empty" or render_expr(ax.expr) != shape:
+            continue
+        env, _ = prepared.scope_of(ax)
+        if "rf" in env or "co" in env:  # not the candidate's own rf and co
+            return None
+        critical = prepared._compile(_CRITICAL, env)
+        lock_rmw = prepared._compile(_LOCK_RMW, env)
+        if critical[0] != "c" or lock_rmw[0] != "c":
+            return None
+        return critical[1], lock_rmw[1]
+    return None
 
 
 def within_generated(base: Expr, pos: SourcePos) -> Expr:
