@@ -66,7 +66,7 @@ def store_conditional(th, c, pc: int, loc: int, regs: tuple, pending: tuple, suc
     if succeeds:
         o = pending[i]
         pending = pending[:i] + ((o[:4] + (o[4] | CONSUMED | PAIRED,)) if o[0] == READ
-                                 else o[:4] + (True,),) + pending[i + 1:]
+                                 else o[:4] + (True,) + o[5:],) + pending[i + 1:]
         regs, pending = end_reservations(regs + (status,), pending, th.lr_desc)
         regs, status = regs[:-1], regs[-1]
         pos = len(pending)
