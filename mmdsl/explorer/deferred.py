@@ -51,7 +51,20 @@ def evaluate(code, regs: tuple):
 def combine(op: str, a, b):
     if isinstance(a, tuple) or isinstance(b, tuple):
         return ("b", op, a, b)
+    if op == AFTER:
+        return b
     return apply_op(op, a, b)
+
+
+AFTER = "after"  # ("b", AFTER, d, v): the value v, known once d is (a dependency without arithmetic)
+
+
+def after(deps, value):
+    """``value``, deferred until every value of ``deps`` is known (those that wait for reads)."""
+    for d in deps:
+        if isinstance(d, tuple) and waits_for_reads(d):
+            value = ("b", AFTER, d, value)
+    return value
 
 
 def combine_unary(op: str, a):
@@ -142,5 +155,5 @@ def deferred_text(v, names: dict[int, str] | None = None) -> str:
 
 _SYM = {
     "add": "+", "sub": "-", "mul": "*", "div": "/", "mod": "%", "xor": "^", "and": "&", "or": "|",
-    "eq": "==", "ne": "!=", "lt": "<", "le": "<=", "gt": ">", "ge": ">=", "land": "&&", "lor": "||",
+    "after": "then", "eq": "==", "ne": "!=", "lt": "<", "le": "<=", "gt": ">", "ge": ">=", "land": "&&", "lor": "||",
 }

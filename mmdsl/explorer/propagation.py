@@ -62,11 +62,11 @@ from __future__ import annotations
 
 from ..core.errors import UnsupportedError
 from ..core.events import EventShape
-from ..core.program import Branch, Fence, Load, Rmw, Store, StoreCond
+from ..core.program import Branch, Fence, Load, Rmw, Store
 from .deferred import resolve
-from .state import FENCE, READ, RMW, Machine
+from .state import FENCE, READ, RESV, RMW, WRITE, Machine
 from .transitions import (
-    ISSUE, MEMO_LIMIT, MISSPECULATED, PERFORM, Semantics, Transition, _others,
+    ISSUE, LR_RESERVES, MEMO_LIMIT, MISSPECULATED, PERFORM, Semantics, Transition, _others,
     located,
 )
 from .passing import drop_dead_fences
@@ -78,7 +78,7 @@ from .read_views import (
 )
 from .propagation_reduction import FINISH, constant_assignment_first, finish_steps, finished  # hwbench
 from .storage import (
-    EV_BARRIER, EV_WRITE, _barriers, _loc_writes, commit, coverage, final_memory, maximal_writes, observed,
+    EV_BARRIER, EV_WRITE, FROM_INIT, _barriers, _loc_writes, commit, coverage, final_memory, maximal_writes, observed,
     propagation_acyclic, receive, settle, view, visible_write,
 )
 
@@ -137,11 +137,6 @@ class PropagationMachine(Machine):
     def __init__(self, program, rules):
         super().__init__(program, rules)
         for th in self.threads:
-            for ins in th.thread.instrs:
-                if isinstance(ins, StoreCond):  # reservations are kept in one shared memory only
-                    raise UnsupportedError(
-                        f"'{ins.text}' (a store-conditional) is not supported by the explorer under model "
-                        f"'{rules.model.name}' (per-thread propagation); use the axiomatic engine", ins.pos)
             for k, whole in th.rules.atomic.items():
                 if not whole:
                     ins = th.thread.instrs[k]
@@ -283,6 +278,10 @@ A read-modify-write is performed once every write of its location has reached it
         if tr.action != PERFORM or tr.source >= 0:
             return True
         op = ts[2][tr.pos]
+        if op[0] == WRITE and len(op) > 5:  # a store-conditional's write: as an RMW's, right after
+            took = _reserved_write(ts[2], tr.pos)  # the write its load-reserved read
+            return (took is not None and not _loc_writes(storage[1], op[2]) & ~cover
+                    and visible_write(storage, tr.tid, op[2]) == (-1 if took == FROM_INIT else took))
         if op[0] != RMW:
             return True
         writes = _loc_writes(storage[1], op[2])
@@ -401,7 +400,16 @@ A read-modify-write is performed once every write of its location has reached it
             read = view(storage, t)[op[2]]
         if took > -2:
             storage = remember_read(self.m, storage, t, ts, op[3], took)
+            lr_took = (took if took >= 0 else FROM_INIT) if tr.outcome == LR_RESERVES else None
             tr = tr._replace(guess=None)  # the thread's own step depends on the value only
+        elif kind == READ and tr.outcome == LR_RESERVES:  # forwarded: the own write's place is not known
+            ins = self.m.threads[t].thread.instrs[op[3]]
+            raise UnsupportedError(
+                f"'{ins.text}' (a load-reserved) reads its own thread's pending write, and an sc may pair "
+                "with it: the explorer's per-thread propagation keeps a reservation only on a committed "
+                "write; use the axiomatic engine", ins.pos)
+        if kind == WRITE and len(op) > 5:  # a store-conditional's write goes right after the reserved one
+            took = _reserved_write(pending, tr.pos)
         key = (ts, tr, read)
         done = self._apply_memo.get(key)
         if done is None:
@@ -411,10 +419,27 @@ A read-modify-write is performed once every write of its location has reached it
                 raise located(err, self.m.threads[t], op[3]) from None
             self._remember(key, done)
         nts, write = done
+        if kind == READ and tr.outcome == LR_RESERVES and took > -2:  # the reservation notes the write read
+            npending = nts[2]
+            o = npending[tr.pos]
+            nts = (nts[0], nts[1], npending[:tr.pos] + (o + (lr_took,),) + npending[tr.pos + 1:])
         if write is not None:
-            took = visible_write(storage, t, op[2]) if kind == RMW else -1
+            if kind == RMW:
+                took = visible_write(storage, t, op[2])
+            elif not (kind == WRITE and len(op) > 5):
+                took = -1
             storage = commit(storage, t, EV_WRITE, op[2], write, took)
         return (storage, threads[:t] + (nts,) + threads[t + 1:])
+
+
+def _reserved_write(pending: tuple, p: int):
+    """The storage write the load-reserved paired with the store-conditional write at ``p``
+    read (-1: the initial value), None when its reservation is not taken yet."""
+    for i in range(p - 1, -1, -1):
+        o = pending[i]
+        if o[0] == RESV and o[4]:
+            return o[5] if len(o) > 5 else None
+    return None
 
 
 def received(machine, state, tr) -> tuple[int, str] | None:

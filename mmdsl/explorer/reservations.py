@@ -11,7 +11,7 @@ when a store-conditional or a newer load-reserved is issued.
 
 from __future__ import annotations
 
-from .deferred import evaluate, resolve
+from .deferred import after, evaluate, resolve
 from .state import BOUND, CONSUMED, GUARD, HALF, PAIRED, READ, RESV, RMW, WRITE
 
 
@@ -53,24 +53,41 @@ def latest_lr(th, pending) -> int:
 def store_conditional(th, c, pc: int, loc: int, regs: tuple, pending: tuple, succeeds: bool) -> tuple[tuple, tuple]:
     """Issue a store-conditional: it ends the reservation; on success it is a pending write paired with it.
 
-    Its status register reads 1 at once on failure, 0 once the write is performed on success
-    (a dependency on the write, as in herd).
+    RISC-V (``c[5]`` false): its status register reads 1 at once on failure, 0 once the
+    write is performed on success (a dependency on the write, as in herd). PPC ``stwcx.``
+    and ARM ``STREX`` (``c[5]``): as herd computes it, the status, 1 or 0, depends on every
+    register the instruction reads and on its reservation's address, not on the write: it
+    is deferred until the pending reads feeding them are performed.
     """
     i = latest_lr(th, pending)
+    # PPC/ARM: the status is computed before the reservations end; it rides at the end of the
+    # registers so that dropping a reservation shifts its placeholders too
+    status = after(_status_inputs(c, regs, pending, i), 0 if succeeds else 1) if c[5] else 1
     if succeeds:
         o = pending[i]
         pending = pending[:i] + ((o[:4] + (o[4] | CONSUMED | PAIRED,)) if o[0] == READ
-                                 else o[:4] + (True,),) + pending[i + 1:]
-        regs, pending = end_reservations(regs, pending, th.lr_desc)
+                                 else o[:4] + (True,) + o[5:],) + pending[i + 1:]
+        regs, pending = end_reservations(regs + (status,), pending, th.lr_desc)
+        regs, status = regs[:-1], regs[-1]
         pos = len(pending)
         pending = pending + ((WRITE, c[4], loc, pc, evaluate(c[3], regs), True),)
         if c[1] is not None:
-            regs = regs[:c[1]] + (("?", pos),) + regs[c[1] + 1:]
+            regs = regs[:c[1]] + (status if c[5] else ("?", pos),) + regs[c[1] + 1:]
         return regs, pending
-    regs, pending = end_reservations(regs, pending, th.lr_desc)
+    regs, pending = end_reservations(regs + (status,), pending, th.lr_desc)
+    regs, status = regs[:-1], regs[-1]
     if c[1] is not None:
-        regs = regs[:c[1]] + (1,) + regs[c[1] + 1:]
+        regs = regs[:c[1]] + (status,) + regs[c[1] + 1:]
     return regs, pending
+
+
+def _status_inputs(c, regs: tuple, pending: tuple, i: int) -> tuple:
+    """What a PPC/ARM store-conditional's status waits for: its address and value, and the
+    address of its load-reserved (pending ``i``) when that was issued on a guess."""
+    inputs = (evaluate(c[2], regs), evaluate(c[3], regs))
+    if i > 0 and pending[i - 1][0] == GUARD and pending[i - 1][3] == pending[i][3]:
+        inputs += (pending[i - 1][4],)
+    return inputs
 
 
 def end_reservations(regs: tuple, pending: tuple, lr_desc) -> tuple[tuple, tuple]:

@@ -97,15 +97,10 @@ class CompiledThread:
             return (I_RMW, ri[ins.dst] if ins.dst else None, c(ins.addr), c(ins.new), c(ins.cond),
                     ins.blocking, d_r, d_w, self.rules.atomic[k])
         if isinstance(ins, StoreCond):
-            if ins.reservation_dep is not None:
-                # PPC stwcx., ARM STREX: herd makes the status depend on every register the
-                # instruction reads (the checker's reservation_dep); the explorer knows a
-                # status at once, so it would let a branch on it go early
-                raise UnsupportedError(
-                    f"'{ins.text}' is not supported by the explorer: its status register depends on the "
-                    "registers the store-conditional reads, as in herd's PPC and ARM semantics, which the "
-                    "explorer does not model; use the axiomatic engine", ins.pos)
-            return (I_SC, ri[ins.dst] if ins.dst else None, c(ins.addr), c(ins.value), self.rules.halves[k][0])
+            # reservation_dep (PPC stwcx., ARM STREX): herd makes the status depend on every register
+            # the instruction reads, its reservation's address included (reservations.store_conditional)
+            return (I_SC, ri[ins.dst] if ins.dst else None, c(ins.addr), c(ins.value), self.rules.halves[k][0],
+                    ins.reservation_dep is not None)
         if isinstance(ins, Fence):
             return (I_FENCE, self.rules.halves[k][0])
         if isinstance(ins, Assign):

@@ -116,7 +116,8 @@ def _barriers(events) -> int:
 def _order_after(events, co: tuple, x: int, preds: int) -> tuple:
     """Make write ``x`` coherence-after ``preds`` (and what is before them), keeping the order
     transitive and each read-modify-write's write right after the write its read took: a
-    write after that one is after the RMW's write too."""
+    write after that one is after the RMW's write too, and one before the RMW's write is
+    before that one."""
     co = list(co)
     work = [(x, preds)]
     while work:
@@ -132,6 +133,11 @@ def _order_after(events, co: tuple, x: int, preds: int) -> tuple:
                     grown = True
         if not p & ~co[x]:
             continue
+        r = events[x][5] if events[x][0] == EV_WRITE else -1
+        if r >= 0:  # and before an atomic write means before the write it stays right after
+            before = p & ~(1 << r) & ~co[r]
+            if before:
+                work.append((r, before))
         co[x] |= p
         for y, c in enumerate(co):
             if (c >> x) & 1:
@@ -209,12 +215,25 @@ def propagation_acyclic(storage) -> bool:
     return True
 
 
+FROM_INIT = -2  # rmw_from of a store-conditional's write whose load-reserved read the initial value
+
+
 def commit(storage, t: int, kind: int, loc: int = -1, value=None, rmw_from: int = -1):
-    """Thread ``t`` commits a write (or a light barrier), seen by ``t`` at once."""
+    """Thread ``t`` commits a write (or a light barrier), seen by ``t`` at once.
+
+    ``rmw_from``: the write an atomic write must stay right after (-1: none; ``FROM_INIT``:
+    the initial value, so every later write of its location goes after it)."""
     init, events, seen, co, views = storage
     # a write waits for the barriers its thread had seen; a barrier for every event (group A)
     before = seen[t] & _barriers(events) if kind == EV_WRITE else seen[t]
     grown = (init, events + ((kind, t, loc, value, before, rmw_from),), seen, co + (0,), views)
+    if kind == EV_WRITE:
+        first = 0
+        for i, e in enumerate(events):
+            if e[0] == EV_WRITE and e[2] == loc and e[5] == FROM_INIT:
+                first |= 1 << i
+        if first:
+            grown = (init, grown[1], seen, _order_after(grown[1], grown[3], len(events), first), views)
     return receive(grown, t, len(events))
 
 
