@@ -73,6 +73,16 @@ case "$job" in
         done
         $mm suite litmus/x86 --report html -o out/x86.html "$@" || status=1
         $mm suite litmus/riscv --jobs 2 --report html -o out/riscv.html "$@" || status=1
+        # the Power, ARMv7 and AArch64 sets: mmdsl's own models against herd7's stock-model columns
+        $mm suite litmus/ppc -m ppc=power --report html -o out/ppc.html "$@" || status=1
+        $mm suite litmus/arm -m arm=armv7 --report html -o out/arm.html "$@" || status=1
+        $mm suite litmus/aarch64 -m aarch64=armv8 --report html -o out/aarch64.html "$@" || status=1
+        # herd's own C11 and Linux-kernel models, loaded unchanged, where they are beside us
+        cats=../shared/reference/herd-cats
+        if [ -f $cats/rc11.cat ]; then
+            $mm suite litmus/c11 -m $cats/rc11.cat --jobs 2 --report html -o out/c11.html "$@" || status=1
+            $mm suite litmus/linux -m $cats/linux-kernel.cat --report html -o out/linux.html "$@" || status=1
+        fi
         $mm run litmus/classic -m sc -m tso -m pso -m rmo -m dotnet -m relaxed -m tso-axioms -q || status=1
         # the data-type harnesses are serial under sc, tso and pso (relaxed needs fences: docs/datatypes.md)
         $mm run litmus/datatypes -m sc -m tso -m pso --spec serial > out/datatypes.txt || status=1
