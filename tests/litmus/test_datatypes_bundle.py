@@ -20,7 +20,7 @@ VERDICTS = {h: {"sc": PASS, "tso": PASS, "pso": PASS, "relaxed": FAIL} for h in 
 # the cheapest fences under relaxed: (thread, source line) of each, and the total cost
 FENCES = {
     "treiber-stack": ([("P0", 15), ("P0", 17)], 4),
-    "msn-queue": ([("P0", 17), ("P0", 24), ("P1", 39), ("P1", 41)], 8),
+    "msn-queue": ([("P0", 17), ("P0", 24), ("P1", 39), ("P1", 44)], 8),
     "two-lock-queue": ([("P0", 18)], 2),
     "lazy-list": ([("P0", 24)], 2),
 }
