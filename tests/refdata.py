@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import re
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -53,3 +54,15 @@ def riscv_corpus() -> list[dict]:
 
 def classic_file(dialect: str, test: str) -> Path:
     return REFERENCE / "classic" / dialect / f"{test}.litmus"
+
+
+def outcome(text: str) -> tuple:
+    """(final states, Ok/No, witness counts, Observation word) of a herd-shaped output."""
+    lines = text.splitlines()
+    at = next(k for k, line in enumerate(lines) if line.startswith("States "))
+    n = int(lines[at].split()[1])
+    states = frozenset(frozenset(a.strip().replace(" ", "").replace("[", "").replace("]", "")
+                                 for a in line.split(";") if a.strip()) for line in lines[at + 1:at + 1 + n])
+    witnesses = re.search(r"^Positive: (\d+) Negative: (\d+)", text, re.M).groups()
+    observation = re.search(r"^Observation \S+ (\S+)", text, re.M).group(1)
+    return states, lines[at + 1 + n], witnesses, observation

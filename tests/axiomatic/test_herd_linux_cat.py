@@ -14,7 +14,7 @@ import re
 from pathlib import Path
 
 import pytest
-from refdata import ROOT, SHARED_REFERENCE
+from refdata import ROOT, SHARED_REFERENCE, outcome
 
 from mmdsl.axiomatic import check
 from mmdsl.core.errors import MmdslError
@@ -53,18 +53,6 @@ PINNED = [
     "CoRR+poonceonce+Once",
     "MP+trylock-in-critical",                  # a failed trylock in its own critical section (rfi-lf)
 ]
-
-
-def outcome(text: str) -> tuple:
-    """(final states, Ok/No, witness counts, Observation word) of a herd-shaped output."""
-    lines = text.splitlines()
-    at = next(k for k, line in enumerate(lines) if line.startswith("States "))
-    n = int(lines[at].split()[1])
-    states = frozenset(frozenset(a.strip().replace(" ", "").replace("[", "").replace("]", "")
-                                 for a in line.split(";") if a.strip()) for line in lines[at + 1:at + 1 + n])
-    witnesses = re.search(r"^Positive: (\d+) Negative: (\d+)", text, re.M).groups()
-    observation = re.search(r"^Observation \S+ (\S+)", text, re.M).group(1)
-    return states, lines[at + 1 + n], witnesses, observation
 
 
 _MODEL: list = []

@@ -11,11 +11,10 @@ states, the witness counts and the Observation must all be herd's.
 from __future__ import annotations
 
 import csv
-import re
 from pathlib import Path
 
 import pytest
-from refdata import ROOT, SHARED_REFERENCE
+from refdata import ROOT, SHARED_REFERENCE, outcome
 
 from mmdsl.axiomatic import check
 from mmdsl.lang import load_model
@@ -26,18 +25,6 @@ HERD_CATS = SHARED_REFERENCE / "herd-cats"
 SUITES = {"ppc": ROOT / "litmus" / "ppc" / "tests", "arm": ROOT / "litmus" / "arm" / "tests"}
 pytestmark = pytest.mark.skipif(not (HERD_CATS / "ppc.cat").is_file() or not (HERD_CATS / "arm.cat").is_file(),
                                 reason=f"herd's ppc.cat and arm.cat are not in {HERD_CATS}")
-
-
-def outcome(text: str) -> tuple:
-    """(final states, Ok/No, witness counts, Observation word) of a herd-shaped output."""
-    lines = text.splitlines()
-    at = next(k for k, line in enumerate(lines) if line.startswith("States "))
-    n = int(lines[at].split()[1])
-    states = frozenset(frozenset(a.strip().replace(" ", "").replace("[", "").replace("]", "")
-                                 for a in line.split(";") if a.strip()) for line in lines[at + 1:at + 1 + n])
-    witnesses = re.search(r"^Positive: (\d+) Negative: (\d+)", text, re.M).groups()
-    observation = re.search(r"^Observation \S+ (\S+)", text, re.M).group(1)
-    return states, lines[at + 1 + n], witnesses, observation
 
 
 def suite_files(model: str) -> list[Path]:
