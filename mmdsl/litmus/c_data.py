@@ -380,8 +380,6 @@ def return_stmt(low: "ThreadLowering", stmt: g.Return) -> None:
 def unrolled_loop(low: "ThreadLowering", stmt: g.Stmt, header: str, cond: g.Node | None, body: g.Stmt, depth: int,
                   step: g.Node | None, test_first: bool) -> None:
     """The loop unrolled ``unroll`` times; where it would run once more the thread stops with %err = 2."""
-    from .c_statements import _Loop
-
     brk = low.new_label()
     low.ctx.unrolled.add((stmt.at, stmt.end))
     for _ in range(low.ctx.unroll):
@@ -389,12 +387,7 @@ def unrolled_loop(low: "ThreadLowering", stmt: g.Stmt, header: str, cond: g.Node
         low.at_statement(stmt, header)
         if test_first and cond is not None:
             low.branch(cond, False, brk)
-        low.loops.append(_Loop(brk, cont))
-        nb = len(low.boundaries)
-        low._body(body, depth)
-        low.loops.pop()
-        if cont.used:  # a `continue` jumps to the end of the body: not one place in the source
-            low.boundaries[nb:] = [b for b in low.boundaries[nb:] if b.index != len(low.instrs)]
+        low.loop_body(body, depth, brk, cont, True)  # a `continue` here also ends the body: not one place
         low.place(cont)
         low.at_statement(stmt, header)
         if step is not None:

@@ -134,13 +134,8 @@ class StatementLowering:
         self.place(top)
         if test_first and cond is not None:
             self.branch(cond, False, brk)
-        self.loops.append(_Loop(brk, cont))
-        nb = len(self.boundaries)
-        self._body(body, depth)
-        self.loops.pop()
-        if cont.used and (step is not None or not test_first):
-            # a `continue` jumps to the step or the test: the end of the body is not one place
-            self.boundaries[nb:] = [b for b in self.boundaries[nb:] if b.index != len(self.instrs)]
+        # a `continue` jumps to the step or the test: then the end of the body is not one place
+        self.loop_body(body, depth, brk, cont, step is not None or not test_first)
         if cont is not top:
             self.place(cont)
         self.at_statement(stmt, header)
@@ -151,6 +146,17 @@ class StatementLowering:
         else:
             self.jump(None, top)
         self.place(brk)
+
+    def loop_body(self, body: g.Stmt, depth: int, brk: Label, cont: Label, continue_leaves_end: bool) -> None:
+        """A loop body, its `break` going to ``brk`` and `continue` to ``cont``; when a `continue`
+        jumps somewhere other than the body's end (``continue_leaves_end``) and one is used, the
+        end of the body is no single place in the source, so no fence place is offered there."""
+        self.loops.append(_Loop(brk, cont))
+        nb = len(self.boundaries)
+        self._body(body, depth)
+        self.loops.pop()
+        if cont.used and continue_leaves_end:
+            self.boundaries[nb:] = [b for b in self.boundaries[nb:] if b.index != len(self.instrs)]
 
     def _while(self, stmt: g.While, depth: int) -> None:
         self._loop(stmt, self.source(stmt.at, stmt.body.at), stmt.cond, stmt.body, depth)
