@@ -22,6 +22,7 @@ from ..core.outcome import TestResult
 from ..core.program import Program
 from ..lang.ir import Model
 from .cycles import CycleEncoder, ExecutionCycles, refinement
+from .devices import acts_as_device
 from .encoding import Choice, Problem, holds
 from .insert import insert_fences
 from .places import fence_kinds, program_places
@@ -343,7 +344,9 @@ def select_fences(program: Program, model: Model, options: FenceOptions | None =
                 "axiomatic checker only: it does not take loops, state properties, --method cut or --spec serial",
                 model.propagation_pos)
         return select_on_explorer(program, model, options)
-    if model.per_thread:  # fences act through cumulativity: maximal-failing-set clauses (propagation.py)
+    # fences act through cumulativity (power, armv7) or dependencies are devices (armv8):
+    # maximal-failing-set clauses (propagation.py)
+    if model.per_thread or acts_as_device(model):
         from .propagation import PropagationSelector
 
         return PropagationSelector(program, model, options).run()
