@@ -53,10 +53,15 @@ def dependency_kinds(model: Model, kinds: list[str] | None = None,
     return out
 
 
+def dependency_names(model: Model) -> set[str]:
+    """The names of the model's priced, insertable dependencies (``--kinds``, ``--cost`` may name them)."""
+    return {r.name for r in model.dependencies if r.cost is not None and insertable(r.name)}
+
+
 def split_kinds(model: Model, kinds: list[str] | None, costs: dict[str, int]) -> tuple[list[FenceKind],
                                                                                         list[FenceKind]]:
     """``--kinds`` and ``--cost`` over fences and priced dependencies: (fence kinds, dependency kinds)."""
-    deps = {r.name for r in model.dependencies if r.cost is not None and insertable(r.name)}
+    deps = dependency_names(model)
     fence_names = [k for k in kinds or () if k.strip() not in deps]
     fence_costs = {k: n for k, n in costs.items() if k not in deps}
     dep_costs = {k: n for k, n in costs.items() if k in deps}
