@@ -7,8 +7,9 @@ member of an acyclic union; under Armv8 a dependency orders more than its two ac
 apply. What does: every relation a fence or a dependency adds to (``fence``,
 ``strong-fence``, ``light-fence``, ``dep``, hence ``ppo``, ``hb``, ``prop``) occurs only
 positively in herd's four axioms and in Armv8's default order axiom (``check_monotone``
-refuses a model where it does not), so adding devices never allows an execution. Selection is then an implicit hitting-set loop over devices
-(every fence kind at every place, every priced dependency the dialect can write):
+refuses a model where it does not), so adding devices never allows an execution.
+Selection is then an implicit hitting-set loop over devices (every fence kind at every
+place, every priced dependency the dialect can write):
 
 1. CP-SAT gives the cheapest device set S meeting the clauses so far;
 2. the axiomatic checker runs the program with S inserted; if no unwanted execution is

@@ -114,6 +114,7 @@ LISA = _LisaSyntax(
     store=re.compile(r"(?P<mnemonic>w)\[[^\]]*\]\s+(?P<base>" + _LISA_NAME + r")\s+(?P<value>r[0-9]+|-?[0-9]+)"),
 )
 
+
 class _AArch64Syntax(AsmSyntax):
     """diy7's AArch64 idioms: EOR W9,W1,W1 then LDR W3,[X4,W9,SXTW] (addr); ADD W9,W9,W2 then
     STR W9,[X3] (data, X-wide when the store is); CBNZ W1,LC90 (ctrl), then ISB (ctrl+isb)."""
@@ -179,8 +180,8 @@ def can_write(syntax: AsmSyntax, program: Program, dep: DependencyInsertion) -> 
         return False
     instrs = program.threads[dep.tid].instrs
     src, tgt = instrs[dep.source], instrs[dep.target]
-    if not isinstance(src, Load) or not isinstance(tgt, (Load, Store)) or not src.dst.strip("%").strip():
-        return False
+    if not isinstance(src, Load) or not isinstance(tgt, (Load, Store)) or not (src.dst or "").strip("%").strip():
+        return False  # (a load into AArch64's zero register keeps no value to depend on)
     if any(getattr(i, "dst", None) == src.dst for i in instrs[dep.source + 1:dep.target]):
         return False  # the register no longer holds the value read
     if dep.kind in ("addr", "data") and not _free_registers(syntax, program, dep.tid):

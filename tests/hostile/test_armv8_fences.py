@@ -73,3 +73,20 @@ def test_a_model_using_a_dependency_negatively_is_refused(tmp_path):
                             "-m", str(model)])
     assert r.exit_code == 2, r.output
     assert "negatively" in r.output and "Traceback" not in r.output
+
+
+def test_a_load_into_the_zero_register_is_no_dependency_source(tmp_path):
+    """LDR WZR keeps no value: no dependency starts there (it was an AttributeError traceback)."""
+    f = tmp_path / "zr.litmus"
+    f.write_text("""AArch64 MP+zr
+{ 0:X1=x; 0:X3=y; 1:X0=y; 1:X2=x; }
+ P0          | P1           ;
+ MOV W0,#1   | LDR W1,[X0]  ;
+ STR W0,[X1] | LDR WZR,[X2] ;
+ MOV W2,#1   | LDR W3,[X2]  ;
+ STR W2,[X3] |              ;
+exists (1:X1=1 /\\ 1:X3=0)
+""")
+    r = runner.invoke(app, ["fences", str(f), "-m", "armv8", "-o", str(tmp_path / "out.litmus")])
+    assert r.exit_code == 0, r.output
+    assert "Status OPTIMAL" in r.output and "re-run: Forbidden" in r.output
