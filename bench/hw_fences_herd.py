@@ -1,7 +1,7 @@
-"""herd7's word on fence selection under power and armv7: the answer forbids, every cheaper device set allows.
+"""herd7's word on fence selection under power, armv7 and armv8: the answer forbids, every cheaper device set allows.
 
 For each test: ``mmdsl fences`` (``fences/propagation.py``) picks the cheapest fences and
-dependencies; the fenced test it writes (``-o``) goes to herd7 with ppc.cat / arm.cat,
+dependencies; the fenced test it writes (``-o``) goes to herd7 with ppc.cat / arm.cat / aarch64.cat,
 which must say Never. Then every device set of lower cost that is maximal (no candidate
 device fits in the remaining budget) is written the same way and given to herd7, which
 must say Sometimes for each: herd's models are monotone in fences and dependencies, so a
@@ -11,7 +11,8 @@ herd's own judgement, not only by mmdsl's.
     .venv/bin/python bench/hw_fences_herd.py --herd-libdir /work/herd-build/herdtools7/herd/libdir \
         --out tests/fences/data/hw/herd_verdicts.csv --fenced tests/fences/data/hw litmus/ppc/tests/classic/MP.litmus ...
 
-The model is power for PPC and LISA tests, armv7 for ARM tests (``--model`` overrides).
+The model is power for PPC and LISA tests, armv7 for ARM tests, armv8 for AArch64 tests
+(``--model`` overrides).
 """
 
 from __future__ import annotations
@@ -32,7 +33,8 @@ from mmdsl.fences.writer import fenced_source  # noqa: E402
 from mmdsl.lang import load_model  # noqa: E402
 from mmdsl.litmus import load_litmus  # noqa: E402
 
-CATS = {"power": "ppc.cat", "armv7": "arm.cat"}
+CATS = {"power": "ppc.cat", "armv7": "arm.cat", "armv8": "aarch64.cat"}
+MODEL_OF_ARCH = {"ARM": "armv7", "AArch64": "armv8"}  # any other (PPC, LISA): power
 
 
 def herd(libdir: str, cat: str, text: str) -> str:
@@ -71,14 +73,14 @@ def main() -> int:
     ap.add_argument("--herd-libdir", required=True)
     ap.add_argument("--model")
     ap.add_argument("--out", help="CSV of the verdicts")
-    ap.add_argument("--fenced", help="folder to keep each fenced test in (ppc/, arm/ below it)")
+    ap.add_argument("--fenced", help="folder to keep each fenced test in (ppc/, arm/, aarch64/ below it)")
     ap.add_argument("--max-sets", type=int, default=2000,
                     help="give herd at most this many cheaper sets per test (the CSV says when it stopped)")
     args = ap.parse_args()
     rows = []
     for t in args.tests:
         program = load_litmus(t)
-        name = args.model or ("armv7" if program.arch == "ARM" else "power")
+        name = args.model or MODEL_OF_ARCH.get(program.arch, "power")
         model = load_model(name)
         selector = PropagationSelector(program, model, FenceOptions())
         sel = selector.run()

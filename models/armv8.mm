@@ -33,12 +33,14 @@ reorder {          # rows: the earlier access; columns: the later one
 }
 forwarding own-writes
 
+# `cost N`: what fence selection pays to insert the dependency (an eor, a cbnz; ctrl+isb
+# also an isb) instead of a fence (mmdsl fences, docs/fences.md); the prices change no verdict
 dependencies {     # herd's aarch64.cat, dob
-    addr : R * M          "addr: the address comes from the read"
-    data : R * W          "data: the stored value comes from the read"
-    ctrl : R * W          "ctrl ; [W]: a store after a branch on the read"
-    addr;po : R * W       "addr ; po ; [W]: a store after an access whose address depends on the read"
-    ctrl+isb : R * R      "ctrl ; [ISB] ; po ; [R]: a read after a branch on the read and an isb"
+    addr : R * M cost 1          "addr: the address comes from the read"
+    data : R * W cost 1          "data: the stored value comes from the read"
+    ctrl : R * W cost 1          "ctrl ; [W]: a store after a branch on the read"
+    addr;po : R * W              "addr ; po ; [W]: a store after an access whose address depends on the read"
+    ctrl+isb : R * R cost 2      "ctrl ; [ISB] ; po ; [R]: a read after a branch on the read and an isb"
 }
 
 fence dmb-sy aka dsb-sy, dmb-ish, dsb-ish, dmb-osh, dsb-osh, mb, sync orders M * M cost 3

@@ -22,7 +22,7 @@ def fences(
     spec: Optional[str] = typer.Option(None, "--spec",
                                        help="serial: forbid every observation that no run with each operation "
                                             "atomic has (CheckFence's check; same as --target serial)."),
-    kinds: Optional[str] = typer.Option(None, "--kinds", help="Fence kinds to use (under power/armv7 also dependencies: addr, data, ctrl, ctrl+isync), comma separated (default: all)."),
+    kinds: Optional[str] = typer.Option(None, "--kinds", help="Fence kinds to use (under power/armv7/armv8 also dependencies: addr, data, ctrl, ctrl+isync, ctrl+isb), comma separated (default: all)."),
     cost: List[str] = typer.Option([], "--cost", help="Override a kind's cost: KIND=N (repeatable)."),
     all_optimal: bool = typer.Option(False, "--all-optimal", help="List every optimal placement."),
     all_minimal: bool = typer.Option(False, "--all-minimal",

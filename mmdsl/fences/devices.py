@@ -23,6 +23,19 @@ def insertable(name: str) -> bool:
     return name in INSERTABLE or (name.startswith("ctrl+") and len(name) > 5)
 
 
+def acts_as_device(model: Model) -> bool:
+    """Whether the cycle encoding (``cycles.py``) cannot express what selection may insert under ``model``.
+
+    That encoding is exact when every device orders a fixed set of pairs, its fence's
+    ``orders``. A priced dependency does not: an ``addr`` also orders its load before every
+    later write (``addr;po``) and a read that takes the written value (``(dep | rmw) ;
+    rfi``); nor does a fence that completes a ``ctrl+FENCE`` line (an ``isb`` after a
+    branch the test has orders pairs its ``orders`` never names). Such models go to the
+    grow-and-cut loop of ``propagation.py``, which asks the checker instead.
+    """
+    return any((r.cost is not None and insertable(r.name)) or "ctrl+" in r.name for r in model.dependencies)
+
+
 def dependency_kinds(model: Model, kinds: list[str] | None = None,
                      costs: dict[str, int] | None = None) -> list[FenceKind]:
     """The model's priced, insertable dependencies, restricted by ``kinds`` (when it names any), costs overridden."""
@@ -40,10 +53,15 @@ def dependency_kinds(model: Model, kinds: list[str] | None = None,
     return out
 
 
+def dependency_names(model: Model) -> set[str]:
+    """The names of the model's priced, insertable dependencies (``--kinds``, ``--cost`` may name them)."""
+    return {r.name for r in model.dependencies if r.cost is not None and insertable(r.name)}
+
+
 def split_kinds(model: Model, kinds: list[str] | None, costs: dict[str, int]) -> tuple[list[FenceKind],
                                                                                         list[FenceKind]]:
     """``--kinds`` and ``--cost`` over fences and priced dependencies: (fence kinds, dependency kinds)."""
-    deps = {r.name for r in model.dependencies if r.cost is not None and insertable(r.name)}
+    deps = dependency_names(model)
     fence_names = [k for k in kinds or () if k.strip() not in deps]
     fence_costs = {k: n for k, n in costs.items() if k not in deps}
     dep_costs = {k: n for k, n in costs.items() if k in deps}

@@ -22,6 +22,7 @@ from ..core.outcome import TestResult
 from ..core.program import Program
 from ..lang.ir import Model
 from .cycles import CycleEncoder, ExecutionCycles, refinement
+from .devices import acts_as_device, dependency_names
 from .encoding import Choice, Problem, holds
 from .insert import insert_fences
 from .places import fence_kinds, program_places
@@ -342,8 +343,16 @@ def select_fences(program: Program, model: Model, options: FenceOptions | None =
                 f"fence selection under model '{model.name}' (propagation {model.propagation}) runs on the "
                 "axiomatic checker only: it does not take loops, state properties, --method cut or --spec serial",
                 model.propagation_pos)
+        priced = [k for k in [*(options.kinds or ()), *options.costs] if k.strip() in dependency_names(model)]
+        if priced:
+            raise UnsupportedError(
+                f"dependency '{priced[0].strip()}' is a device only in loop-free tests (the axiomatic checker); "
+                "with loops, state properties, --method cut or --spec serial selection inserts fences only",
+                hint="leave the dependencies out of --kinds and --cost")
         return select_on_explorer(program, model, options)
-    if model.per_thread:  # fences act through cumulativity: maximal-failing-set clauses (propagation.py)
+    # fences act through cumulativity (power, armv7) or dependencies are devices (armv8):
+    # maximal-failing-set clauses (propagation.py)
+    if model.per_thread or acts_as_device(model):
         from .propagation import PropagationSelector
 
         return PropagationSelector(program, model, options).run()

@@ -1,11 +1,15 @@
-"""Fence selection under per-thread (non-multi-copy-atomic) models: Power, Armv7.
+"""Fence selection under per-thread models (Power, Armv7) and where dependencies are devices (Armv8).
 
-There a fence acts through cumulativity (``prop``, ``hb``), not as one member of an acyclic
-union, so the cycle encoding of ``cycles.py`` does not apply. What does: every relation a
-fence or a dependency adds to (``fence``, ``strong-fence``, ``light-fence``, ``dep``, hence
-``ppo``, ``hb``, ``prop``) occurs only positively in herd's four axioms, so adding devices
-never allows an execution. Selection is then an implicit hitting-set loop over devices
-(every fence kind at every place, every priced dependency the dialect can write):
+Under a per-thread model a fence acts through cumulativity (``prop``, ``hb``), not as one
+member of an acyclic union; under Armv8 a dependency orders more than its two accesses
+(``addr;po``, ``dep ; rfi``) and an isb completes a branch into ``ctrl+isb``
+(``devices.acts_as_device``). Either way the cycle encoding of ``cycles.py`` does not
+apply. What does: every relation a fence or a dependency adds to (``fence``,
+``strong-fence``, ``light-fence``, ``dep``, hence ``ppo``, ``hb``, ``prop``) occurs only
+positively in herd's four axioms and in Armv8's default order axiom (``check_monotone``
+refuses a model where it does not), so adding devices never allows an execution.
+Selection is then an implicit hitting-set loop over devices (every fence kind at every
+place, every priced dependency the dialect can write):
 
 1. CP-SAT gives the cheapest device set S meeting the clauses so far;
 2. the axiomatic checker runs the program with S inserted; if no unwanted execution is

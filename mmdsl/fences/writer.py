@@ -38,7 +38,7 @@ def fenced_source(program: Program, fences: list[Choice], notes: list[str] | Non
     dialect = dialect_for(program.arch)
     if not hasattr(dialect, "write_with_fences"):
         raise UnsupportedError(f"the {program.arch} dialect cannot write fenced tests back")
-    if any(c.is_dependency for c in fences):  # power/armv7: dependencies written in diy's idioms
+    if any(c.is_dependency for c in fences):  # power/armv7/armv8: dependencies written in diy's idioms
         return _with_dependencies(dialect, program, fences)
     insertions = []
     for c in fences:

@@ -260,6 +260,17 @@ class AArch64Dialect(TableDialect):
     def parse_cell(self, text: str) -> CellCode:
         return parse_asm_cell(self, _grammar(), text, _Operands, lower_instruction)
 
+    def can_write_dependency(self, program, dep) -> bool:
+        from .asm_dependencies import AARCH64, can_write
+
+        return can_write(AARCH64, program, dep)
+
+    def write_with_devices(self, program, fences: list[tuple[int, int, str]], deps: list) -> str:
+        """The source with fences and dependencies (diy7's idioms) written in (``asm_dependencies``)."""
+        from .asm_dependencies import AARCH64, write_with_devices
+
+        return write_with_devices(self, AARCH64, program, fences, deps)
+
     def fence_text(self, kind: str) -> str:
         if kind == "isb":
             return "ISB"

@@ -1,13 +1,17 @@
-"""Writing fences and inserted dependencies (addr, data, ctrl, ctrl+FENCE) into PPC, ARM and LISA tests, in diy's idioms.
+"""Writing fences and inserted dependencies (addr, data, ctrl, ctrl+FENCE) into PPC, ARM, AArch64 and LISA tests, in diy's idioms.
 
 A dependency from a load to a later access of its thread is written as diy7 writes them:
 
 * ``addr``: ``xor T,S,S`` (``EOR T,S,S``), then the access adds T to its address
-  (``lwz r3,0(r4)`` becomes ``lwzx r3,T,r4``, ``LDR R1,[%x1]`` becomes ``LDR R1,[T,%x1]``);
+  (``lwz r3,0(r4)`` becomes ``lwzx r3,T,r4``, ``LDR R1,[%x1]`` becomes ``LDR R1,[T,%x1]``,
+  AArch64's ``LDR W3,[X4]`` becomes ``LDR W3,[X4,W9,SXTW]``);
 * ``data``: ``xor T,S,S`` and ``add T,T,V``, then the store writes T instead of V;
-* ``ctrl``: ``cmpw S,S`` / ``beq LCnn`` / ``LCnn:`` (``CMP`` / ``BNE``) before the access;
+* ``ctrl``: ``cmpw S,S`` / ``beq LCnn`` / ``LCnn:`` (``CMP`` / ``BNE``; AArch64 ``CBNZ S,LCnn``) before the access;
 * LISA: ``mov T (xor S S)``, ``r[] R x+T``, ``mov T (add T V)``, ``b[] S LCnn``;
 * ``ctrl+FENCE``: the same, then the fence (``isync``, ``ISB``).
+
+(AArch64 spells S and T as W registers, as diy7 does, and T as an X register where it
+replaces the value of a 64-bit store.)
 
 S is the load's destination register, T a register the thread does not use, LCnn a
 label the test does not use. Several sources of one kind into one access are combined
@@ -51,6 +55,18 @@ class AsmSyntax:
 
     def with_address(self, text: str, reg: str) -> str | None:
         raise NotImplementedError
+
+    def key(self, reg: str) -> str:
+        """What names one register however it is spelled (AArch64's W5 and X5 are one)."""
+        return reg.upper()
+
+    def source(self, reg: str) -> str:
+        """How the xor and the branch spell the load's destination register (its IR name)."""
+        return reg
+
+    def sized(self, tmp: str, value: str) -> str:
+        """The scratch register spelled as wide as the stored value it replaces."""
+        return tmp
 
     def with_value(self, text: str, reg: str) -> str | None:
         m = self.store.fullmatch(text.strip())
@@ -98,6 +114,39 @@ LISA = _LisaSyntax(
     store=re.compile(r"(?P<mnemonic>w)\[[^\]]*\]\s+(?P<base>" + _LISA_NAME + r")\s+(?P<value>r[0-9]+|-?[0-9]+)"),
 )
 
+
+class _AArch64Syntax(AsmSyntax):
+    """diy7's AArch64 idioms: EOR W9,W1,W1 then LDR W3,[X4,W9,SXTW] (addr); ADD W9,W9,W2 then
+    STR W9,[X3] (data, X-wide when the store is); CBNZ W1,LC90 (ctrl), then ISB (ctrl+isb)."""
+
+    def with_address(self, text: str, reg: str) -> str | None:
+        t = text.strip()
+        m = self.load.fullmatch(t) or self.store.fullmatch(t)
+        if m is None or m.group("mnemonic").upper() not in ("LDR", "STR"):
+            return None  # LDAR, LDAPR, STLR take no index register
+        return f"{m.group('mnemonic')} {m.group('value')},[{m.group('base')},{reg},SXTW]"
+
+    def key(self, reg: str) -> str:
+        up = reg.upper()
+        return "X" + up[1:] if up[:1] in ("W", "X") and up[1:].isdigit() else up
+
+    def source(self, reg: str) -> str:
+        return "W" + reg[1:] if reg[:1] in ("W", "X") and reg[1:].isdigit() else reg
+
+    def sized(self, tmp: str, value: str) -> str:
+        return ("X" if value.strip().upper().startswith("X") else "W") + tmp[1:]
+
+
+_A64_REG = r"[WXwx](?:[12]?[0-9]|30)|[WXwx][Zz][Rr]"
+_A64_ACCESS = r"(?P<mnemonic>{m})\s+(?P<value>" + _A64_REG + r")\s*,\s*\[\s*(?P<base>[Xx](?:[12]?[0-9]|30))\s*\]"
+AARCH64 = _AArch64Syntax(
+    register=r"\b[WXwx](?:[12]?[0-9]|30)\b",
+    scratch=tuple(f"W{n}" for n in (*range(9, 29), *range(5, 9))),
+    xor="EOR {d},{a},{b}", add="ADD {d},{a},{b}", compare="", branch="CBNZ {a},{label}",
+    load=re.compile(_A64_ACCESS.format(m="LDR|LDAR|LDAPR|ldr|ldar|ldapr")),
+    store=re.compile(_A64_ACCESS.format(m="STR|STLR|str|stlr")),
+)
+
 _PPC_REG = r"r(?:[12][0-9]|3[01]|[0-9])|%[A-Za-z_][A-Za-z0-9_]*"
 _PPC_ACCESS = r"(?P<mnemonic>{m})\s+(?P<value>" + _PPC_REG + r")\s*,\s*(?P<offset>-?(?:0x[0-9a-fA-F]+|[0-9]+))" \
               r"\s*\(\s*(?P<base>" + _PPC_REG + r")\s*\)"
@@ -131,8 +180,8 @@ def can_write(syntax: AsmSyntax, program: Program, dep: DependencyInsertion) -> 
         return False
     instrs = program.threads[dep.tid].instrs
     src, tgt = instrs[dep.source], instrs[dep.target]
-    if not isinstance(src, Load) or not isinstance(tgt, (Load, Store)) or not src.dst.strip("%").strip():
-        return False
+    if not isinstance(src, Load) or not isinstance(tgt, (Load, Store)) or not (src.dst or "").strip("%").strip():
+        return False  # (a load into AArch64's zero register keeps no value to depend on)
     if any(getattr(i, "dst", None) == src.dst for i in instrs[dep.source + 1:dep.target]):
         return False  # the register no longer holds the value read
     if dep.kind in ("addr", "data") and not _free_registers(syntax, program, dep.tid):
@@ -170,20 +219,21 @@ def write_with_devices(dialect, syntax: AsmSyntax, program: Program, fences: lis
         text = (instrs[target].text or "").strip()
         new = text
         for kind in ("data", "addr"):  # data first: the address rewrite keeps the value register
-            srcs = [instrs[d.source].dst for d in group if d.kind == kind]
+            srcs = [syntax.source(instrs[d.source].dst) for d in group if d.kind == kind]
             if not srcs:
                 continue
             tmp = _combine(syntax, srcs, free, tid, target, lines)
             if kind == "data":
                 m = syntax.store.fullmatch(new)
-                lines.append((tid, target, syntax.add.format(d=tmp, a=tmp, b=m.group("value"))))
-                new = syntax.with_value(new, tmp)
+                wide = syntax.sized(tmp, m.group("value"))
+                lines.append((tid, target, syntax.add.format(d=wide, a=wide, b=m.group("value"))))
+                new = syntax.with_value(new, wide)
             else:
                 new = syntax.with_address(new, tmp)
         for d in group:
             if d.kind == "ctrl" or d.kind.startswith("ctrl+"):
                 label = next(labels)
-                reg = instrs[d.source].dst
+                reg = syntax.source(instrs[d.source].dst)
                 if syntax.compare:
                     lines.append((tid, target, syntax.compare.format(a=reg)))
                 lines += [(tid, target, syntax.branch.format(a=reg, label=label)), (tid, target, f"{label}:")]
@@ -215,10 +265,10 @@ def _combine(syntax: AsmSyntax, srcs: list[str], free: list[str], tid: int, targ
 
 
 def _free_registers(syntax: AsmSyntax, program: Program, tid: int) -> list[str]:
-    used = {r.upper() for r in re.findall(syntax.register, _column_text(program, tid))}
+    used = {syntax.key(r) for r in re.findall(syntax.register, _column_text(program, tid))}
     for reg in program.threads[tid].reg_init:
-        used.add(reg.upper())
-    return [r for r in syntax.scratch if r.upper() not in used]
+        used.add(syntax.key(reg))
+    return [r for r in syntax.scratch if syntax.key(r) not in used]
 
 
 def _fresh_labels(source: str):

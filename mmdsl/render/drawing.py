@@ -11,7 +11,7 @@ from ..core.program import Branch, Program
 from ..lang.ir import Model
 from .dot_execution import execution_dot
 from .execution_choice import Chosen, choose_executions, cut_message, none_message
-from .execution_view import Insertion, execution_view
+from .execution_view import DependencyInsertion, Insertion, execution_view
 from .graphviz_out import Written, check_format, write_diagrams
 from .styles import Style, style_named
 
@@ -57,14 +57,16 @@ def draw_test(program: Program, model: Model, outdir: str | Path, options: DrawO
     require_loop_free(program)
     report = DrawReport()
     insertions: list[Insertion] = []
+    dependencies: list[DependencyInsertion] = []
     if options.fences:
-        insertions, line = chosen_fences(program, model)
+        insertions, dependencies, line = chosen_devices(program, model)
         report.messages.append(line)
     choice = choose_executions(program, model, options.show, options.max_count)
     if not choice.chosen:
         report.messages.append(none_message(program, model, options.show, choice))
         return report
-    diagrams = chosen_dots(program, model, choice.chosen, style, init=options.init, insertions=insertions)
+    diagrams = chosen_dots(program, model, choice.chosen, style, init=options.init, insertions=insertions,
+                           dependencies=dependencies)
     report.written = write_diagrams(diagrams, outdir, options.fmt)
     report.messages += report.written.failure_lines()
     if choice.cut:
@@ -85,36 +87,47 @@ def require_loop_free(program: Program) -> None:
 
 def chosen_fences(program: Program, model: Model) -> tuple[list[Insertion], str]:
     """The cheapest fences forbidding the test's outcome (``mmdsl fences``), and one line about them."""
+    insertions, _, line = chosen_devices(program, model)
+    return insertions, line
+
+
+def chosen_devices(program: Program, model: Model) -> tuple[list[Insertion], list[DependencyInsertion], str]:
+    """The cheapest fences and dependencies forbidding the test's outcome (``mmdsl fences``; the
+    dependencies under power, armv7, armv8), and one line about them."""
     from ..fences import select_fences
     from ..fences.solver import FEASIBLE, OPTIMAL
 
     sel = select_fences(program, model)
     if not sel.needed:
-        return [], f"{program.name} under {model.name}: the outcome is already forbidden; no fence needed"
+        return [], [], f"{program.name} under {model.name}: the outcome is already forbidden; no fence needed"
     if sel.status not in (OPTIMAL, FEASIBLE):
-        return [], f"{program.name} under {model.name}: no fence set found ({sel.status}); drawn without fences"
+        return [], [], f"{program.name} under {model.name}: no fence set found ({sel.status}); drawn without fences"
     places = ", ".join(f"{program.threads[c.place.tid].name} {c.kind.name} {c.place.text()}" for c in sel.fences)
-    return sel.insertions(), (f"{program.name} under {model.name}: fences {places} "
-                              f"(cost {sel.cost}, {sel.status.lower()})")
+    dependencies = [(c.place.tid, c.source, c.place.index, c.kind.name) for c in sel.fences if c.is_dependency]
+    return sel.insertions(), dependencies, (f"{program.name} under {model.name}: fences {places} "
+                                            f"(cost {sel.cost}, {sel.status.lower()})")
 
 
-def fence_note(status: str) -> str:
-    """The title note of a diagram with chosen fences drawn in place."""
+def fence_note(status: str, dependencies: bool = False) -> str:
+    """The title note of a diagram with chosen fences (and dependency edges) drawn in place."""
+    what = "+F and dependency edges: the fences and dependencies" if dependencies else "+F: the fences"
     if status == "witness":
-        return "+F: the fences `mmdsl fences` chooses; with them this execution is forbidden"
-    return "+F: the fences `mmdsl fences` chooses, drawn in place"
+        return f"{what} `mmdsl fences` chooses; with them this execution is forbidden"
+    return f"{what} `mmdsl fences` chooses, drawn in place"
 
 
 def chosen_dots(program: Program, model: Model, chosen: list[Chosen], style: Style, *, init: bool = False,
-                insertions: list[Insertion] = ()) -> list[tuple[str, str]]:
+                insertions: list[Insertion] = (),
+                dependencies: list[DependencyInsertion] = ()) -> list[tuple[str, str]]:
     """(file stem, DOT text) of each chosen execution."""
     out = []
     for c in chosen:
         view = execution_view(c.execution, model, test=program.name, status=c.status,
                               thread_names=[t.name for t in program.threads], condition=program.condition,
-                              violations=c.violations, show_init=init, fences=insertions)
-        if insertions:
-            view.notes.append(fence_note(c.status))
+                              violations=c.violations, show_init=init, fences=insertions,
+                              dependencies=dependencies)
+        if insertions or dependencies:
+            view.notes.append(fence_note(c.status, bool(dependencies)))
         out.append((c.stem, execution_dot(view, style)))
     return out
 

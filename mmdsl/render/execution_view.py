@@ -23,10 +23,12 @@ COM_FAMILY = {"rf": "rf", "rfe": "rf", "rfi": "rf", "co": "co", "coe": "co", "co
               "fr": "fr", "fre": "fr", "fri": "fr"}
 # relations every diagram draws anyway (a model's `show` of them adds nothing)
 ALWAYS_DRAWN = frozenset({"po", "ppo", "fence", "rmw", "addr", "data", "ctrl", *COM_FAMILY})
-FAMILY_RANK = {"order": 0, "inserted": 1, "rf": 2, "co": 3, "fr": 4, "show": 5, "other": 6}
+FAMILY_RANK = {"order": 0, "inserted": 1, "dependency": 1, "rf": 2, "co": 3, "fr": 4, "show": 5, "other": 6}
 
 # A fence insertion: (thread id, index of the instruction it goes before, fence kind).
 Insertion = tuple[int, int, str]
+# An inserted dependency: (thread id, index of the load, index of the access it reaches, kind).
+DependencyInsertion = tuple[int, int, int, str]
 
 
 @dataclass(frozen=True)
@@ -83,11 +85,14 @@ class _Edge:
 
 def execution_view(execution: Execution, model: Model, *, test: str, status: str,
                    thread_names: list[str], condition=None, violations: list[Violation] = (),
-                   show_init: bool = False, fences: list[Insertion] = ()) -> ExecutionView:
+                   show_init: bool = False, fences: list[Insertion] = (),
+                   dependencies: list[DependencyInsertion] = ()) -> ExecutionView:
     """Decide what a diagram of ``execution`` under ``model`` shows.
 
     ``violations`` (for a forbidden execution) come from the checker; the first one with a
-    witness is highlighted. ``fences`` are insertions drawn as fence nodes in place.
+    witness is highlighted. ``fences`` are insertions drawn as fence nodes in place,
+    ``dependencies`` (addr, data, ctrl, ctrl+isb the selection inserts) as edges from the
+    load's event to the access's, labelled with the kind.
     """
     ev = execution.events
     prepared = prepared_for(execution, model)
@@ -109,6 +114,8 @@ def execution_view(execution: Execution, model: Model, *, test: str, status: str
     _mark_cycle(edges, cycle, execution, model, static["po"])
     for a, b, kind in _inserted_orders(execution, model, static, inserted):
         edges.add("inserted", a, b, kind)
+    for a, b, kind in _inserted_dependencies(execution, dependencies):
+        edges.add("dependency", a, b, kind)
 
     _route_through_fences(edges.edges, columns, ev)
     names = _node_names(ev, inserted)
@@ -266,6 +273,18 @@ def _inserted_orders(execution: Execution, model: Model, static: dict, inserted:
     total = rel | static["ppo"] | static["fence"]
     keep = rel - total.seq(total)
     return [(a, b, kind) for a, b in keep.pairs() for kind in new[(a, b)]]
+
+
+def _inserted_dependencies(execution: Execution, dependencies: list[DependencyInsertion]) -> list:
+    """(load event, access event, kind) of each inserted dependency whose two instructions ran."""
+    out = []
+    for tid, source, target, kind in dependencies:
+        events = [e for e in execution.events if e.tid == tid and not e.init and e.is_access]
+        a = next((e for e in events if e.instr == source and e.kind == "R"), None)
+        b = next((e for e in events if e.instr == target), None)
+        if a is not None and b is not None:
+            out.append((a.eid, b.eid, kind))
+    return sorted(out)
 
 
 def _route_through_fences(edges: dict, columns: list, ev: list[Event]) -> None:

@@ -16,6 +16,7 @@ RELATIONS = {
     "fr": "from-read (rf\u207b\u00b9 ; co)",
     "other": "another relation of the axiom",
     "inserted": "ordered by an inserted fence",
+    "dependency": "a dependency inserted by the fence selection (addr, data, ctrl, ctrl+isb)",
 }
 # Colours for the relations a model names in `show`, taken in order.
 SHOW_COLOURS = ("#c51b7d", "#8c510a", "#00897b", "#b8860b", "#4d4d4d")
@@ -75,6 +76,7 @@ SCREEN = Style(
         "fr": LineStyle("#f08a00", style="dashed"),
         "other": LineStyle("#555555", style="dashed"),
         "inserted": LineStyle("#7b3294", style="dashed", penwidth=2.0),
+        "dependency": LineStyle("#7b3294", style="dotted", penwidth=2.2, arrowhead="vee"),
     },
     show_lines=tuple(LineStyle(c, penwidth=1.4) for c in SHOW_COLOURS),
     node_shape="box",
@@ -100,6 +102,7 @@ PAPER = Style(
         "fr": LineStyle("black", style="dotted", penwidth=1.6, arrowhead="onormal"),
         "other": LineStyle("gray35", style="dotted", penwidth=1.2, arrowhead="odot"),
         "inserted": LineStyle("black:white:black", style="dashed", penwidth=1.2, arrowhead="empty"),
+        "dependency": LineStyle("black:white:black", style="dotted", penwidth=1.2, arrowhead="vee"),
     },
     show_lines=tuple(LineStyle("gray30", style=s, penwidth=1.4, arrowhead="diamond") for s in SHOW_PAPER_STYLES),
     node_shape="plaintext",

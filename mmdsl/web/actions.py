@@ -45,7 +45,7 @@ def run(payload: dict) -> dict:
 def draw(payload: dict) -> dict:
     """``mmdsl draw``: the chosen executions as SVG (and their DOT), in the screen or paper style;
     with ``show="states"`` the explored state graph of a small test (``--state-graph``)."""
-    from ..render.drawing import chosen_dots, chosen_fences, require_loop_free
+    from ..render.drawing import chosen_devices, chosen_dots, require_loop_free
     from ..render.execution_choice import choose_executions, cut_message, none_message
     from ..render.graphviz_out import INSTALL_HINT, render_text
     from ..render.styles import style_named
@@ -61,9 +61,9 @@ def draw(payload: dict) -> dict:
         return _state_graph(program, model, style, bool(payload.get("fences")))
     require_loop_free(program)
     messages = []
-    insertions = []
+    insertions, dependencies = [], []
     if payload.get("fences"):
-        insertions, line = chosen_fences(program, model)
+        insertions, dependencies, line = chosen_devices(program, model)
         messages.append(line)
     choice = choose_executions(program, model, show, max_count)
     if not choice.chosen:
@@ -71,7 +71,8 @@ def draw(payload: dict) -> dict:
     elif choice.cut:
         messages.append(cut_message(choice, max_count))
     diagrams = []
-    dots = chosen_dots(program, model, choice.chosen, style, init=bool(payload.get("init")), insertions=insertions)
+    dots = chosen_dots(program, model, choice.chosen, style, init=bool(payload.get("init")), insertions=insertions,
+                       dependencies=dependencies)
     for c, (stem, dot) in zip(choice.chosen, dots):
         svg = render_text(dot, "svg")
         if svg is None:
