@@ -21,10 +21,16 @@ So each read has its own view: it may take any write that reached its thread and
 coherence-before a write it must respect -- what its ``hb`` predecessors on the thread
 saw, each with the writes and barriers the write it read needed first (``prop``), the
 writes its thread read or wrote (SC per location), and what reached the thread before its
-last strong fence. ``read_order`` gives the ``hb`` predecessors: the earlier reads the
-machine performs a read after -- an address dependency (through registers), a branch on
-the earlier read followed by a ``ctrl+FENCE`` fence, a fence that orders read-to-read
-pairs, or the same location -- closed transitively.
+last strong fence. ``read_orders`` gives the ``hb`` predecessors, compiled from the
+model's table and dependency lines: the earlier reads a read is always kept after -- a
+dependency the model names for the pair (address through registers, a branch followed by
+a ``ctrl+FENCE`` fence ...), the same location where the table keeps it, a fence that
+orders read-to-read pairs -- closed transitively; and those it is kept after by the
+write it takes (``must_taking``): the model's ``rdw`` (a newer write of another thread
+than an earlier read of the location took), ``rfi`` (its own write, whose address or
+value came from the read) and ``detour`` (another thread's write coherence-after an own
+write kept after the read by ``ppo``). A read of its own thread's write inherits no
+barriers from it: herd's ``rfi`` is in neither ``prop`` nor ``hb``.
 """
 
 from __future__ import annotations
@@ -61,26 +67,25 @@ class ReadOrder(NamedTuple):
     """Per read of a thread (instruction index), the earlier reads whose views it inherits:
     always (``before``, closed transitively), or only by the write it takes (``rdw``: a
     newer write of another thread than the earlier read of its location took; ``rfi``: its
-    own thread's write; ``detour``: another thread's write, coherence-after its own)."""
+    own thread's write; ``detour``: another thread's write, coherence-after its own).
+    ``inherits``: per read, all of them; ``by_write``: the reads with an ``rdw``, ``rfi``
+    or ``detour`` source."""
 
     reads: list[int]
     before: dict[int, set[int]]
     rdw: dict[int, set[int]]
     rfi: dict[int, set[int]]
     detour: dict[int, set[int]]
+    inherits: dict[int, frozenset] = {}
+    by_write: frozenset = frozenset()
 
     def kept(self) -> set[int]:
         """The reads whose views a later read may inherit."""
-        out: set[int] = set()
-        for order in (self.before, self.rdw, self.rfi, self.detour):
-            for deps in order.values():
-                out |= deps
-        return out
+        return set().union(*self.inherits.values())
 
-    def sources(self, k: int) -> set[int]:
+    def sources(self, k: int) -> frozenset:
         """Every read whose view read ``k`` may inherit."""
-        return (self.before.get(k, set()) | self.rdw.get(k, set()) | self.rfi.get(k, set())
-                | self.detour.get(k, set()))
+        return self.inherits.get(k, frozenset())
 
 
 def read_order(thread, model) -> tuple[list[int], dict[int, set[int]]]:
@@ -194,7 +199,10 @@ def read_orders(thread, model) -> ReadOrder:
         reads.append(k)
         if ins.dst is not None:
             taint[ins.dst] = {k}
-    return order
+    by_write = frozenset(order.rdw) | frozenset(order.rfi) | frozenset(order.detour)
+    inherits = {k: frozenset(order.before[k] | order.rdw.get(k, set()) | order.rfi.get(k, set())
+                             | order.detour.get(k, set())) for k in reads}
+    return order._replace(inherits=inherits, by_write=by_write)
 
 
 def accesses_ahead(thread, loc_index: dict) -> list[tuple[bool, frozenset]]:
@@ -311,7 +319,7 @@ def with_read_choices(machine, storage, t: int, ts, trs: list) -> list:
         op = ts[2][tr.pos]
         k = op[3]
         base = must(machine, storage, t, k)
-        dynamic = machine.read_orders[t].sources(k)
+        dynamic = k in machine.read_orders[t].by_write
         for w in read_choices(storage, t, op[2], base):
             if dynamic:
                 extra = must_taking(machine, storage, t, k, w) & ~base
@@ -325,7 +333,9 @@ def remember_read(machine, storage, t: int, ts, k: int, w: int):
     """Thread ``t`` (state ``ts``) reads at instruction ``k`` write ``w`` (-1: the initial
     value). A view is kept only while a read still to be performed inherits it. A write of
     the thread itself brings no barriers: herd's ``rfi`` is not in ``prop`` nor ``hb``."""
-    required = must(machine, storage, t, k) | must_taking(machine, storage, t, k, w)
+    required = must(machine, storage, t, k)
+    if k in machine.read_orders[t].by_write:
+        required |= must_taking(machine, storage, t, k, w)
     init, events, seen, co, views = storage
     mine = views[t]
     reread = machine.rereads[t] and w >= 0
