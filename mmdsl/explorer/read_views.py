@@ -37,6 +37,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from ..core.errors import UnsupportedError
 from ..core.events import EventShape
 from ..core.program import Assign, BinOp, Branch, Const, Fence, Load, Reg, Rmw, Store, StoreCond
 from .enabling import instruction_shapes, model_rules
@@ -61,6 +62,57 @@ def named_location(thread, expr) -> str | None:
 
     walk(expr)
     return next(iter(names)) if len(names) == 1 else None
+
+
+_UNKNOWN = object()  # a register whose location the thread's code does not fix
+
+
+def access_locations(thread) -> dict[int, str | None]:
+    """Per memory access (instruction index), the location its address names, following the
+    thread's assignments (``xor r3,r1,r1; add r3,r3,r4``: ``r4``'s location; a value read
+    from memory names none); None when no single location is named."""
+    held: dict[str, object] = {}  # register -> the location it holds (None: a value, no location)
+
+    def walk(x, out: set) -> bool:
+        if isinstance(x, Const) and isinstance(x.value, str):
+            out.add(x.value)
+        elif isinstance(x, Reg):
+            v = held[x.name] if x.name in held else thread.reg_init.get(x.name)
+            if v is _UNKNOWN:
+                return False
+            if isinstance(v, str):
+                out.add(v)
+        elif isinstance(x, BinOp) and x.op in LOCATION_OPS:
+            return walk(x.left, out) and walk(x.right, out)
+        return True
+
+    jumps = [(b, ins.target) for b, ins in enumerate(thread.instrs) if isinstance(ins, Branch)]
+    looping = any(target <= b for b, target in jumps)
+
+    def assign(k: int, reg: str, value) -> None:
+        """An assignment every path runs replaces the register's location; one a branch may
+        jump over (or in a loop) merges with it, and two different ones make it unknown."""
+        if not looping and not any(b < k < target for b, target in jumps):
+            held[reg] = value
+        else:
+            init = thread.reg_init.get(reg)
+            prior = held[reg] if reg in held else init if isinstance(init, str) else None
+            held[reg] = value if prior == value else _UNKNOWN
+
+    out: dict[int, str | None] = {}
+    for k, ins in enumerate(thread.instrs):
+        if isinstance(ins, Assign):
+            names: set = set()
+            ok = walk(ins.expr, names)
+            assign(k, ins.dst, (next(iter(names)) if len(names) == 1 else _UNKNOWN if names else None)
+                   if ok else _UNKNOWN)
+            continue
+        if getattr(ins, "addr", None) is not None:
+            names = set()
+            out[k] = next(iter(names)) if walk(ins.addr, names) and len(names) == 1 else None
+        if getattr(ins, "dst", None) is not None:
+            assign(k, ins.dst, None)
+    return out
 
 
 class ReadOrder(NamedTuple):
@@ -115,6 +167,8 @@ def read_orders(thread, model) -> ReadOrder:
     taint: dict[str, set[int]] = {}  # register -> the reads its value comes from
     reads: list[int] = []
     order = ReadOrder(reads, {}, {}, {}, {})
+    where = access_locations(thread)
+    _refuse_unknown_locations(thread, model, where, names & {"rdw", "rfi", "detour"})
     own_rfi: dict[str, set[int]] = {}  # location -> the reads its latest own write's address or value come from
     own_ppo: dict[str, set[int]] = {}  # location -> the reads its own writes so far are kept after (ppo)
     branched: set[int] = set()  # reads a branch so far tests
@@ -133,7 +187,7 @@ def read_orders(thread, model) -> ReadOrder:
                          or (j in branched and deps.keeps("ctrl", earlier, shape))
                          or (j in po_addressed and deps.keeps("addr;po", earlier, shape))
                          or (j in ctrl_done and any(deps.keeps(n, earlier, shape) for n in fence_deps)))
-            same = loc is not None and named_location(thread, thread.instrs[j].addr) == loc
+            same = loc is not None and where[j] == loc
             if table.keeps(earlier, shape, same, dependent):
                 out.add(j)
         return out
@@ -159,14 +213,14 @@ def read_orders(thread, model) -> ReadOrder:
         addr_from = set().union(*(taint.get(r, set()) for r in ins.addr.regs())) if getattr(
             ins, "addr", None) is not None else set()
         if isinstance(ins, Store):
-            wloc = named_location(thread, ins.addr)
+            wloc = where[k]
             if wloc is not None:
                 data_from = set().union(*(taint.get(r, set()) for r in ins.value.regs()))
                 own_rfi[wloc] = addr_from | data_from
                 own_ppo[wloc] = own_ppo.get(wloc, set()) | kept_after(
                     instruction_shapes(ins)[0], wloc, addr_from, data_from, addressed)
         elif not isinstance(ins, Load) and getattr(ins, "addr", None) is not None:
-            wloc = named_location(thread, ins.addr)
+            wloc = where[k]
             if wloc is not None:
                 own_rfi[wloc] = set()
         if getattr(ins, "addr", None) is not None:
@@ -177,12 +231,12 @@ def read_orders(thread, model) -> ReadOrder:
             if getattr(ins, "dst", None) is not None:  # a read-modify-write or a status: no view to inherit
                 taint[ins.dst] = set()
             continue
-        loc = named_location(thread, ins.addr)
+        loc = where[k]
         shape = instruction_shapes(ins)[0]
         dep = kept_after(shape, loc, addr_from, set(), addr_po[k]) | fenced
         if loc is not None:
             if "rdw" in names:
-                rdw = {j for j in reads if j not in dep and named_location(thread, thread.instrs[j].addr) == loc
+                rdw = {j for j in reads if j not in dep and where[j] == loc
                        and deps.keeps("rdw", instruction_shapes(thread.instrs[j])[0], shape)}
                 if rdw:
                     order.rdw[k] = rdw
@@ -203,6 +257,25 @@ def read_orders(thread, model) -> ReadOrder:
     inherits = {k: frozenset(order.before[k] | order.rdw.get(k, set()) | order.rfi.get(k, set())
                              | order.detour.get(k, set())) for k in reads}
     return order._replace(inherits=inherits, by_write=by_write)
+
+
+def _refuse_unknown_locations(thread, model, where: dict, lines: set) -> None:
+    """The model's ``rdw``, ``rfi`` and ``detour`` lines ask whether two accesses of a thread
+    share a location: refuse by name an access whose location the code does not fix, when
+    another access of the thread could share it."""
+    if not lines:
+        return
+    accesses = [k for k, loc in where.items() if isinstance(thread.instrs[k], (Load, Store, Rmw, StoreCond))]
+    for k in accesses:
+        if where[k] is None and len(accesses) > 1 and (
+                isinstance(thread.instrs[k], Load) or any(isinstance(thread.instrs[j], Load) for j in accesses)):
+            ins = thread.instrs[k]
+            line = " / ".join(sorted(lines))
+            raise UnsupportedError(
+                f"'{ins.text}' accesses a location the thread's code does not fix, and model '{model.name}' "
+                f"has {line} dependency lines, which order a read by the accesses of its location before it; "
+                "the explorer's per-thread propagation decides those pairs from the code only; "
+                "use the axiomatic engine", ins.pos)
 
 
 def accesses_ahead(thread, loc_index: dict) -> list[tuple[bool, frozenset]]:

@@ -12,7 +12,9 @@ import pytest
 from explorer_paths import DATA, ROOT
 
 from mmdsl.axiomatic import check
+from mmdsl.core.errors import UnsupportedError
 from mmdsl.explorer import explore
+from mmdsl.explorer.read_views import access_locations
 from mmdsl.lang import load_model
 from mmdsl.litmus import load_litmus
 from mmdsl.render.herd_text import herd_block
@@ -66,3 +68,20 @@ def test_a_model_without_rdw_gives_herds_states_in_both_engines(path, model, tmp
     assert states(check(program, m)) == herd
     assert states(explore(program, m)) == herd
 
+
+
+def test_a_location_computed_by_arithmetic_is_followed():
+    """``xor r3,r1,r1; add r3,r3,r4``: the address is ``x`` (r4's), as the checker finds at run
+    time; the same-location pairs the model's lines look at are decided on it."""
+    program = load_litmus(PPC / "hand" / "MP+lwsync+addr-ld-std.litmus")
+    thread = program.threads[1]
+    where = access_locations(thread)
+    assert {thread.instrs[k].text: loc for k, loc in where.items()} == {"ld r1,0(r2)": "y", "ldx r5,r0,r3": "x"}
+
+
+def test_a_location_the_code_does_not_fix_is_refused_by_name(tmp_path):
+    program = load_litmus(NO_RDW / "MP+sync+branch-location.litmus")
+    for model in (load_model("power"), without_rdw("power", tmp_path)):
+        with pytest.raises(UnsupportedError, match="accesses a location the thread's code does not fix"):
+            explore(program, model)
+    assert check(program, load_model("power")).observation == "Never"  # herd7 7.58, ppc.cat: Never, 3 states
