@@ -73,7 +73,7 @@ from .passing import drop_dead_fences
 from .reservations import reservations as _reservations
 from .reservations import resolve_op as _resolve_op
 from .read_views import (
-    accesses_ahead, may_reread, named_location, read_order, remember_read, useful_propagations,
+    accesses_ahead, may_reread, named_location, read_orders, remember_read, useful_propagations,
     with_read_choices,
 )
 from .propagation_reduction import FINISH, constant_assignment_first, finish_steps, finished  # hwbench
@@ -149,8 +149,9 @@ class PropagationMachine(Machine):
             _refuse_early_forwarding(th.thread, self.loc_index, rules)
         # per thread and read (instruction index): the earlier reads it is performed after,
         # whose views it inherits (explorer/read_views.py)
-        self.read_before = [read_order(th.thread, rules.model)[1] for th in self.threads]
-        self.kept_views = [set().union(*before.values()) if before else set() for before in self.read_before]
+        self.read_orders = [read_orders(th.thread, rules.model) for th in self.threads]
+        self.read_before = [order.before for order in self.read_orders]
+        self.kept_views = [order.kept() for order in self.read_orders]
         self.ahead = [accesses_ahead(th.thread, self.loc_index) for th in self.threads]
         # SC per location needs the writes a thread read only if two of its reads may share a location
         self.rereads = [may_reread(th.thread, self.loc_index) for th in self.threads]

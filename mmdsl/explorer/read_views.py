@@ -21,17 +21,26 @@ So each read has its own view: it may take any write that reached its thread and
 coherence-before a write it must respect -- what its ``hb`` predecessors on the thread
 saw, each with the writes and barriers the write it read needed first (``prop``), the
 writes its thread read or wrote (SC per location), and what reached the thread before its
-last strong fence. ``read_order`` gives the ``hb`` predecessors: the earlier reads the
-machine performs a read after -- an address dependency (through registers), a branch on
-the earlier read followed by a ``ctrl+FENCE`` fence, a fence that orders read-to-read
-pairs, or the same location -- closed transitively.
+last strong fence. ``read_orders`` gives the ``hb`` predecessors, compiled from the
+model's table and dependency lines: the earlier reads a read is always kept after -- a
+dependency the model names for the pair (address through registers, a branch followed by
+a ``ctrl+FENCE`` fence ...), the same location where the table keeps it, a fence that
+orders read-to-read pairs -- closed transitively; and those it is kept after by the
+write it takes (``must_taking``): the model's ``rdw`` (a newer write of another thread
+than an earlier read of the location took), ``rfi`` (its own write, whose address or
+value came from the read) and ``detour`` (another thread's write coherence-after an own
+write kept after the read by ``ppo``). A read of its own thread's write inherits no
+barriers from it: herd's ``rfi`` is in neither ``prop`` nor ``hb``.
 """
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
+from ..core.errors import UnsupportedError
 from ..core.events import EventShape
 from ..core.program import Assign, BinOp, Branch, Const, Fence, Load, Reg, Rmw, Store, StoreCond
-from .enabling import model_rules
+from .enabling import instruction_shapes, model_rules
 from .reduction import LOCATION_OPS
 from .state import FENCE, READ, RMW, control_successors
 from .storage import EV_BARRIER, EV_WRITE, _bits, _loc_writes
@@ -55,27 +64,134 @@ def named_location(thread, expr) -> str | None:
     return next(iter(names)) if len(names) == 1 else None
 
 
+_UNKNOWN = object()  # a register whose location the thread's code does not fix
+
+
+def access_locations(thread) -> dict[int, str | None]:
+    """Per memory access (instruction index), the location its address names, following the
+    thread's assignments (``xor r3,r1,r1; add r3,r3,r4``: ``r4``'s location; a value read
+    from memory names none); None when no single location is named."""
+    held: dict[str, object] = {}  # register -> the location it holds (None: a value, no location)
+
+    def walk(x, out: set) -> bool:
+        if isinstance(x, Const) and isinstance(x.value, str):
+            out.add(x.value)
+        elif isinstance(x, Reg):
+            v = held[x.name] if x.name in held else thread.reg_init.get(x.name)
+            if v is _UNKNOWN:
+                return False
+            if isinstance(v, str):
+                out.add(v)
+        elif isinstance(x, BinOp) and x.op in LOCATION_OPS:
+            return walk(x.left, out) and walk(x.right, out)
+        return True
+
+    jumps = [(b, ins.target) for b, ins in enumerate(thread.instrs) if isinstance(ins, Branch)]
+    looping = any(target <= b for b, target in jumps)
+
+    def assign(k: int, reg: str, value) -> None:
+        """An assignment every path runs replaces the register's location; one a branch may
+        jump over (or in a loop) merges with it, and two different ones make it unknown."""
+        if not looping and not any(b < k < target for b, target in jumps):
+            held[reg] = value
+        else:
+            init = thread.reg_init.get(reg)
+            prior = held[reg] if reg in held else init if isinstance(init, str) else None
+            held[reg] = value if prior == value else _UNKNOWN
+
+    out: dict[int, str | None] = {}
+    for k, ins in enumerate(thread.instrs):
+        if isinstance(ins, Assign):
+            names: set = set()
+            ok = walk(ins.expr, names)
+            assign(k, ins.dst, (next(iter(names)) if len(names) == 1 else _UNKNOWN if names else None)
+                   if ok else _UNKNOWN)
+            continue
+        if getattr(ins, "addr", None) is not None:
+            names = set()
+            out[k] = next(iter(names)) if walk(ins.addr, names) and len(names) == 1 else None
+        if getattr(ins, "dst", None) is not None:
+            assign(k, ins.dst, None)
+    return out
+
+
+class ReadOrder(NamedTuple):
+    """Per read of a thread (instruction index), the earlier reads whose views it inherits:
+    always (``before``, closed transitively), or only by the write it takes (``rdw``: a
+    newer write of another thread than the earlier read of its location took; ``rfi``: its
+    own thread's write; ``detour``: another thread's write, coherence-after its own).
+    ``inherits``: per read, all of them; ``by_write``: the reads with an ``rdw``, ``rfi``
+    or ``detour`` source."""
+
+    reads: list[int]
+    before: dict[int, set[int]]
+    rdw: dict[int, set[int]]
+    rfi: dict[int, set[int]]
+    detour: dict[int, set[int]]
+    inherits: dict[int, frozenset] = {}
+    by_write: frozenset = frozenset()
+
+    def kept(self) -> set[int]:
+        """The reads whose views a later read may inherit."""
+        return set().union(*self.inherits.values())
+
+    def sources(self, k: int) -> frozenset:
+        """Every read whose view read ``k`` may inherit."""
+        return self.inherits.get(k, frozenset())
+
+
 def read_order(thread, model) -> tuple[list[int], dict[int, set[int]]]:
     """The thread's plain reads (instruction indices) and, per read, the earlier reads the
-    machine performs it after (transitively)."""
+    machine performs it after (transitively), whatever the writes they take."""
+    order = read_orders(thread, model)
+    return order.reads, order.before
+
+
+def read_orders(thread, model) -> ReadOrder:
+    """The thread's plain reads and, per read, the earlier reads whose views it inherits,
+    compiled from the model's table and its dependency lines as the checker reads them
+    (``lang/table.py``, ``lang/defaults.py``): a pair the table keeps -- at one location,
+    or by a dependency the model names for the pair's classes (addr, ctrl, addr;po,
+    ctrl+FENCE, addr;po;ctrl+FENCE) --, a fence that orders read-to-read pairs; and, by the
+    write the read takes, the model's ``rdw``, ``rfi`` and ``detour`` lines (herd's
+    ``po-loc & (fre ; rfe)`` in ii0, ``(addr | data) ; rfi`` and ``(ppo & R * W) ; po-loc &
+    (coe ; rfe)``)."""
     rules = model_rules(model)
-    ctrl_fences = {rule.name[5:] for rule in model.dependencies if rule.name.startswith("ctrl+")}
+    table, deps = rules.table, rules.deps
+    names = {rule.name for rule in model.dependencies}
+    ctrl_fences = {name[5:] for name in names if name.startswith("ctrl+")}
     # addr;po;ctrl+FENCE (herd's cc ; ci): a ctrl+FENCE from a read also orders the reads
     # that gave an earlier access its address
-    addr_po_ctrl = {rule.name[13:] for rule in model.dependencies if rule.name.startswith("addr;po;ctrl+")}
-    # rfi and detour (herd's ii0 / ci0): a read after an own write of its location reads that
-    # write (rfi) or an external one coherence-after it (detour); either way it is ordered
-    # after the reads the write's address or value came from
-    rfi_detour = {"rfi", "detour"} <= {rule.name for rule in model.dependencies}
-    own_write: dict[str, set[int]] = {}  # location -> the reads its latest own write depends on
+    addr_po_ctrl = {name[13:] for name in names if name.startswith("addr;po;ctrl+")}
+    fence_deps = [name for name in names if name.startswith("ctrl+") or name.startswith("addr;po;ctrl+")]
     taint: dict[str, set[int]] = {}  # register -> the reads its value comes from
     reads: list[int] = []
-    before: dict[int, set[int]] = {}
+    order = ReadOrder(reads, {}, {}, {}, {})
+    where = access_locations(thread)
+    _refuse_unknown_locations(thread, model, where, names & {"rdw", "rfi", "detour"})
+    own_rfi: dict[str, set[int]] = {}  # location -> the reads its latest own write's address or value come from
+    own_ppo: dict[str, set[int]] = {}  # location -> the reads its own writes so far are kept after (ppo)
     branched: set[int] = set()  # reads a branch so far tests
     ctrl_done: set[int] = set()  # reads a branch tests, followed by a ctrl+FENCE fence
     fenced: set[int] = set()  # reads before a fence that orders read-to-read pairs
     addressed: set[int] = set()  # reads that gave an access so far its address
     addr_po: dict[int, set[int]] = {}  # read -> the reads that addressed an access before it
+
+    def kept_after(shape, loc, addr_from: set[int], data_from: set[int], po_addressed: set[int]) -> set[int]:
+        """The earlier reads an access of ``shape`` at ``loc`` is kept after by the table (ppo)."""
+        out = set()
+        for j in reads:
+            earlier = instruction_shapes(thread.instrs[j])[0]
+            dependent = ((j in addr_from and deps.keeps("addr", earlier, shape))
+                         or (j in data_from and deps.keeps("data", earlier, shape))
+                         or (j in branched and deps.keeps("ctrl", earlier, shape))
+                         or (j in po_addressed and deps.keeps("addr;po", earlier, shape))
+                         or (j in ctrl_done and any(deps.keeps(n, earlier, shape) for n in fence_deps)))
+            same = loc is not None and where[j] == loc
+            if table.keeps(earlier, shape, same, dependent):
+                out.add(j)
+        return out
+
     for k, ins in enumerate(thread.instrs):
         if isinstance(ins, Branch):
             if ins.cond is not None:
@@ -94,36 +210,72 @@ def read_order(thread, model) -> tuple[list[int], dict[int, set[int]]]:
         if isinstance(ins, Assign):
             taint[ins.dst] = set().union(*(taint.get(r, set()) for r in ins.expr.regs()))
             continue
+        addr_from = set().union(*(taint.get(r, set()) for r in ins.addr.regs())) if getattr(
+            ins, "addr", None) is not None else set()
+        if isinstance(ins, Store):
+            wloc = where[k]
+            if wloc is not None:
+                data_from = set().union(*(taint.get(r, set()) for r in ins.value.regs()))
+                own_rfi[wloc] = addr_from | data_from
+                own_ppo[wloc] = own_ppo.get(wloc, set()) | kept_after(
+                    instruction_shapes(ins)[0], wloc, addr_from, data_from, addressed)
+        elif not isinstance(ins, Load) and getattr(ins, "addr", None) is not None:
+            wloc = where[k]
+            if wloc is not None:
+                own_rfi[wloc] = set()
         if getattr(ins, "addr", None) is not None:
             if isinstance(ins, Load):
                 addr_po[k] = set(addressed)
-            addressed |= set().union(*(taint.get(r, set()) for r in ins.addr.regs()))
-        if isinstance(ins, Store):
-            wloc = named_location(thread, ins.addr)
-            if wloc is not None:
-                own_write[wloc] = set().union(*(taint.get(r, set()) for r in ins.addr.regs() | ins.value.regs()))
-        elif not isinstance(ins, Load) and getattr(ins, "addr", None) is not None:
-            wloc = named_location(thread, ins.addr)
-            if wloc is not None:
-                own_write[wloc] = set()
+            addressed |= addr_from
         if not isinstance(ins, Load):
             if getattr(ins, "dst", None) is not None:  # a read-modify-write or a status: no view to inherit
                 taint[ins.dst] = set()
             continue
-        deps = set().union(*(taint.get(r, set()) for r in ins.addr.regs())) | ctrl_done | fenced
-        loc = named_location(thread, ins.addr)
+        loc = where[k]
+        shape = instruction_shapes(ins)[0]
+        dep = kept_after(shape, loc, addr_from, set(), addr_po[k]) | fenced
         if loc is not None:
-            deps |= {j for j in reads if named_location(thread, thread.instrs[j].addr) == loc}
-            if rfi_detour:
-                deps |= own_write.get(loc, set())
-        closed = set(deps)
-        for j in deps:
-            closed |= before.get(j, set())
-        before[k] = closed
+            if "rdw" in names:
+                rdw = {j for j in reads if j not in dep and where[j] == loc
+                       and deps.keeps("rdw", instruction_shapes(thread.instrs[j])[0], shape)}
+                if rdw:
+                    order.rdw[k] = rdw
+            if "rfi" in names and own_rfi.get(loc):
+                order.rfi[k] = {j for j in own_rfi[loc] if deps.keeps(
+                    "rfi", instruction_shapes(thread.instrs[j])[0], shape)}
+            if "detour" in names and own_ppo.get(loc):
+                order.detour[k] = {j for j in own_ppo[loc] if deps.keeps(
+                    "detour", instruction_shapes(thread.instrs[j])[0], shape)}
+        closed = set(dep)
+        for j in dep:
+            closed |= order.before.get(j, set())
+        order.before[k] = closed
         reads.append(k)
         if ins.dst is not None:
             taint[ins.dst] = {k}
-    return reads, before
+    by_write = frozenset(order.rdw) | frozenset(order.rfi) | frozenset(order.detour)
+    inherits = {k: frozenset(order.before[k] | order.rdw.get(k, set()) | order.rfi.get(k, set())
+                             | order.detour.get(k, set())) for k in reads}
+    return order._replace(inherits=inherits, by_write=by_write)
+
+
+def _refuse_unknown_locations(thread, model, where: dict, lines: set) -> None:
+    """The model's ``rdw``, ``rfi`` and ``detour`` lines ask whether two accesses of a thread
+    share a location: refuse by name an access whose location the code does not fix, when
+    another access of the thread could share it."""
+    if not lines:
+        return
+    accesses = [k for k, loc in where.items() if isinstance(thread.instrs[k], (Load, Store, Rmw, StoreCond))]
+    for k in accesses:
+        if where[k] is None and len(accesses) > 1 and (
+                isinstance(thread.instrs[k], Load) or any(isinstance(thread.instrs[j], Load) for j in accesses)):
+            ins = thread.instrs[k]
+            line = " / ".join(sorted(lines))
+            raise UnsupportedError(
+                f"'{ins.text}' accesses a location the thread's code does not fix, and model '{model.name}' "
+                f"has {line} dependency lines, which order a read by the accesses of its location before it; "
+                "the explorer's per-thread propagation decides those pairs from the code only; "
+                "use the axiomatic engine", ins.pos)
 
 
 def accesses_ahead(thread, loc_index: dict) -> list[tuple[bool, frozenset]]:
@@ -194,10 +346,10 @@ def read_choices(storage, t: int, loc: int, must: int) -> list[int]:
 
 
 def must(machine, storage, t: int, k: int) -> int:
-    """What a read of ``t`` at instruction ``k`` must respect: the writes and barriers its
-    ``hb`` predecessors on the thread saw (with what the writes they read needed), the
-    writes ``t`` read or wrote (SC per location), what reached ``t`` before its last
-    strong fence."""
+    """What a read of ``t`` at instruction ``k`` must respect, whatever it takes: the writes
+    and barriers its ``hb`` predecessors on the thread saw (with what the writes they read
+    needed), the writes ``t`` read or wrote (SC per location), what reached ``t`` before
+    its last strong fence."""
     mine = storage[4][t]
     must = mine[0] | mine[1]
     for j in machine.read_before[t].get(k, ()):
@@ -206,6 +358,27 @@ def must(machine, storage, t: int, k: int) -> int:
         if e[1] == t and e[0] == EV_WRITE:
             must |= 1 << i
     return must
+
+
+def must_taking(machine, storage, t: int, k: int, w: int) -> int:
+    """What the read of ``t`` at ``k`` must respect beyond ``must`` when it takes write ``w``
+    (-1: the initial value): the views of the reads the model's ``rdw``, ``rfi`` and
+    ``detour`` lines put before it for that write."""
+    if w < 0:
+        return 0
+    order = machine.read_orders[t]
+    mine = storage[4][t]
+    extra = 0
+    if storage[1][w][1] == t:  # its own thread's write (the latest of the location): rfi
+        for j in order.rfi.get(k, ()):
+            extra |= mine[2 + j]
+        return extra
+    for j in order.detour.get(k, ()):  # another thread's, coherence-after the own writes: detour
+        extra |= mine[2 + j]
+    for j in order.rdw.get(k, ()):  # a newer write than j took (j's view holds the one j took)
+        if not (mine[2 + j] >> w) & 1:
+            extra |= mine[2 + j]
+    return extra
 
 
 def with_read_choices(machine, storage, t: int, ts, trs: list) -> list:
@@ -217,15 +390,25 @@ def with_read_choices(machine, storage, t: int, ts, trs: list) -> list:
             out.append(tr)
             continue
         op = ts[2][tr.pos]
-        for w in read_choices(storage, t, op[2], must(machine, storage, t, op[3])):
+        k = op[3]
+        base = must(machine, storage, t, k)
+        dynamic = k in machine.read_orders[t].by_write
+        for w in read_choices(storage, t, op[2], base):
+            if dynamic:
+                extra = must_taking(machine, storage, t, k, w) & ~base
+                if extra and w not in read_choices(storage, t, op[2], base | extra):
+                    continue
             out.append(tr._replace(guess=w))
     return out
 
 
 def remember_read(machine, storage, t: int, ts, k: int, w: int):
     """Thread ``t`` (state ``ts``) reads at instruction ``k`` write ``w`` (-1: the initial
-    value). A view is kept only while a read still to be performed inherits it."""
+    value). A view is kept only while a read still to be performed inherits it. A write of
+    the thread itself brings no barriers: herd's ``rfi`` is not in ``prop`` nor ``hb``."""
     required = must(machine, storage, t, k)
+    if k in machine.read_orders[t].by_write:
+        required |= must_taking(machine, storage, t, k, w)
     init, events, seen, co, views = storage
     mine = views[t]
     reread = machine.rereads[t] and w >= 0
@@ -236,11 +419,14 @@ def remember_read(machine, storage, t: int, ts, k: int, w: int):
         new[0] |= 1 << w
     if machine.kept_views[t]:
         if k in machine.kept_views[t]:
-            new[2 + k] = required | ((1 << w) | prerequisites(events, w) if w >= 0 else 0)
-        before = machine.read_before[t]
+            took = 0
+            if w >= 0:
+                took = 1 << w if events[w][1] == t else (1 << w) | prerequisites(events, w)
+            new[2 + k] = required | took
+        order = machine.read_orders[t]
         later = [o[3] for o in ts[2] if o[0] == READ and o[3] != k] + [
-            j for j in before if j >= ts[0]]
-        needed = set().union(*(before.get(j, ()) for j in later))
+            j for j in order.before if j >= ts[0]]
+        needed = set().union(*(order.sources(j) for j in later))
         for j in machine.kept_views[t] - needed:
             new[2 + j] = 0
     new = tuple(new)
@@ -280,5 +466,5 @@ def useful_propagations(machine, storage, t: int, ts, awaited: int, cover: int, 
     return out
 
 
-__all__ = ["read_order", "accesses_ahead", "may_reread", "prerequisites", "read_choices", "must",
+__all__ = ["ReadOrder", "read_order", "read_orders", "must_taking", "accesses_ahead", "may_reread", "prerequisites", "read_choices", "must",
            "with_read_choices", "remember_read", "useful_propagations"]

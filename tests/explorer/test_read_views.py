@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from explorer_paths import ROOT
 
-from mmdsl.explorer.read_views import read_order
+from mmdsl.explorer.read_views import read_order, read_orders
 from mmdsl.lang import load_model
 from mmdsl.litmus import load_litmus
 
@@ -30,9 +30,15 @@ def test_two_address_pairs_are_two_chains():
     }
 
 
-def test_same_location_and_fences_order_reads():
-    """A read after an earlier read of its location, or after a fence ordering read pairs,
-    inherits that read's view (SC per location; hb)."""
-    order = _reads(PPC / "herding-cats" / "MP+lwsync+addr-po-detr.litmus", 1)
-    assert order["lwz r8,0(r7)"] == ["lwz r6,0(r7)"]
-    assert order["lwz r6,0(r7)"] == []
+def test_a_read_of_the_location_again_inherits_by_the_rdw_line():
+    """A read after an earlier read of its location inherits that read's view only when it
+    takes a newer write of another thread (power.mm's ``rdw``: herd's po-loc & (fre ; rfe)
+    in ii0), not always: the table's R -> R cell keeps a same-location pair only with a
+    dependency."""
+    program = load_litmus(PPC / "herding-cats" / "MP+lwsync+addr-po-detr.litmus")
+    thread = program.threads[1]
+    order = read_orders(thread, load_model("power"))
+    text = {k: thread.instrs[k].text for k in order.reads}
+    later = next(k for k in order.reads if text[k] == "lwz r8,0(r7)")
+    assert order.before[later] == set()
+    assert {text[j] for j in order.rdw[later]} == {"lwz r6,0(r7)"}
