@@ -8,6 +8,7 @@ from ..core.errors import ModelError, SourcePos, UnsupportedError
 from . import cat_aarch64 as A64
 from . import cat_builtins as B
 from . import cat_linux as L
+from . import cat_own_co as OWN
 from . import cat_static as S
 from .cat_parse import Node
 from .ir import (BASE_SETS, DERIVED_RELATIONS, DYNAMIC_RELATIONS, KNOWN_ANNOTATIONS, REL, SET,
@@ -113,6 +114,8 @@ class CatExpressions:
     def _lookup(self, name: str, pos: SourcePos, env: dict):
         if name in env:
             return self._force(env[name], pos)
+        if name in OWN.CO_NAMES and getattr(self, "own_co_at", None) is not None:
+            OWN.refuse_unbound_co_name(name, pos, self.own_co_at)  # herd generates no co here
         if self.lkmm and L.lookup(name, pos) is not None:  # herd's Linux-kernel view: see cat_linux
             return L.lookup(name, pos)
         if name in B.SETS:

@@ -321,6 +321,8 @@ class Model:
     axioms: list[Axiom] = field(default_factory=list)
     shows: list[str] = field(default_factory=list)
     includes: list[str] = field(default_factory=list)
+    # a herd model that computes co itself: its candidates' co only picks final writes (cat_own_co)
+    own_co: bool = False
     # what engines compile from the model, built once each (see ``compiled``)
     derived: dict = field(default_factory=dict, repr=False, compare=False)
 
