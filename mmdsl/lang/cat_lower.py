@@ -212,11 +212,11 @@ class CatLowerer(CatExpressions, CatOrders):
         for b in binds:
             if (b["name"] == "co" or (b["name"] is None and "co" in b["names"])) and not self.generated \
                     and self.own_co_at is None:
-                # herd then takes the final state from this co, a run that enumerates no co;
-                # mmdsl's candidates enumerate co, so the verdicts would silently differ
-                raise UnsupportedError("a model that computes co itself ('let co = ...', herd's models "
-                                       "without generated co) is not supported by mmdsl: its candidates "
-                                       "enumerate co (use 'with co from generate_cos(co0)')", b["pos"])
+                # a model that computes co itself binds it among its top-level statements
+                # (cat_own_co); one bound elsewhere would not be found before co0 is lowered
+                raise UnsupportedError("'let co = ...' inside an expression, a function or a procedure "
+                                       "is not supported by mmdsl (a model that computes co itself binds "
+                                       "it with a top-level 'let', as herd's uniproccat.cat does)", b["pos"])
         new = dict(env)
         if not rec:
             for b in binds:

@@ -1,7 +1,7 @@
 """herd's models that compute co themselves (no co generated): detecting them, their co0, their names.
 
-herd generates no coherence order for a model unless the model asks for one (``with co
-from generate_cos(...)``, ``generate_orders``, a ``withco`` option). Models such as
+herd 7.58 generates no coherence order for a cat model unless the model builds one (``with co
+from generate_cos(...)``, ``with mo from generate_orders(...)``). Models such as
 uniproccat.cat, sccat.cat, coscat.cat, minimalcat.cat and prettycat.cat instead build
 ``co`` from ``co0`` and observations (``let co = WW(U)``). herd then enumerates, per
 candidate, reads-from and a final write of each observed location (stdlib's ``FW``),
@@ -41,9 +41,14 @@ def co0_with_finals() -> Expr:
     return Expr("inter", (_n("loc", REL), Expr("union", (first, last), type=REL)), type=REL)
 
 
+def _generates(e) -> bool:
+    return e.kind == "app" and e.args[0].kind == "var" and e.args[0].text in ("generate_cos", "generate_orders")
+
+
 def computes_co_itself(stmts: list[Stmt], here: Path, statements_of: Callable) -> SourcePos | None:
     """Where the model (with the files it includes) binds co with a `let`, when nothing in
-    it generates co (``with co from ...``); None otherwise. ``statements_of(file, here)``
+    it generates an order (``with co from generate_cos(...)``, ``with mo from
+    generate_orders(...)``, which mmdsl's candidate co enumerates); None otherwise. ``statements_of(file, here)``
     gives an included file's (statements, folder), or None when it is not found."""
     found: list[SourcePos] = []
     generated = [False]
@@ -58,8 +63,8 @@ def computes_co_itself(stmts: list[Stmt], here: Path, statements_of: Callable) -
                         b["names"] if isinstance(b["names"], list) else [b["names"]])
                     if "co" in names and not found:
                         found.append(b["pos"])
-            elif st.kind == "with" and d["var"] == "co":
-                generated[0] = True
+            elif st.kind == "with" and _generates(d["expr"]):
+                generated[0] = True  # co is generated, or built from a generated order (c11_cos.cat's mo)
             elif st.kind == "if":
                 walk(d["then"], folder)
                 walk(d["else"], folder)
@@ -75,7 +80,8 @@ def computes_co_itself(stmts: list[Stmt], here: Path, statements_of: Callable) -
 
 def refuse_unbound_co_name(name: str, pos: SourcePos, own_co_at: SourcePos) -> None:
     """A model computing co itself names herd's generated co (or fr, coe ...) that it never defined."""
+    at = f"{Path(own_co_at.file or '').name}:{own_co_at.line}:{own_co_at.col}"
     raise UnsupportedError(
         f"'{name}' names herd's generated coherence order, which this model has none of: it computes "
-        f"co itself (at {own_co_at}), and herd then binds no '{name}' the model does not define", pos,
+        f"co itself (at {at}), and herd then binds no '{name}' the model does not define", pos,
         hint="define it from the model's own co (herd's prettycat.cat: 'let coe = co & ext')")
