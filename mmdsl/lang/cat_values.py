@@ -136,6 +136,8 @@ class CatExpressions:
         if name in B.C_ANNOTATION_SETS:  # herd's C sets (RLX, ACQ, SC, NA ...): see cat_builtins
             self.c_model = self.c_model or name in B.C11_ORDER_SETS
             return replace(B.C_ANNOTATION_SETS[name], pos=pos)
+        if name == "si":  # herd's single-copy-atomic classes: with no mixed-size access (mmdsl's
+            return Expr("id", (_n("M", SET),), type=REL, pos=pos)  # dialects have none) each access alone
         if name == "amo":  # herd: the rmw pairs of one instruction (an AMO, xchg), not LR/SC pairs
             return Expr("inter", (_n("rmw", REL), _n("sm", REL)), type=REL, pos=pos)
         a64 = A64.lookup(name, pos)
