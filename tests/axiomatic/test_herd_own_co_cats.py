@@ -97,3 +97,14 @@ def test_naming_a_generated_relation_the_model_never_defines_is_refused_at_its_p
 def test_a_model_that_generates_co_is_not_one_that_computes_it():
     model = lower_cat_file(HERD_CATS / "x86tso.cat", [HERD_CATS])
     assert not model.own_co
+
+
+
+def test_a_c_read_modify_write_is_refused_at_its_place():
+    # herd makes it one event (R and W); such a model names no C set, so mmdsl would read it
+    # over two events and decide otherwise (herd: Never; mmdsl's two events: Sometimes)
+    test = load_litmus(ROOT / "litmus/c11/tests/rmw/counter+cas-sc.litmus")
+    with pytest.raises(MmdslError) as info:
+        check(test, load_model(str(HERD_CATS / "uniproccat.cat")))
+    assert "a C read-modify-write under a herd model that computes co itself" in info.value.message
+    assert (info.value.pos.line, info.value.pos.col) == (6, 5)
