@@ -58,14 +58,15 @@ def own_co_locations(program) -> set:
     return {k[1] for k in keys if k[0] == "mem"}
 
 
-def _refuse_c_rmws(s: Structure) -> None:
+def _refuse_c_rmws(s: Structure, reason: str) -> None:
     """herd makes a C read-modify-write one event, both R and W; a model that computes co
-    itself names no C set, so mmdsl would read it over its two events, and decide otherwise
-    (counter+cas-sc: herd Never under uniproccat.cat)."""
+    itself, or generates it from pco (Model.c_rmw_refusal), names no C set, so mmdsl would
+    read it over its two events, and decide otherwise (counter+cas-sc: herd Never under
+    uniproccat.cat)."""
     e = next((e for e in s.events if e.rmw and e.tid >= 0), None)
     if e is not None:
         ins = s.program.threads[e.tid].instrs[e.instr]
-        raise UnsupportedError("a C read-modify-write under a herd model that computes co itself: herd "
+        raise UnsupportedError(f"a C read-modify-write under a herd model that {reason}: herd "
                                "makes it one event, which such a model (no C set) is not read over in "
                                "mmdsl").locate(ins.pos, ins.text)
 
@@ -119,8 +120,9 @@ class Enumerator:
         self._locks(prepared)
         # a herd model that computes co itself (lang.cat_own_co): co only picks final writes
         self.own_co = own_co_locations(s.program) if getattr(prepared.model, "own_co", False) else None
-        if self.own_co is not None and s.program.arch == "C":
-            _refuse_c_rmws(s)
+        refusal = getattr(prepared.model, "c_rmw_refusal", "")
+        if refusal and s.program.arch == "C":
+            _refuse_c_rmws(s, refusal)
 
     def _want(self, wanted: dict) -> None:
         """Turn wanted final values into pinned reads and co-last values where they are direct."""

@@ -90,7 +90,10 @@ class CatLowerer(CatExpressions, CatOrders):
         group_choices(self.model, self.choices)  # `with x from linearisations(...)`: see cat_choice
         if self.c_model and not self.lkmm:  # herd's C RMWs are one event (its kernel RMWs two, as mmdsl's)
             merge_rmw_halves(self.model, {B.HERD_RMW: "RMW"})
-        else:
+            self.model.c_rmw_refusal = ""
+        elif self.model.own_co:  # see cat_own_co
+            self.model.c_rmw_refusal = "computes co itself"
+        if not self.c_model or self.lkmm:
             for g in self.model.lets:
                 for b in g.bindings:
                     b.expr = B.resolve_rmw(b.expr)

@@ -136,6 +136,9 @@ class CatExpressions:
         if name in B.C_ANNOTATION_SETS:  # herd's C sets (RLX, ACQ, SC, NA ...): see cat_builtins
             self.c_model = self.c_model or name in B.C11_ORDER_SETS
             return replace(B.C_ANNOTATION_SETS[name], pos=pos)
+        if name == "pco" and "co0" in env:  # herd's precomputed coherence: without -optace true, co0 (its
+            self.model.c_rmw_refusal = "generates co from pco"  # C RMWs: cos-ok-opt.cat's rmwco reads R & W)
+            return self._lookup("co0", pos, env)
         if name == "si":  # herd's single-copy-atomic classes: with no mixed-size access (mmdsl's
             return Expr("id", (_n("M", SET),), type=REL, pos=pos)  # dialects have none) each access alone
         if name == "amo":  # herd: the rmw pairs of one instruction (an AMO, xchg), not LR/SC pairs

@@ -1,4 +1,4 @@
-"""herd's stock models that compute co themselves (uniproccat, sccat, coscat, minimalcat, prettycat, herdcat), loaded unchanged, give herd's output.
+"""herd's stock models that compute co themselves (uniproccat, sccat, coscat, minimalcat, prettycat, herdcat), and cos-ok-opt.cat (herd's pco), loaded unchanged, give herd's output.
 
 The .cat files are read from ../shared/reference/herd-cats (herdtools7, CeCILL-B; not
 copied into the repository); every test here skips, saying so, when that folder is absent.
@@ -8,6 +8,7 @@ Expectations: herd7 7.58's whole output for each test, committed in tests/axioma
 witness counts and the Observation. herd counts one candidate per reads-from and final
 write of each observed location, so the counts pin mmdsl's enumeration too
 (W3+unobserved, W3+observed, S+poss: three writes to a location, observed or not).
+cos-ok-opt.cat generates co from herd's ``pco``, which without ``-optace true`` is co0.
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from mmdsl.render.herd_text import herd_block
 
 HERD_CATS = SHARED_REFERENCE / "herd-cats"
 DATA = Path(__file__).parent / "data" / "own-co"
-MODELS = ["uniproccat", "sccat", "coscat", "minimalcat", "prettycat", "herdcat"]
+MODELS = ["uniproccat", "sccat", "coscat", "minimalcat", "prettycat", "herdcat", "cos-ok-opt"]
 pytestmark = pytest.mark.skipif(not all((HERD_CATS / f"{m}.cat").is_file() for m in MODELS),
                                 reason=f"herd's uniproccat.cat ... herdcat.cat are not in {HERD_CATS}")
 
@@ -56,7 +57,7 @@ def disagreements(model_name: str, data: str, every: int = 1) -> list[tuple]:
     return wrong
 
 
-@pytest.mark.parametrize("model_name", ["uniproccat", "sccat", "coscat", "minimalcat"])
+@pytest.mark.parametrize("model_name", ["uniproccat", "sccat", "coscat", "minimalcat", "cos-ok-opt"])
 def test_the_classic_shapes_give_herds_states_counts_and_observation(model_name):
     assert disagreements(model_name, f"{model_name}.classic.herd.txt") == []
 
@@ -100,11 +101,21 @@ def test_a_model_that_generates_co_is_not_one_that_computes_it():
 
 
 
-def test_a_c_read_modify_write_is_refused_at_its_place():
+@pytest.mark.parametrize("model_name, words", [("uniproccat", "computes co itself"),
+                                               ("cos-ok-opt", "generates co from pco")])
+def test_a_c_read_modify_write_is_refused_at_its_place(model_name, words):
     # herd makes it one event (R and W); such a model names no C set, so mmdsl would read it
     # over two events and decide otherwise (herd: Never; mmdsl's two events: Sometimes)
     test = load_litmus(ROOT / "litmus/c11/tests/rmw/counter+cas-sc.litmus")
     with pytest.raises(MmdslError) as info:
-        check(test, load_model(str(HERD_CATS / "uniproccat.cat")))
-    assert "a C read-modify-write under a herd model that computes co itself" in info.value.message
+        check(test, load_model(str(HERD_CATS / f"{model_name}.cat")))
+    assert f"a C read-modify-write under a herd model that {words}" in info.value.message
     assert (info.value.pos.line, info.value.pos.col) == (6, 5)
+
+
+def test_pco_is_co0_and_the_model_generates_co_from_it():
+    model = lower_cat_file(HERD_CATS / "cos-ok-opt.cat", [HERD_CATS])
+    assert not model.own_co and model.c_rmw_refusal == "generates co from pco"
+    assert {"ConsCo", "co-generation"} <= {a.name for a in model.axioms}
+    # a C model reads herd's one-event RMWs itself: rc11.cat's candidates are not refused
+    assert lower_cat_file(HERD_CATS / "rc11.cat", [HERD_CATS]).c_rmw_refusal == ""

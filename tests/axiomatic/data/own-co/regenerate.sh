@@ -17,7 +17,7 @@ run() {  # model, output, files...
 }
 CLASSIC="$(ls litmus/classic/*.litmus litmus/classic/lisa/*.litmus) $OUT/W3+unobserved.litmus $OUT/W3+observed.litmus
     litmus/x86/tests/non-mixed-size/CO/S+poss.litmus"
-for m in uniproccat sccat coscat minimalcat; do
+for m in uniproccat sccat coscat minimalcat cos-ok-opt; do
     run $m.cat $m.classic.herd.txt $CLASSIC
 done
 run prettycat.cat prettycat.ppc-arm.herd.txt $(find litmus/ppc litmus/arm -name '*.litmus' | sort)
