@@ -10,8 +10,8 @@ and ``co0`` is ``loc & ((IW * (W\\IW)) | ((W\\FW) * FW))``.
 mmdsl's candidates still enumerate a coherence order, but for such a model it serves only
 to pick the final writes: the model's own ``co`` (an ordinary binding, primed in the IR)
 replaces it everywhere the model names co, ``co0`` gets its final-write half, and the
-checker counts candidates that differ only in the order of non-final writes once
-(``Model.own_co``: see axiomatic.candidates). herd has no generated co, fr, coe, coi, fre
+checker enumerates one order per final write of an observed location, and no final write
+of another (``Model.own_co``: see ``Enumerator._final_writes`` in axiomatic.candidates). herd has no generated co, fr, coe, coi, fre
 or fri in such a model, so naming one the model did not define is refused by name.
 """
 
