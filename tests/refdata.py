@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import hashlib
 import re
 from pathlib import Path
 
@@ -66,3 +67,9 @@ def outcome(text: str) -> tuple:
     witnesses = re.search(r"^Positive: (\d+) Negative: (\d+)", text, re.M).groups()
     observation = re.search(r"^Observation \S+ (\S+)", text, re.M).group(1)
     return states, lines[at + 1 + n], witnesses, observation
+
+
+def states_digest(states) -> str:
+    """A short digest of a set of final states as outcome() reads them (for CSVs of herd's runs)."""
+    text = "\n".join(sorted(",".join(sorted(s)) for s in states))
+    return hashlib.sha1(text.encode()).hexdigest()[:12]

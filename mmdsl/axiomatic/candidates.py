@@ -14,6 +14,7 @@ completed.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import product
 from typing import Callable
 
 from ..core.errors import UnsupportedError
@@ -46,6 +47,28 @@ def _co_rows(n: int, orders: dict[str, list[int]]) -> list[int]:
             rows[w] |= later
             later |= 1 << w
     return rows
+
+
+def own_co_locations(program) -> set:
+    """herd's observed locations (the condition's, the filter's and `locations [...]`): those
+    it picks a final write of when the model computes co itself."""
+    keys = list(program.condition.keys()) + list(program.observed)
+    if program.filter is not None:
+        keys += list(program.filter.keys())
+    return {k[1] for k in keys if k[0] == "mem"}
+
+
+def _refuse_c_rmws(s: Structure, reason: str) -> None:
+    """herd makes a C read-modify-write one event, both R and W; a model that computes co
+    itself, or generates it from pco (Model.c_rmw_refusal), names no C set, so mmdsl would
+    read it over its two events, and decide otherwise (counter+cas-sc: herd Never under
+    uniproccat.cat)."""
+    e = next((e for e in s.events if e.rmw and e.tid >= 0), None)
+    if e is not None:
+        ins = s.program.threads[e.tid].instrs[e.instr]
+        raise UnsupportedError(f"a C read-modify-write under a herd model that {reason}: herd "
+                               "makes it one event, which such a model (no C set) is not read over in "
+                               "mmdsl").locate(ins.pos, ins.text)
 
 
 class Enumerator:
@@ -95,6 +118,11 @@ class Enumerator:
         self._checked: Dynamic | None = None  # the last partial check, and its answer
         self._failed = False
         self._locks(prepared)
+        # a herd model that computes co itself (lang.cat_own_co): co only picks final writes
+        self.own_co = own_co_locations(s.program) if getattr(prepared.model, "own_co", False) else None
+        refusal = getattr(prepared.model, "c_rmw_refusal", "")
+        if refusal and s.program.arch == "C":
+            _refuse_c_rmws(s, refusal)
 
     def _want(self, wanted: dict) -> None:
         """Turn wanted final values into pinned reads and co-last values where they are direct."""
@@ -190,7 +218,37 @@ class Enumerator:
         self._prune_now = prune
         if self.hopeless:
             return
+        if self.own_co is not None:
+            self._final_writes()
+            return
         self._co({})
+
+    def _final_writes(self) -> None:
+        """herd's candidates for a model that computes co itself: reads-from and one final
+        write per observed location, nothing per other location. Each choice is one order
+        (the other writes in event order, the final one last); the co the model sees is
+        only its FW (``W \\ domain(co)``), so an unobserved location's writes are each given a
+        co successor (a square, not an order) to leave it no final write, as herd does."""
+        s = self.s
+        per_loc = []
+        for loc in self.locs:
+            writes = s.writes_by_loc.get(loc, [])
+            inits = [w for w in writes if s.events[w].init]
+            rest = [w for w in writes if not s.events[w].init]
+            if loc not in self.own_co or not rest:
+                per_loc.append([inits + rest])
+            else:
+                per_loc.append([inits + [x for x in rest if x != w] + [w] for w in rest
+                                if self._last_ok(loc, w)])
+        for combo in product(*per_loc):
+            chosen = dict(zip(self.locs, combo))
+            rows = _co_rows(self.n, {k: v for k, v in chosen.items() if k in self.own_co})
+            for loc, order in chosen.items():
+                if loc not in self.own_co:
+                    square = sum(1 << w for w in order)
+                    for w in order:
+                        rows[w] = square
+            self._co_done(chosen, rows)
 
     # Both choices are depth-first searches over one level per location (coherence) and one
     # per read (reads-from), written as loops over an explicit stack of choice iterators so
@@ -253,8 +311,8 @@ class Enumerator:
             later |= 1 << w
         return rows
 
-    def _co_done(self, chosen: dict[str, list[int]]) -> None:
-        co_rows = _co_rows(self.n, chosen)
+    def _co_done(self, chosen: dict[str, list[int]], co_rows: list[int] | None = None) -> None:
+        co_rows = _co_rows(self.n, chosen) if co_rows is None else co_rows
         if self._prune_now and self._fails([0] * self.n, co_rows):
             return
         if self.lock_after is not None and self._prune_now:
@@ -328,6 +386,8 @@ class Enumerator:
                     "them) where mmdsl orders them, which decides whether such an execution is "
                     "allowed").locate(twice.pos, twice.text)
         final = self._final(values, co)
+        if self.own_co is not None:  # the orders chosen, not the rows that hid unobserved final writes
+            corel = Rel(self.n, _co_rows(self.n, co))
         leaf = Leaf(dict(src), {k: list(v) for k, v in co.items()}, rf, corel, values, final, d)
         self.on_leaf(leaf, allowed)
 

@@ -26,6 +26,7 @@ from .cat_choice import group_choices
 from .cat_parse import Node, Stmt, parse_cat
 from .cat_rmw import merge_rmw_halves
 from .cat_orders import CatOrders
+from .cat_own_co import co0_with_finals, computes_co_itself
 from .cat_values import _RESERVED, CO0, MAX_INCLUDE_DEPTH, CatExpressions, Closure, Proc, Tags, Thunk
 from .ir import REL, SET, Axiom, Binding, Expr, FenceDecl, LetGroup, Model
 
@@ -61,6 +62,7 @@ class CatLowerer(CatExpressions, CatOrders):
     parsed: dict = field(default_factory=dict)  # resolved path -> its statements
     generated: set = field(default_factory=set)  # names bound by `with x from generate_orders(...)`
     choices: list = field(default_factory=list)  # (IR name, first check after it, pos) per linearisations
+    own_co_at: SourcePos | None = None  # where a model that computes co itself binds it (cat_own_co)
 
     # ----- files --------------------------------------------------------------
     def load(self, path: Path) -> Model:
@@ -71,6 +73,8 @@ class CatLowerer(CatExpressions, CatOrders):
         for tag_set, tags in B.FENCE_SETS.items():
             self.model.fences[tag_set] = FenceDecl(tag_set, list(tags), [], 0, "herd fence set")
         env: dict = {}
+        self.own_co_at = computes_co_itself(stmts, path.parent, self._statements_of)
+        self.model.own_co = self.own_co_at is not None
         stdlib = self._find("stdlib.cat", path.parent)
         if stdlib is not None and stdlib.resolve() != path.resolve():
             self.has_stdlib = True
@@ -86,7 +90,10 @@ class CatLowerer(CatExpressions, CatOrders):
         group_choices(self.model, self.choices)  # `with x from linearisations(...)`: see cat_choice
         if self.c_model and not self.lkmm:  # herd's C RMWs are one event (its kernel RMWs two, as mmdsl's)
             merge_rmw_halves(self.model, {B.HERD_RMW: "RMW"})
-        else:
+            self.model.c_rmw_refusal = ""
+        elif self.model.own_co:  # see cat_own_co
+            self.model.c_rmw_refusal = "computes co itself"
+        if not self.c_model or self.lkmm:
             for g in self.model.lets:
                 for b in g.bindings:
                     b.expr = B.resolve_rmw(b.expr)
@@ -104,6 +111,16 @@ class CatLowerer(CatExpressions, CatOrders):
             if p.exists() and not p.is_dir():  # a FIFO or device: read_input says what it is
                 return p
         return None
+
+    def _statements_of(self, name: str, here: Path):
+        """(statements, folder, resolved path) of an included file, read once; None when not found."""
+        path = self._find(name, here)
+        if path is None:
+            return None
+        key = path.resolve()
+        if key not in self.parsed:
+            self.parsed[key] = parse_cat(read_input(path, "cat model", ModelError), str(path))[1]
+        return self.parsed[key], path.parent, key
 
     def _run_file(self, path: Path, env: dict, pos: SourcePos) -> dict:
         key = path.resolve()
@@ -196,12 +213,13 @@ class CatLowerer(CatExpressions, CatOrders):
 
     def _let(self, rec: bool, binds: list[dict], env: dict) -> dict:
         for b in binds:
-            if (b["name"] == "co" or (b["name"] is None and "co" in b["names"])) and not self.generated:
-                # herd then takes the final state from this co, a run that enumerates no co;
-                # mmdsl's candidates enumerate co, so the verdicts would silently differ
-                raise UnsupportedError("a model that computes co itself ('let co = ...', herd's models "
-                                       "without generated co) is not supported by mmdsl: its candidates "
-                                       "enumerate co (use 'with co from generate_cos(co0)')", b["pos"])
+            if (b["name"] == "co" or (b["name"] is None and "co" in b["names"])) and not self.generated \
+                    and self.own_co_at is None:
+                # a model that computes co itself binds it among its top-level statements
+                # (cat_own_co); one bound elsewhere would not be found before co0 is lowered
+                raise UnsupportedError("'let co = ...' inside an expression, a function or a procedure "
+                                       "is not supported by mmdsl (a model that computes co itself binds "
+                                       "it with a top-level 'let', as herd's uniproccat.cat does)", b["pos"])
         new = dict(env)
         if not rec:
             for b in binds:
@@ -214,7 +232,9 @@ class CatLowerer(CatExpressions, CatOrders):
                 elif b["params"] is not None:
                     new[b["name"]] = Closure(b["params"], b["expr"], env, b["name"])
                 elif b["name"] == "co0" and str(b["pos"].file).endswith("stdlib.cat"):
-                    new["co0"] = CO0  # herd's co0 with no final writes fixed: see CO0
+                    # herd's co0 with no final writes fixed (see CO0), or in full when the
+                    # candidate's co only picks final writes (cat_own_co)
+                    new["co0"] = co0_with_finals() if self.own_co_at is not None else CO0
                 elif A64.catdep_definition(b["name"], b["pos"]) is not None:
                     new[b["name"]] = A64.catdep_definition(b["name"], b["pos"])  # see cat_aarch64
                 else:

@@ -8,6 +8,7 @@ from ..core.errors import ModelError, SourcePos, UnsupportedError
 from . import cat_aarch64 as A64
 from . import cat_builtins as B
 from . import cat_linux as L
+from . import cat_own_co as OWN
 from . import cat_static as S
 from .cat_parse import Node
 from .ir import (BASE_SETS, DERIVED_RELATIONS, DYNAMIC_RELATIONS, KNOWN_ANNOTATIONS, REL, SET,
@@ -113,6 +114,8 @@ class CatExpressions:
     def _lookup(self, name: str, pos: SourcePos, env: dict):
         if name in env:
             return self._force(env[name], pos)
+        if name in OWN.CO_NAMES and getattr(self, "own_co_at", None) is not None:
+            OWN.refuse_unbound_co_name(name, pos, self.own_co_at)  # herd generates no co here
         if self.lkmm and L.lookup(name, pos) is not None:  # herd's Linux-kernel view: see cat_linux
             return L.lookup(name, pos)
         if name in B.SETS:
@@ -133,6 +136,11 @@ class CatExpressions:
         if name in B.C_ANNOTATION_SETS:  # herd's C sets (RLX, ACQ, SC, NA ...): see cat_builtins
             self.c_model = self.c_model or name in B.C11_ORDER_SETS
             return replace(B.C_ANNOTATION_SETS[name], pos=pos)
+        if name == "pco" and "co0" in env:  # herd's precomputed coherence: without -optace true, co0 (its
+            self.model.c_rmw_refusal = "generates co from pco"  # C RMWs: cos-ok-opt.cat's rmwco reads R & W)
+            return self._lookup("co0", pos, env)
+        if name == "si":  # herd's single-copy-atomic classes: with no mixed-size access (mmdsl's
+            return Expr("id", (_n("M", SET),), type=REL, pos=pos)  # dialects have none) each access alone
         if name == "amo":  # herd: the rmw pairs of one instruction (an AMO, xchg), not LR/SC pairs
             return Expr("inter", (_n("rmw", REL), _n("sm", REL)), type=REL, pos=pos)
         a64 = A64.lookup(name, pos)

@@ -321,6 +321,10 @@ class Model:
     axioms: list[Axiom] = field(default_factory=list)
     shows: list[str] = field(default_factory=list)
     includes: list[str] = field(default_factory=list)
+    # a herd model that computes co itself: its candidates' co only picks final writes (cat_own_co)
+    own_co: bool = False
+    # why a herd model that names no C set cannot be read over herd's one-event C RMWs ("" = it can)
+    c_rmw_refusal: str = ""
     # what engines compile from the model, built once each (see ``compiled``)
     derived: dict = field(default_factory=dict, repr=False, compare=False)
 

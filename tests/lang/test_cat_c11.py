@@ -90,7 +90,7 @@ def test_generate_orders_over_an_empty_set_is_the_empty_order(tmp_path):
     ('"r"\nwith S from cross(x)\n', "'with S from cross(...)'", 2, 1),
     ('"r"\nwith S from {po, rf}\n', "'with S from this set of choices'", 2, 1),
     ('"r"\nacyclic po | (LF * W)\n', "built-in 'LF'", 2, 15),
-    ('"r"\nlet co = po\nacyclic po\n', "computes co itself", 2, 5),
+    ('"r"\nlet s = let co = po in co\nacyclic s\n', "'let co = ...' inside an expression", 2, 13),
 ])
 def test_choices_mmdsl_cannot_enumerate_are_refused_by_name_at_their_place(tmp_path, text, words, line, col):
     p = tmp_path / "m.cat"

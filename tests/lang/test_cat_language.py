@@ -158,7 +158,7 @@ def test_includes_search_the_folder_then_the_cat_path(tmp_path):
     ('M\nacyclic po | nosuchname\n', "unknown name 'nosuchname'", 2, 14),
     ('M\nlet s = \'tag\nacyclic s\n', "tags ('tag) where a set or relation is expected", 3, 9),
     ('M\nlet rec s = po | ~s\nwhen acyclic s\n', "not monotone", 3, 1),
-    ('M\nlet U = po-loc | rf\nlet co = U & (W * W)\nacyclic U\n', "computes co itself", 3, 5),
+    ('M\nacyclic fr | po\nlet co = po & (W * W)\n', "'fr' names herd's generated", 2, 9),  # none: co is the model's
     ('M\nlet rec s = po | s\nwhen ~acyclic s\n', "negated check", 3, 1),
     ('X86 M withoutinit\nacyclic po\n', "option 'withoutinit'", 1, 7),
 ])
