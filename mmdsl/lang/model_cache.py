@@ -76,14 +76,17 @@ def load_cached(path: Path, lower: Callable[[Path], Model]) -> Model:
     """The model of the bundled file ``path`` from the cache, or ``lower(path)`` (then cached)."""
     if os.environ.get(NO_CACHE_ENV):
         return lower(path)
-    digest = _digest(str(path))
-    if digest is None:  # unreadable: lowering says why
+    try:
+        digest = _digest(str(path))
+        if digest is None:  # unreadable: lowering says why
+            return lower(path)
+        key = hashlib.sha256("\0".join([str(FORMAT), __version__, sys.version, _code_stamp(), str(path),
+                                        digest]).encode()).hexdigest()[:40]
+        folder = cache_dir()
+        entry = folder / f"{path.stem}-{key}.pickle"
+        model = _read(entry, folder)
+    except (OSError, RuntimeError, ValueError):  # no home folder, an unreadable package folder
         return lower(path)
-    key = hashlib.sha256("\0".join([str(FORMAT), __version__, sys.version, _code_stamp(), str(path),
-                                    digest]).encode()).hexdigest()[:40]
-    folder = cache_dir()
-    entry = folder / f"{path.stem}-{key}.pickle"
-    model = _read(entry, folder)
     if model is not None:
         return model
     model = lower(path)

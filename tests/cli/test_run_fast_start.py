@@ -143,3 +143,14 @@ def test_summary_printed_without_rich_is_what_rich_prints(monkeypatch, capsys, m
     monkeypatch.setattr(run_main, "_print_plain", lambda lines: False)
     run_main._summary(items, 101 + errors, models, errors * len(models), False)
     assert plain == capsys.readouterr().out
+
+
+def test_a_reader_that_goes_away_ends_the_run_quietly(tmp_path):
+    """``mmdsl run ... | head -1``: exit code 1 and no traceback, as typer gave."""
+    env = {"PATH": "/usr/bin:/bin", "XDG_CACHE_HOME": str(tmp_path)}
+    proc = subprocess.Popen([sys.executable, "-m", "mmdsl", "run", "litmus/aarch64", "-m", "armv8"], cwd=ROOT,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+    assert proc.stdout.readline().startswith(b"Test ")
+    proc.stdout.close()
+    err = proc.stderr.read()
+    assert proc.wait(timeout=120) == 1 and b"Traceback" not in err and err == b"", err

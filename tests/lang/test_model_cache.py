@@ -194,3 +194,15 @@ def test_a_run_with_a_corrupt_or_unwritable_cache_prints_the_same(tmp_path):
         outputs.append(json.dumps([line for line in out.stdout.splitlines() if not line.startswith("Time ")]))
     assert len(set(outputs)) == 1
     assert sorted(p.name.split("-")[0] for p in (tmp_path / "cache" / "mmdsl" / "models").iterdir()) == ["power", "tso"]
+
+
+def test_no_home_folder_changes_nothing(monkeypatch, model_file):
+    monkeypatch.delenv("XDG_CACHE_HOME", raising=False)
+
+    def no_home():
+        raise RuntimeError("Could not determine home directory.")
+
+    monkeypatch.setattr(Path, "home", staticmethod(no_home))
+    lower = Lowering()
+    assert _shape(model_cache.load_cached(model_file, lower)) == _shape(lower_model_file(model_file, [library.models_dir()]))
+    assert lower.calls == 1
