@@ -30,9 +30,8 @@ _NUMBER = re.compile(r"(0|[1-9][0-9]*)(\.[0-9]+)?\Z")  # --timeout: what typer r
 def parse_run_args(argv: list[str]) -> dict | None:
     """The arguments of ``run_tests`` for the words after ``mmdsl run``, or None when they are
     not of the common shapes above (typer reads them then)."""
-    args = {"tests": [], "model": [], "as_json": False, "why": False, "quiet": False, "matrix": False,
-            "draw": None, "draw_format": "svg", "engine": None, "max_memory": None, "compact": False,
-            "spec": None, "timeout": 0.0, "cat_path": []}
+    args = {"tests": [], "model": [], "as_json": False, "quiet": False, "why": False, "matrix": False,
+            "engine": None, "timeout": 0.0, "cat_path": []}  # the others: run_tests' defaults
     words = iter(argv)
     for word in words:
         if not word.startswith("-"):
@@ -88,9 +87,14 @@ def run_fast(argv: list[str]) -> int | None:
     return 0
 
 
-def run_tests(tests, model, as_json, why, quiet, matrix, draw, draw_format, engine, max_memory, compact, spec,
-              timeout, cat_path) -> None:
-    """Run tests under models and print herd-shaped results (``mmdsl run``)."""
+def run_tests(tests, model=("sc",), as_json=False, why=False, quiet=False, matrix=False, draw=None, draw_format="svg",
+              engine=None, max_memory=None, compact=False, spec=None, timeout=0.0, cat_path=()) -> None:
+    """Run tests under models and print herd-shaped results (``mmdsl run``).
+
+    The defaults are the typer command's (``run_cmd.run``; a test checks they agree): a new
+    option of ``mmdsl run`` goes into both, with the same default, and ``parse_run_args``
+    leaves it to typer unless it is added to ``_FLAGS`` / ``_VALUES`` too."""
+    model = list(model)
     from ..core.limits import TimeLimitError, check_timeout
     from ..render.herd_text import herd_block, why_text
     from ..suite.runner import EngineDisagreement, check_engine, iter_test_files, run_many
@@ -207,8 +211,8 @@ def _summary(items, nfiles: int, models, errors: int, full: bool) -> None:
 
     counts = matrix_counts(items)
     table = full or nfiles <= 100
-    lines = [(f"{m}: {c['Allowed']} allowed, {c['Forbidden']} forbidden", f", {c['errors']} errors" if c["errors"] else "")
-             for m, c in counts.items()]
+    lines = [(f"{m}: {c['Allowed']} allowed, {c['Forbidden']} forbidden",
+              f", {c['errors']} errors" if c["errors"] else "") for m, c in counts.items()]
     lines.append((f"{nfiles} test(s) x {len(models)} model(s)", f"; {errors} failed" if errors else ""))
     if not table and _print_plain([head + tail for head, tail in lines]):
         return

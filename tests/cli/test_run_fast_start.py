@@ -154,3 +154,20 @@ def test_a_reader_that_goes_away_ends_the_run_quietly(tmp_path):
     proc.stdout.close()
     err = proc.stderr.read()
     assert proc.wait(timeout=120) == 1 and b"Traceback" not in err and err == b"", err
+
+
+def test_run_tests_takes_the_typer_commands_parameters_with_its_defaults():
+    """A new option of `mmdsl run` must reach run_tests from both sides with one default."""
+    import inspect
+
+    from mmdsl.cli import run_cmd, run_main
+
+    typer_side = inspect.signature(run_cmd.run.__wrapped__).parameters
+    work = inspect.signature(run_main.run_tests).parameters
+    assert list(typer_side) == list(work)
+    for name, param in list(typer_side.items())[1:]:
+        default = param.default.default
+        assert work[name].default == (tuple(default) if isinstance(default, list) else default), name
+    parsed = parse_run_args(["a.litmus"])
+    assert set(parsed) <= set(work)
+    assert all(parsed[k] == work[k].default or (parsed[k] == list(work[k].default)) for k in parsed if k != "tests")

@@ -204,5 +204,6 @@ def test_no_home_folder_changes_nothing(monkeypatch, model_file):
 
     monkeypatch.setattr(Path, "home", staticmethod(no_home))
     lower = Lowering()
-    assert _shape(model_cache.load_cached(model_file, lower)) == _shape(lower_model_file(model_file, [library.models_dir()]))
+    fresh = lower_model_file(model_file, [library.models_dir()])
+    assert _shape(model_cache.load_cached(model_file, lower)) == _shape(fresh)
     assert lower.calls == 1
