@@ -1,12 +1,14 @@
-"""What every command shares: printing errors without tracebacks, exit codes, JSON output."""
+"""What every command shares: printing errors without tracebacks, exit codes, JSON output.
+
+typer is imported only where a function needs it: ``run_main`` (``mmdsl run`` started
+without typer) uses this module too.
+"""
 
 from __future__ import annotations
 
 import functools
 import gc
 import sys
-
-import typer
 
 from ..core.errors import MmdslError
 
@@ -41,8 +43,19 @@ def startup_done() -> None:
         _startup["gc"] = None
 
 
+class CommandExit(Exception):
+    """A command's exit code, raised by code that runs without typer (``run_main``); the
+    typer command turns it into ``typer.Exit``."""
+
+    def __init__(self, code: int):
+        super().__init__(code)
+        self.code = code
+
+
 def timeout_option():
     """The ``--timeout SECONDS`` option of run, explore, fences and draw (suite has its own default)."""
+    import typer
+
     return typer.Option(0.0, "--timeout", min=0,
                         help="Stop past SECONDS with a clear message and exit code 1 (0: no limit); "
                              "run: per test and model, parsing included, the other tests go on.")
@@ -50,6 +63,8 @@ def timeout_option():
 
 def cat_path_option():
     """``--cat-path DIR`` (repeatable): where a herd .cat model's includes are searched, like herd's -I."""
+    import typer
+
     return typer.Option([], "--cat-path", metavar="DIR",
                         help="For -m FILE.cat: a folder searched for included .cat files and stdlib.cat "
                              "after the model's own folder (like herd's -I); repeat for several.")
@@ -65,8 +80,8 @@ def use_cat_path(dirs) -> None:
         os.environ[CAT_PATH_ENV] = os.pathsep.join(str(d) for d in dirs)
 
 
-def fail(err: MmdslError, as_json: bool = False) -> None:
-    """Report a user error (one paragraph, no traceback) and exit with code 2 (1 for a timeout)."""
+def report(err: MmdslError, as_json: bool = False) -> int:
+    """Print a user error (one paragraph, no traceback); its exit code: 2 (1 for a timeout)."""
     from ..core.limits import TimeLimitError
 
     if as_json:
@@ -75,7 +90,14 @@ def fail(err: MmdslError, as_json: bool = False) -> None:
         print(dumps({"errors": [error_dict(e) for e in getattr(err, "errors", None) or [err]]}))
     else:
         print(str(err), file=sys.stderr)
-    raise typer.Exit(EXIT_TIMEOUT if isinstance(err, TimeLimitError) else EXIT_ERROR)
+    return EXIT_TIMEOUT if isinstance(err, TimeLimitError) else EXIT_ERROR
+
+
+def fail(err: MmdslError, as_json: bool = False) -> None:
+    """Report a user error (one paragraph, no traceback) and exit with code 2 (1 for a timeout)."""
+    import typer
+
+    raise typer.Exit(report(err, as_json))
 
 
 def warn(warnings) -> None:

@@ -1,14 +1,14 @@
-"""`mmdsl run`: run litmus tests (files or directories) under one or more models."""
+"""`mmdsl run`: run litmus tests (files or directories) under one or more models (typer's side;
+the work is ``run_main.run_tests``)."""
 
 from __future__ import annotations
 
-import sys
 from typing import List, Optional
 
 import typer
 
-from .common import (EXIT_ERROR, EXIT_MISMATCH, EXIT_TIMEOUT, cat_path_option, startup_done, timeout_option,
-                     use_cat_path, user_errors, warn)
+from .common import CommandExit, cat_path_option, timeout_option, user_errors
+from .run_main import run_tests
 
 
 @user_errors
@@ -40,126 +40,8 @@ def run(
     cat_path: List[str] = cat_path_option(),
 ) -> None:
     """Run tests under models and print herd-shaped results."""
-    from ..core.errors import MmdslError
-    from ..core.limits import TimeLimitError, check_timeout
-    from ..render.herd_text import herd_block, why_text
-    from ..suite.runner import EngineDisagreement, check_engine, iter_test_files, run_many
-
-    explicit_engine = engine is not None
-    engine = engine or "axiomatic"
-    check_engine(engine)
-    if max_memory is not None:  # a bad ceiling is one error for the run, not one per test
-        from ..explorer.memory import MemoryCeiling
-
-        MemoryCeiling(max_memory)
-    use_cat_path(cat_path)
-    timeout = check_timeout(timeout)
-    if why and engine == "explorer":
-        raise MmdslError("--why explains forbidden executions with the axiomatic checker",
-                         hint="use --engine axiomatic or --engine both")
-
-    files = iter_test_files(tests)
-    if not files:
-        print("no litmus tests found in " + ", ".join(tests), file=sys.stderr)
-        raise typer.Exit(EXIT_ERROR)
-    if spec is not None:
-        from .spec_common import run_spec
-
-        if engine == "both":
-            raise MmdslError("--spec serial runs one engine", hint="--engine explorer (default) or axiomatic")
-        options = {"max_memory": max_memory, "compact": compact} if max_memory or compact else {}
-        run_spec([str(f) for f in files], list(model), spec, engine if explicit_engine else "explorer", as_json,
-                 True, options, timeout=timeout)
-        return
-    drawer = None
-    if draw is not None:
-        from ..render.run_diagrams import RunDiagrams
-
-        drawer = RunDiagrams(draw, draw_format, files)
-    items = []
-    progress = _progress(not as_json, len(files) * len(model))
-    # -q needs only each verdict: the checker stops at the first allowed execution that
-    # satisfies the condition (herd's -speedcheck true) unless something else wants them all
-    verdict_only = quiet and not why and not as_json and drawer is None and engine == "axiomatic"
-    for item in run_many(files, list(model), engine=engine, why=why or drawer is not None,
-                         timeout=timeout, collect="verdict" if verdict_only else "witness",
-                         explorer={"max_memory": max_memory, "compact": compact} if max_memory or compact else None):
-        if not items:  # the first test loaded the model and the parser: start-up is done
-            startup_done()
-        items.append(item)
-        if drawer is not None:
-            drawer.add(item)
-        progress.advance()
-        if as_json:
-            continue
-        if item.error is not None:
-            print(str(item.error), file=sys.stderr)
-            continue
-        warn(item.result.warnings)
-        text = ""
-        if not quiet:
-            if len(model) > 1:
-                text += f"Model {item.model}\n"
-            text += herd_block(item.result)
-        if why:
-            text += why_text(item.result)
-        if text:
-            print(text)
-    progress.stop()
-    if drawer is not None:
-        drawer.finish()
-    errors = sum(1 for it in items if it.error is not None)
-    disagreements = sum(1 for it in items if isinstance(it.error, EngineDisagreement))
-    timeouts = sum(1 for it in items if isinstance(it.error, TimeLimitError))
-    if as_json:
-        from ..render.json_out import dumps, error_dict, result_dict
-
-        print(dumps({
-            "results": [result_dict(it.result, why) for it in items if it.result is not None],
-            "errors": [dict(error_dict(it.error, str(it.path)), model=it.model)
-                       for it in items if it.error is not None],
-        }))
-    elif len(files) > 1 or len(model) > 1 or (quiet and not why):  # -q on one test: its verdict
-        _summary(items, len(files), model, errors, matrix)
-    if errors > disagreements + timeouts:
-        raise typer.Exit(EXIT_ERROR)
-    if disagreements:
-        raise typer.Exit(EXIT_MISMATCH)
-    if timeouts:
-        raise typer.Exit(EXIT_TIMEOUT)
-
-
-class _NoProgress:
-    def advance(self) -> None:
-        pass
-
-    def stop(self) -> None:
-        pass
-
-
-def _progress(enabled: bool, runs: int):
-    """A progress bar on a terminal past 40 runs; below that not even its module is imported."""
-    if not enabled or runs <= 40:
-        return _NoProgress()
-    from ..suite.console import RunProgress
-
-    progress = RunProgress(enabled=True, threshold=41)
-    progress.start(runs)
-    return progress
-
-
-def _summary(items, nfiles: int, models, errors: int, full: bool) -> None:
-    from rich.console import Console
-    from rich.markup import escape
-
-    from ..render.matrix import matrix_counts, matrix_table
-
-    console = Console()
-    if full or nfiles <= 100:
-        console.print(matrix_table(items))
-    counts = matrix_counts(items)
-    for m, c in counts.items():
-        console.print(f"{escape(m)}: {c['Allowed']} allowed, {c['Forbidden']} forbidden"
-                      + (f", [bold yellow]{c['errors']} errors[/]" if c["errors"] else ""))
-    console.print(f"{nfiles} test(s) x {len(models)} model(s)"
-                  + (f"; [bold yellow]{errors} failed[/]" if errors else ""))
+    try:
+        run_tests(tests, model, as_json, why, quiet, matrix, draw, draw_format, engine, max_memory, compact, spec,
+                  timeout, cat_path)
+    except CommandExit as stop:
+        raise typer.Exit(stop.code) from None

@@ -165,9 +165,10 @@ def lock_order(prepared):
     static relations, or None: a candidate breaks that axiom when a pair of ``critical``
     is not next to each other in co, or a lock's read reads another write than the one just
     before the lock's write in co, so the enumerator may cut it as soon as that is known."""
-    shape = render_expr(lock_atomicity(None).expr)
-    for ax, _, _ in prepared.axioms:
-        if ax.name != LOCK_ATOMICITY or ax.negated or ax.test != "empty" or render_expr(ax.expr) != shape:
+    for ax, _, _ in prepared.axioms:  # the name first: most models have no such axiom to render
+        if ax.name != LOCK_ATOMICITY or ax.negated or ax.test != "empty":
+            continue
+        if render_expr(ax.expr) != render_expr(lock_atomicity(None).expr):
             continue
         env, _ = prepared.scope_of(ax)
         if "rf" in env or "co" in env:  # not the candidate's own rf and co

@@ -61,6 +61,10 @@ def load_model(name: str | Path) -> Model:
         if hit is not None and hit[0] == _stamps([str(path.resolve()), *hit[1].includes]):
             return hit[1]
         model = lower_cat_file(path, dirs)
+    elif _bundled(path):  # from the disk cache when it has it (model_cache)
+        from .model_cache import load_cached
+
+        model = load_cached(path, lambda p: lower_model_file(p, [models_dir()]))
     else:
         model = lower_model_file(path, [models_dir()])
     _CACHE[key] = (stamps_before + _stamps(model.includes), model)
@@ -84,6 +88,14 @@ def _stamps(paths: list[str]) -> tuple:
         except OSError:
             out.append((p, None, None))
     return tuple(out)
+
+
+def _bundled(path: Path) -> bool:
+    """Is ``path`` one of the bundled models (a file right in the models folder)?"""
+    try:
+        return path.suffix == ".mm" and path.resolve().parent == models_dir().resolve() and path.is_file()
+    except OSError:
+        return False
 
 
 def _display(path: Path) -> Path:
