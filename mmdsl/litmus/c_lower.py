@@ -170,8 +170,10 @@ class ThreadLowering(StatementLowering):
             spelled = " ".join(p.ctype.words)
             raise self.unsupported(f"parameter '{d.name}' that is not a pointer", d.at,
                                    hint=f"parameters name shared locations: write '{spelled} *{d.name}'")
-        if d.stars > 1:
-            raise self.unsupported(f"pointer to pointer (parameter '{d.name}')", d.at)
+        if d.stars > 2:
+            raise self.unsupported(f"pointer to pointer to pointer (parameter '{d.name}')", d.at)
+        # 'int **p': a location that holds an address (the kernel's rcu_assign_pointer(*p, x) /
+        # r0 = rcu_dereference(*p) publish one); '**p' itself stays refused (pointer())
         if d.init is not None:
             raise self.malformed(f"parameter '{d.name}' has a default value", d.init.at, expected="',' or ')'")
         if d.name in self.names:
