@@ -84,6 +84,7 @@ def check(program: Program, model: Model, *, why: bool = False, collect: str = "
     filt = program.filter
     states: Counter = Counter()
     counts = [0, 0]
+    flags: set[str] = set()  # the model's flags that hold on some allowed execution
     witness: list[Execution] = []
     store = Collected()
     explanations: list[Explanation] = []
@@ -117,6 +118,9 @@ def check(program: Program, model: Model, *, why: bool = False, collect: str = "
             holds = prop.holds(leaf.final)
             states[FinalState.of(leaf.final, keys)] += 1
             counts[0 if holds else 1] += 1
+            for flag, fires in prepared.flag_tests:
+                if flag.name not in flags and fires(leaf.dynamic):
+                    flags.add(flag.name)
             if collect in ("allowed", "all") and len(store.allowed) < max_collected:
                 store.allowed.append(_execution(structure, leaf))
             elif collect == "witness" and holds and not witness:
@@ -168,6 +172,7 @@ def check(program: Program, model: Model, *, why: bool = False, collect: str = "
         time=time.perf_counter() - start, path=program.path, candidates=ncands,
     )
     result.witness = witness[0] if witness else None
+    result.flags = sorted(flags)
     result.warnings = fence_warnings(program, model)
     result.why = explanations
     result.stats["collected"] = store

@@ -87,6 +87,9 @@ class Structure:
                 later &= ~(1 << eid)
                 po[eid] = later
                 internal[eid] = m
+        for tid, ids in enumerate(self.thread_events):
+            if tid < len(self.program.threads) and self.program.threads[tid].unsequenced:
+                _unsequence(po, ids, events, self.program.threads[tid].unsequenced)
         loc_rows = [0] * n
         by_loc: dict[str, int] = {}
         for e in events:
@@ -160,6 +163,28 @@ class Structure:
         rels = dict(self.rels)
         rels["fence"] = fence_relation(model, self.shapes, rels["po"])  # undeclared kinds order nothing
         return prepare_relations(model, self.shapes, rels, self.accesses)
+
+
+def _unsequence(po: list[int], ids: list[int], events: list[Event], pairs) -> None:
+    """Take out of ``po`` the event pairs of one evaluation of unsequenced instructions.
+
+    ``pairs`` are a thread's ``unsequenced`` (i, j, reads_only). The instructions of one
+    expression are straight-line code, so two events belong to one evaluation when the
+    instruction indices do not go back between them (a loop re-evaluating the expression
+    jumps back first).
+    """
+    both = {(i, j) for i, j, reads_only in pairs if not reads_only}
+    reads = {(i, j) for i, j, reads_only in pairs if reads_only}
+    for a, e in enumerate(ids):
+        i = events[e].instr
+        last = i
+        for f in ids[a + 1:]:
+            j = events[f].instr
+            if j < last:
+                break
+            last = j
+            if (i, j) in both or ((i, j) in reads and events[f].kind == "R"):
+                po[e] &= ~(1 << f)
 
 
 def prepare_relations(model: Model, shapes: list[EventShape], static: dict[str, Rel],

@@ -38,6 +38,7 @@ class TestResult:
     why: list = field(default_factory=list)  # explanations (forbidden witnesses)
     witness: object | None = None  # one allowed execution matching the condition
     warnings: list[str] = field(default_factory=list)  # e.g. a fence the model does not declare
+    flags: list[str] = field(default_factory=list)  # a cat model's flags that hold on some allowed execution
 
     @property
     def ok(self) -> bool:

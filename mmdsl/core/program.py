@@ -296,6 +296,11 @@ class Thread:
     # the operations of a data-type harness (C calls of a function from the thread function):
     # (first instruction, one past the last, function name); --spec serial runs each atomically
     operations: list[tuple[int, int, str]] = field(default_factory=list)
+    # instruction pairs (i, j, reads_only), i < j, that one evaluation leaves out of program
+    # order (the C operands of one expression, unsequenced as herd evaluates them): the events
+    # of i are not po-before those of j (with reads_only, only before j's read: a kernel RMW's
+    # read half is unsequenced with its arguments, its write still follows them)
+    unsequenced: frozenset[tuple[int, int, bool]] = frozenset()
 
     def has_loops(self) -> bool:
         return any(isinstance(i, Branch) and i.target <= k for k, i in enumerate(self.instrs))

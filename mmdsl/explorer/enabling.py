@@ -153,6 +153,16 @@ class ThreadRules:
 
     def __init__(self, rules: ModelRules, thread: Thread):
         self.rules = rules
+        # instruction pairs of one C expression evaluated unsequenced: either may be performed
+        # first (an RMW's read half unsequenced with its arguments needs nothing: its write,
+        # performed with it, follows them)
+        self.unsequenced = frozenset((i, j) for i, j, reads_only in thread.unsequenced if not reads_only)
+        if self.unsequenced and (rules.rvwmo or rules.model.per_thread):
+            i, j = min(self.unsequenced)
+            raise UnsupportedError(
+                f"operands of one C expression evaluated unsequenced ({thread.name}: '{thread.instrs[j].text}') "
+                f"are not supported by the explorer under {rules.model.name}", thread.instrs[j].pos,
+                hint="use the axiomatic engine, or read one operand into a local first")
         self.shapes: list[EventShape] = []
         self.halves: dict[int, tuple[int, ...]] = {}  # instruction index -> descriptor ids
         self.instr_of: list[int] = []

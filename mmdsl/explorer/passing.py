@@ -22,13 +22,24 @@ def may_pass(rules, pending, p: int, ks: tuple, loc: int, src: int):
     held = 0  # earlier descriptors some fence between keeps before ks
     commits = ()
     binds = ()
+    unsequenced = rules.unsequenced
+    me = pending[p][3]
+    floor = me  # the lowest instruction between (a loop re-evaluating an expression goes back)
+    fences: list = []  # with unsequenced operands: the fences between, by instruction
     for j in range(p - 1, -1, -1):
         o = pending[j]
         kind = o[0]
+        if unsequenced:
+            if (o[3], me) in unsequenced and o[3] < floor:
+                continue  # an operand of the same expression, evaluated unsequenced (C)
+            floor = min(floor, o[3])
         if kind == RESV:
             continue
         if kind == FENCE:
             row = fb[o[1]]
+            if unsequenced:  # it holds only the operations sequenced before it (below)
+                fences.append((o[3], row))
+                continue
             for k in ks:
                 held |= row[k]
                 # a cumulative fence not yet performed (per-thread models): a strong one keeps
@@ -48,6 +59,10 @@ def may_pass(rules, pending, p: int, ks: tuple, loc: int, src: int):
             continue
         same = o[2] == loc
         halves = (o[1], o[4]) if kind == RMW else (o[1],)
+        for f_instr, row in fences:
+            if (o[3], f_instr) not in unsequenced:
+                for k in ks:
+                    held |= row[k]
         for n, dj in enumerate(halves):
             passed = not (held >> dj) & 1
             if passed:

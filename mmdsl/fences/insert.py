@@ -55,4 +55,6 @@ def _thread_with_fences(t: Thread, at: dict[int, list[str]]) -> Thread:
     # a label (a state property's "at") stays on its instruction, after the fences before it:
     # a thread about to run those fences has not reached the label yet
     labels = {arrive[i] + len(at.get(i, ())): name for i, name in t.pc_labels.items()}
-    return replace(t, instrs=out, reg_init=dict(t.reg_init), pc_labels=labels)
+    moved = {i: arrive[i] + len(at.get(i, ())) for i in range(n)}
+    unsequenced = frozenset((moved[i], moved[j], r) for i, j, r in t.unsequenced)
+    return replace(t, instrs=out, reg_init=dict(t.reg_init), pc_labels=labels, unsequenced=unsequenced)

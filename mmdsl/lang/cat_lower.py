@@ -88,6 +88,10 @@ class CatLowerer(CatExpressions, CatOrders):
         self._exec(stmts, env, path.parent)  # a model without checks allows every candidate
         self.loading.pop()
         group_choices(self.model, self.choices)  # `with x from linearisations(...)`: see cat_choice
+        if self.choices or (self.c_model and not self.lkmm):
+            # flags are reported over plain models only: not over chosen orders nor merged RMWs
+            self.model.flags_skipped.extend(f.name for f in self.model.flags)
+            self.model.flags.clear()
         if self.c_model and not self.lkmm:  # herd's C RMWs are one event (its kernel RMWs two, as mmdsl's)
             merge_rmw_halves(self.model, {B.HERD_RMW: "RMW"})
             self.model.c_rmw_refusal = ""
@@ -97,7 +101,7 @@ class CatLowerer(CatExpressions, CatOrders):
             for g in self.model.lets:
                 for b in g.bindings:
                     b.expr = B.resolve_rmw(b.expr)
-            for ax in self.model.axioms:
+            for ax in self.model.axioms + self.model.flags:
                 ax.expr = B.resolve_rmw(ax.expr)
         if self.one_event_amos:
             for ax in self.model.axioms:
@@ -341,7 +345,11 @@ class CatLowerer(CatExpressions, CatOrders):
             return
         if d["flag"]:
             # `flag` and `undefined_unless` mark executions in herd's output (herd's
-            # interpreter adds a flag and goes on); neither ever forbids one
+            # interpreter adds a flag and goes on); neither ever forbids one. A `flag` is
+            # kept to be reported (herd's `Flag NAME` line); one mmdsl cannot lower is
+            # listed in the model's flags_skipped (docs/cat.md)
+            if d["flag"] == "flag":
+                self._flag(st, env)
             return
         e = self._expr(d["expr"], env)
         test = d["test"]
@@ -354,6 +362,21 @@ class CatLowerer(CatExpressions, CatOrders):
             name = f"{base}#{k}"
             k += 1
         self.model.axioms.append(Axiom(name, test, e, negated=d["neg"], pos=st.pos))
+
+    def _flag(self, st: Stmt, env: dict) -> None:
+        d = st.data
+        name = d["name"] or f"{'~' if d['neg'] else ''}{d['test']}"
+        if st.pos is not None and Path(str(st.pos.file)).name == "lock.cat":
+            # lock.cat's validity flags read herd's lock events (not reads and writes, as
+            # mmdsl's are) and its FW: they would fire where herd's do not
+            self.model.flags_skipped.append(name)
+            return
+        try:
+            e = self._typed(self._expr(d["expr"], env), st.pos, SET if d["test"] == "empty" else REL)
+        except (ModelError, UnsupportedError):
+            self.model.flags_skipped.append(name)
+            return
+        self.model.flags.append(Axiom(name, d["test"], e, negated=d["neg"], pos=st.pos))
 
     def _call(self, st: Stmt, env: dict, here: Path) -> None:
         d = st.data

@@ -84,6 +84,9 @@ class Prepared:
             prunable = (not ax.negated) and _positive_in_dynamic(ax.expr, polarity)
             self.axioms.append((ax, compiled, prunable))
             (self.prunable_tests if prunable else self.other_tests).append((ax, _axiom_test(ax, compiled)))
+        # (flag, holds(d)) of the model's `flag` checks: reported, never forbidding
+        self.flag_tests: list[tuple[Axiom, Callable]] = [
+            (f, _axiom_test(f, self._compile(f.expr, self.env))) for f in model.flags]
 
     # ----- compilation --------------------------------------------------------
     def _bind_lets(self, scopes: set[int]) -> None:

@@ -319,6 +319,10 @@ class Model:
     fences: dict[str, FenceDecl] = field(default_factory=dict)
     lets: list[LetGroup] = field(default_factory=list)
     axioms: list[Axiom] = field(default_factory=list)
+    # a cat model's `flag` checks: they never forbid; the checker reports the names that
+    # hold on some allowed execution (herd's `Flag NAME` lines)
+    flags: list[Axiom] = field(default_factory=list)
+    flags_skipped: list[str] = field(default_factory=list)  # flags whose expression mmdsl lacks
     shows: list[str] = field(default_factory=list)
     includes: list[str] = field(default_factory=list)
     # a herd model that computes co itself: its candidates' co only picks final writes (cat_own_co)

@@ -64,25 +64,37 @@ def _store(low, acc: "Access", value: Expr, annots: frozenset) -> None:
     low.emit(Store(acc.addr, value, acc.annots(*annots)))
 
 
+def _kernel_start(low, annots: frozenset, conditional: bool = False) -> int:
+    """A kernel RMW opens as herd builds it: a fully ordered one's leading ``smp_mb()`` comes
+    before its arguments are evaluated. Returns where the arguments' instructions start."""
+    if "mb" in annots:
+        low.emit(Fence("mb", frozenset({"cmpxchg-mb"}) if conditional else frozenset()))
+    return len(low.instrs)
+
+
 def _rmw(low, acc: "Access", new: Expr, annots: frozenset, dst, cond: Expr | None = None,
          returns: str = "old", operand: Expr | None = None, op: str = "add",
-         fail_annots: frozenset | None = None) -> Expr | None:
+         fail_annots: frozenset | None = None, args_from: int | None = None) -> Expr | None:
     """A read-modify-write. A fully ordered kernel one (annotation ``mb``: xchg, cmpxchg,
     atomic_*_return ...) is bracketed by ``smp_mb()`` fences as herd's linux-kernel.def
     semantics makes it (F[mb]; R; W; F[mb]). herd makes no fence for a cmpxchg that fails;
     a conditional one's fences are annotated ``cmpxchg-mb`` so that a model can leave them
     out when it did not write (herd's linux-kernel.cat loaded by mmdsl does: cat_linux). A
-    branch on success would give its read a control dependency herd does not have."""
+    branch on success would give its read a control dependency herd does not have.
+    ``args_from`` (a kernel RMW, opened by ``_kernel_start``): its leading fence is already
+    there, and its read half is unsequenced with the arguments evaluated since (herd)."""
     fenced = "mb" in annots
     mark = frozenset({"cmpxchg-mb"}) if cond is not None else frozenset()
-    if fenced:
+    if fenced and args_from is None:
         low.emit(Fence("mb", mark))
     fail = None if fail_annots is None else acc.annots(*fail_annots)
     uses = [new] + ([cond] if cond is not None else [])
     reg = None
     if returns is not None:
         reg = _dest(dst if returns == "old" else None, low, *uses)
-    low.emit(Rmw(reg, acc.addr, new, cond, annots=acc.annots(*annots), fail_annots=fail))
+    at = low.emit(Rmw(reg, acc.addr, new, cond, annots=acc.annots(*annots), fail_annots=fail))
+    if args_from is not None:
+        low.unsequence(range(args_from, at), range(at, at + 1), None, reads_only=True)
     if fenced:
         low.emit(Fence("mb", mark))
     if returns is None:
@@ -139,7 +151,8 @@ def _xchg(annots: frozenset):
     def lower(low, e, dst):
         _arity(low, e, 2, f"{e.name}(x, value)")
         acc = low.pointer(e.args[0])
-        return _rmw(low, acc, low.value(e.args[1]), annots, dst)
+        start = _kernel_start(low, annots)
+        return _rmw(low, acc, low.value(e.args[1]), annots, dst, args_from=start)
     return lower
 
 
@@ -147,10 +160,18 @@ def _cmpxchg(annots: frozenset):
     def lower(low, e, dst):
         _arity(low, e, 3, f"{e.name}(x, old, new)")
         acc = low.pointer(e.args[0])
+        start = _kernel_start(low, annots, conditional=True)
         expected = low.value(e.args[1])
+        middle = len(low.instrs)
         new = low.value(e.args[2])
+        if any(isinstance(i, (Load, Rmw)) for i in low.instrs[middle:]):
+            # herd evaluates the new value only when the comparison succeeds: a failing
+            # cmpxchg has no such read, which one instruction list cannot say
+            raise low.unsupported(f"a memory read in the new value of '{e.name}'", e.args[2].at,
+                                  hint="read it into a local first")
+        low.unsequence(range(start, middle), range(middle, len(low.instrs)), e.at)
         return _rmw(low, acc, new, annots, dst, cond=BinOp("eq", Reg(OLD), expected),
-                    fail_annots=frozenset({"once"}))  # herd: a failed cmpxchg is a READ_ONCE
+                    fail_annots=frozenset({"once"}), args_from=start)  # herd: a failed cmpxchg is a READ_ONCE
     return lower
 
 
@@ -164,9 +185,12 @@ def _kernel_arith(op: str, annots: frozenset, returns: str | None, unit: bool):
             _arity(low, e, 2, f"{e.name}(i, v)")
             if _is_pointer(low, e.args[0]) and not _is_pointer(low, e.args[1]):  # C11 argument order
                 return _c11_fetch(op, explicit=False)(low, e, dst)
+        start = _kernel_start(low, annots)
+        if not unit:
             amount, target = low.value(e.args[0]), e.args[1]
         acc = low.pointer(target)
-        return _rmw(low, acc, BinOp(op, Reg(OLD), amount), annots, dst, returns=returns, operand=amount, op=op)
+        return _rmw(low, acc, BinOp(op, Reg(OLD), amount), annots, dst, returns=returns, operand=amount, op=op,
+                    args_from=start)
     return lower
 
 

@@ -8,7 +8,7 @@ from typing import Callable
 
 from ..core.errors import LitmusError, SourcePos, UnsupportedError
 from ..core.program import (
-    Assign, BinOp, Branch, Const, Expr, Instr, Load, Reg, Store, Thread, UnOp,
+    MEMORY_INSTRS, Assign, Assume, BinOp, Branch, Const, Expr, Instr, Load, Reg, Store, Thread, UnOp,
     apply_op, apply_unop,
 )
 from . import c_data
@@ -91,6 +91,7 @@ class ThreadLowering(StatementLowering):
         self.cur_pos: SourcePos | None = None
         self.cur_text = ""
         self.ntemp = 0
+        self.unsequenced: set[tuple[int, int, bool]] = set()
 
     # ---- entry -------------------------------------------------------------------------
     def lower(self) -> ThreadCode:
@@ -100,7 +101,8 @@ class ThreadLowering(StatementLowering):
         faults = c_data.fault_exits(self)
         for idx, label in self.fixups:
             self.instrs[idx] = replace(self.instrs[idx], target=label.index)
-        thread = Thread(self.tid, self.fn.name, self.instrs, operations=self.operations)
+        thread = Thread(self.tid, self.fn.name, self.instrs, operations=self.operations,
+                        unsequenced=frozenset(self.unsequenced))
         return ThreadCode(thread, self.boundaries, self.registers, faults)
 
     # ---- errors and emission ---------------------------------------------------------------
@@ -168,8 +170,10 @@ class ThreadLowering(StatementLowering):
             spelled = " ".join(p.ctype.words)
             raise self.unsupported(f"parameter '{d.name}' that is not a pointer", d.at,
                                    hint=f"parameters name shared locations: write '{spelled} *{d.name}'")
-        if d.stars > 1:
-            raise self.unsupported(f"pointer to pointer (parameter '{d.name}')", d.at)
+        if d.stars > 2:
+            raise self.unsupported(f"pointer to pointer to pointer (parameter '{d.name}')", d.at)
+        # 'int **p': a location that holds an address (the kernel's rcu_assign_pointer(*p, x) /
+        # r0 = rcu_dereference(*p) publish one); '**p' itself stays refused (pointer())
         if d.init is not None:
             raise self.malformed(f"parameter '{d.name}' has a default value", d.init.at, expected="',' or ')'")
         if d.name in self.names:
@@ -334,8 +338,12 @@ class ThreadLowering(StatementLowering):
                 raise self.unsupported(f"shift '{e.op}'", e.at)
             if e.op in ("&&", "||") and has_effects(e.right):
                 return self._short_circuit(e, dst)
+            start = len(self.instrs)
             left = self.value(e.left)
-            return fold(BinOp(BINOPS[e.op], left, self.value(e.right)))
+            middle = len(self.instrs)
+            right = self.value(e.right)
+            self.unsequence(range(start, middle), range(middle, len(self.instrs)), e.at)
+            return fold(BinOp(BINOPS[e.op], left, right))
         if isinstance(e, g.Call):
             v = self.call(e, dst)
             if v is None:
@@ -345,6 +353,25 @@ class ThreadLowering(StatementLowering):
             return self.assign(e)
         self.reject_shape(e)
         raise self.malformed("cannot evaluate this expression", e.at)  # pragma: no cover
+
+    def unsequence(self, first: range, second: range, at: int | None, reads_only: bool = False) -> None:
+        """The instructions of ``first`` and ``second`` (two operands of one expression) are
+        evaluated unsequenced, as herd's C semantics does: no program order between their
+        events (with ``reads_only``, ``second`` is a kernel RMW: only its read half)."""
+        mem_first = [i for i in first if isinstance(self.instrs[i], MEMORY_INSTRS)]
+        mem_second = [j for j in second if isinstance(self.instrs[j], MEMORY_INSTRS)]
+        if not mem_first or not mem_second:
+            return
+        for k in list(first) + list(second):
+            if isinstance(self.instrs[k], (Branch, Assume)):
+                raise UnsupportedError(
+                    "a memory access beside a call that branches (an inlined function, a compare-and-swap, "
+                    "a null check) in one expression is not supported in the C dialect",
+                    self.cur_pos if at is None else self.pos(at),
+                    hint="C leaves the order of the two operands unspecified: evaluate one of them into a local first")
+        for i in mem_first:
+            for j in mem_second:
+                self.unsequenced.add((i, j, reads_only))
 
     def _short_circuit(self, e: g.Binary, dst: str | None) -> Expr:
         reg = self.temp()

@@ -84,7 +84,7 @@ class LisaDialect(TableDialect):
 
     def parse_cell(self, text: str) -> CellCode:
         try:
-            parsed = _grammar().parse_string(text, parse_all=True)
+            parsed = _grammar().parse_with_tabs().parse_string(text, parse_all=True)  # columns past a tab
         except pp.ParseBaseException as err:
             raise self.cell_error(text, err) from None
         code = CellCode(labels=[lab["label"] for lab in parsed.get("labels", [])])

@@ -209,7 +209,7 @@ def _refuse_macro(s, loc, toks):
 def parse_rmm_text(text: str, path: str | None) -> RmmFile:
     """Parse a `.rmm` program; a syntax error is a LitmusError at file:line:col."""
     try:
-        toks = _grammar().parse_string(text, parse_all=True)
+        toks = _grammar().parse_with_tabs().parse_string(text, parse_all=True)  # offsets into the text itself
     except (pp.ParseException, pp.ParseFatalException) as err:
         msg = err.msg
         found = text[err.loc:err.loc + 20].split("\n")[0]

@@ -37,7 +37,7 @@ class X86Syntax(TableDialect):
 
     def parse_cell(self, text: str) -> CellCode:
         try:
-            parsed = self.grammar().parse_string(text, parse_all=True)
+            parsed = self.grammar().parse_with_tabs().parse_string(text, parse_all=True)  # columns past a tab
         except pp.ParseBaseException as err:
             raise self.cell_error(text, err) from None
         labels = [lab["label"] for lab in parsed.get("labels", [])]

@@ -18,6 +18,7 @@ def herd_block(result: TestResult, show_time: bool = True) -> str:
     if result.condition.quantifier == "~exists":  # herd counts the executions that validate it
         positive, negative = negative, positive
     lines.append(f"Positive: {positive} Negative: {negative}")
+    lines.extend(f"Flag {name}" for name in result.flags)  # herd's line for a cat `flag` that fired
     lines.append(f"Condition {result.condition.text()}")
     lines.append(f"Observation {result.test} {result.observation} {result.positive} {result.negative}")
     if show_time:

@@ -31,6 +31,8 @@ def result_dict(result: TestResult, why: bool = False) -> dict:
         "time": round(result.time, 4),
         "warnings": list(result.warnings),
     }
+    if result.flags:  # a cat model's flags that hold on some allowed execution (herd's Flag lines)
+        d["flags"] = list(result.flags)
     if result.stats:
         d["stats"] = {k: v for k, v in result.stats.items() if isinstance(v, (int, float, str, bool, list, dict))}
     if why:
