@@ -187,6 +187,18 @@ class PropagationSemantics(Semantics):
 
     reduce = False  # hwbench: explore_space turns on propagation_reduction's reductions
 
+    def _orders_no_read(self, t: int, pc: int) -> bool:
+        """Does the fence at ``pc`` of thread ``t`` order no read before anything (eieio)?"""
+        from ..core.events import EventShape
+
+        memo = self.__dict__.setdefault("_no_read_memo", {})
+        key = (t, pc)
+        if key not in memo:
+            rules = self.m.rules
+            kind = self.m.threads[t].thread.instrs[pc].kind
+            memo[key] = not any(rules.fence_orders(kind, EventShape("R"), EventShape(b)) for b in "RW")
+        return memo[key]
+
     def enabled(self, state):
         storage, threads = state
         n = len(threads)
@@ -381,7 +393,7 @@ A read-modify-write is performed once every write of its location has reached it
             # a barrier: what t has seen goes before what follows, on every thread (a strong
             # fence's has already reached every thread; it still carries its group A to the
             # reads of the writes after it: herd's prop)
-            storage = commit(storage, t, EV_BARRIER)
+            storage = commit(storage, t, EV_BARRIER, own_only=light and self._orders_no_read(t, pending[p][3]))
             if not light:  # what reached t now binds every read after the fence
                 init, events, seen, co, views = storage
                 mine = views[t]

@@ -43,7 +43,7 @@ from __future__ import annotations
 from ..core.condition import FinalState
 from ..core.errors import MmdslError, UnsupportedError
 from ..core.outcome import TestResult
-from ..core.program import Program
+from ..core.program import Branch, Program
 from ..explorer import explore_space
 from ..lang.ir import Model
 from .devices import split_kinds
@@ -79,9 +79,10 @@ class PropagationExplorerSelector(Selector):
                 "axiomatic route); on the explorer this selection inserts fences only")
         self.problem = Problem(model, program_places(program), self.kinds)
         inside = spin_loop_places(program)
+        idle = idle_choices(program, model, self.problem)
         self.candidates = sorted((c for c in self.problem.all_choices()
                                   if (self.problem.choices[c].place.tid, self.problem.choices[c].place.index)
-                                  not in inside), key=lambda i: self.problem.choices[i].key())
+                                  not in inside and c not in idle), key=lambda i: self.problem.choices[i].key())
         if inside:
             self.notes.append(
                 "places inside spin loops are not offered (" + ", ".join(
@@ -223,6 +224,38 @@ def dominated_kinds(model: Model, problem: Problem) -> dict[int, frozenset[int]]
 
     return {b: frozenset(a for a in range(len(problem.kinds)) if dominates(a, b))
             for b, kb in enumerate(problem.kinds) if not set(kb.spellings) & ctrl_names}
+
+
+def idle_choices(program: Program, model: Model, problem: Problem) -> set[int]:
+    """Choices that change no run: a kind that orders no access pair and is not cumulative
+    (Power's isync, Arm's isb) at a place no conditional branch of its thread may come
+    before. Such a fence only completes a ``ctrl+`` dependency (the explorer lets it wait
+    for the branches before it); with none, it is never pending and holds nothing back.
+    """
+    from ..core.events import EventShape
+    from ..explorer import control_successors
+
+    shapes = [EventShape("R"), EventShape("W")]
+    idle_kinds = {k for k, kind in enumerate(problem.kinds)
+                  if not any(problem._orders.orders_pair(kind.name, a, b) for a in shapes for b in shapes)
+                  and not any(d.cumulativity for d in model.fences_for(kind.name))}
+    if not idle_kinds:
+        return set()
+    out = set()
+    for t in program.threads:
+        succ = control_successors(t) + [()]
+        after_branch = [False] * (len(t.instrs) + 1)  # may a conditional branch come before this position?
+        todo = [q for pc, ins in enumerate(t.instrs) if isinstance(ins, Branch)
+                and ins.cond is not None for q in succ[pc]]
+        while todo:
+            q = todo.pop()
+            if not after_branch[q]:
+                after_branch[q] = True
+                todo.extend(succ[q])
+        for p, place in enumerate(problem.places[t.tid].places):
+            if not after_branch[place.index]:
+                out |= {problem.choice(t.tid, p, k) for k in idle_kinds}
+    return out
 
 
 def spin_loops(program: Program) -> list[tuple[int, int, int]]:
