@@ -86,7 +86,8 @@ class PropagationExplorerSelector(Selector):
         if inside:
             self.notes.append(
                 "places inside spin loops are not offered (" + ", ".join(
-                    f"{program.threads[t].name} lines {a}-{b}" for t, a, b in spin_loop_lines(program))
+                    f"{program.threads[t].name} " + (f"line {a}" if a == b else f"lines {a}-{b}")
+                    for t, a, b in spin_loop_lines(program))
                 + "): a cumulative fence there commits a barrier on every iteration, so the explorer's storage "
                 "never repeats a state; the answer is the cheapest among the other places")
         self.dominated = dominated_kinds(model, self.problem)
@@ -259,10 +260,10 @@ def idle_choices(program: Program, model: Model, problem: Problem) -> set[int]:
 
 
 def spin_loops(program: Program) -> list[tuple[int, int, int]]:
-    """Every spin loop as (thread, its top, its back edge) (``explorer.state.spin_back_edges``)."""
-    from ..explorer.state import spin_back_edges
+    """Every spin loop as (thread, its top, its back edge) (``explorer.state.spin_loops``)."""
+    from ..explorer.state import spin_loops as loops_of
 
-    return [(t.tid, t.instrs[b].target, b) for t in program.threads for b in sorted(spin_back_edges(t))]
+    return [(t.tid, top, edge) for t in program.threads for top, edge, _, _ in loops_of(t)]
 
 
 def spin_loop_places(program: Program) -> set[tuple[int, int]]:

@@ -73,6 +73,15 @@ def test_a_spin_loop_reader_gets_lwsync_and_isync():
     assert explore(sel.fenced, load_model("power")).verdict == "Forbidden"
 
 
+def test_a_c_spin_loop_lowered_under_power_gets_the_same_idiom():
+    # C's while (*flag == 0) {} lowers to a forward exit branch and an unconditional back edge
+    program = load_litmus(LOOPS / "MP+spin-c.litmus")
+    sel = select_fences(program, load_model("power"))
+    assert sel.status == "OPTIMAL" and sel.cost == 3
+    assert [(c.place.thread, c.place.line, c.kind.name) for c in sel.fences] == [("P0", 8, "lwsync"),
+                                                                                  ("P1", 17, "isync")]
+
+
 @pytest.mark.slow
 def test_the_middle_thread_of_wrc_with_a_spin_loop_needs_a_cumulative_fence():
     # ~5 s. The loop's control dependency already keeps P1's write after its read, yet only a
