@@ -70,7 +70,8 @@ def selection_text(sel: Selection, show_time: bool = True) -> str:
             lines.append(f"{word} {len(sel.alternatives)}{more}")
             for i, alt in enumerate(sel.alternatives, 1):
                 lines.append(f"  #{i}: {placement_text(alt)}")
-    lines.extend(f"Note: {note}" for note in sel.notes)
+    if sel.needed:
+        lines.extend(f"Note: {note}" for note in sel.notes)
     if show_time:
         lines.append(f"Time {sel.test} {sel.time:.2f}")
     return "\n".join(lines) + "\n"
