@@ -330,17 +330,20 @@ A read-modify-write is performed once every write of its location has reached it
         return out
 
     def _fence_steps(self, storage, t: int, ts, running, covers) -> list:
-        """Perform the first pending cumulative fence once every access before it is performed."""
+        """Perform the first pending cumulative fence once every access before it that it orders
+        is performed (all of them for sync/dmb/lwsync; only the writes for eieio, dmb st)."""
         pending = ts[2]
         for p, o in enumerate(pending):
             if o[0] == FENCE and len(o) > 4:
+                ordered = self.m.threads[t].rules.fence_a[o[1]]
+                for e in pending[:p]:
+                    if e[0] < FENCE and (ordered >> e[1] & 1 or (e[0] == RMW and ordered >> e[4] & 1)):
+                        return []  # an access the fence orders is still pending
                 if o[4] == "strong":
                     mine = observed(storage, t)
                     if any(u != t and mine & ~covers[u] for u in range(len(running))):
                         return []
                 return [Transition(t, FENCE_DONE, p)]
-            if o[0] < FENCE:  # an access before the fence is still pending
-                return []
         return []
 
     @staticmethod

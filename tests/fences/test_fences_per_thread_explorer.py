@@ -49,6 +49,19 @@ def test_loop_free_tests_get_the_checkers_optimum_on_the_explorer(name):
     assert explorer.after.verdict == "Forbidden"
 
 
+@pytest.mark.parametrize("name,cost", [("MP", 5), ("LB", 6), ("S", 5)])
+def test_armv7_loop_free_tests_get_the_checkers_optimum_on_the_explorer(name, cost):
+    # LB was dmb-st; dmb-st (4) on the explorer: dmb st waited for the reads before it
+    program = load_litmus(ROOT / "litmus" / "arm" / "tests" / "herding-cats" / f"{name}.litmus")
+    model = load_model("armv7")
+    options = FenceOptions(kinds=["dmb", "dmb-st", "isb"])
+    axiomatic = select_fences(program, model, options)
+    explorer = PropagationExplorerSelector(program, model, options).run()
+    assert axiomatic.status == explorer.status == "OPTIMAL"
+    assert axiomatic.cost == explorer.cost == cost
+    assert _placement(axiomatic) == _placement(explorer)
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("name,cost", [("SB", 6), ("R", 6), ("WRC", 4), ("2+2W", 4)])
 def test_loop_free_tests_get_the_checkers_optimum_on_the_explorer_slow(name, cost):
