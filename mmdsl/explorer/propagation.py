@@ -33,7 +33,8 @@ Transitions, beyond the threads' issue and perform (``transitions.py``, unchange
 * *perform* a read: it takes any write of its location that reached its thread and is not
   coherence-before one its view must respect (``read_views.py``), not only the latest:
   herd orders two reads of a thread by ``hb`` only (MP+lwsync+addr-bigdetour-addr);
-* *perform* a cumulative fence, once every access before it is performed: it commits a
+* *perform* a cumulative fence, once every access before it that it orders is performed
+  (eieio, dmb st: the writes; herd's LB+dmb.sts is allowed): it commits a
   barrier event (a strong one's has already reached every thread; it carries its group A
   to the readers of the writes after it); a strong one (sync, dmb) is performed only when
   every event its thread has seen, and every write coherence-before one of those (herd's
