@@ -164,3 +164,13 @@ def test_the_explorer_on_the_unrollings_agrees_with_herd():
     for r in csv.DictReader((LOOPS / "herd_verdicts.csv").open()):
         verdict = explore(load_litmus(LOOPS / "unrolled" / r["file"]), model).verdict
         assert verdict == {"Sometimes": "Allowed", "Never": "Forbidden"}[r["herd"]], r["file"]
+
+
+def test_every_minimal_fence_set_of_the_spin_loop_is_one_herd_forbids():
+    """--all-minimal on MP+spin: exactly the fence sets herd7 says Never on the unrolling (9)."""
+    program = load_litmus(LOOPS / "MP+spin.litmus")
+    sel = select_fences(program, load_model("power"), FenceOptions(all_minimal=True))
+    found = {" ".join(f"{c.place.thread}={c.kind.name}" for c in alt) for alt in sel.alternatives}
+    rows = csv.DictReader((LOOPS / "herd_verdicts.csv").open())
+    never = {r["fences"] for r in rows if r["test"] == "MP+spin" and r["herd"] == "Never"}
+    assert found == never and len(found) == 9 and sel.alternatives_stopped is None
