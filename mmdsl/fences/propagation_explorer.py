@@ -149,7 +149,10 @@ class PropagationExplorerSelector(Selector):
         return result, self._violating(result)
 
     def verify(self, chosen: frozenset[int]) -> tuple[Program, TestResult, object]:
-        return self._run(chosen)
+        fenced, result, left = self._run(chosen)
+        if self.explored(chosen) != chosen:  # the answer's program holds every fence chosen
+            fenced = self.fenced(chosen)
+        return fenced, result, left
 
     def refine(self, chosen: frozenset[int], fenced: Program, survivors: frozenset[FinalState]) -> bool:
         """Grow ``chosen`` to a maximal set still reaching one violating state; require a fence outside it."""
