@@ -33,7 +33,8 @@ Transitions, beyond the threads' issue and perform (``transitions.py``, unchange
 * *perform* a read: it takes any write of its location that reached its thread and is not
   coherence-before one its view must respect (``read_views.py``), not only the latest:
   herd orders two reads of a thread by ``hb`` only (MP+lwsync+addr-bigdetour-addr);
-* *perform* a cumulative fence, once every access before it is performed: it commits a
+* *perform* a cumulative fence, once every access before it that it orders is performed
+  (eieio, dmb st: the writes; herd's LB+dmb.sts is allowed): it commits a
   barrier event (a strong one's has already reached every thread; it carries its group A
   to the readers of the writes after it); a strong one (sync, dmb) is performed only when
   every event its thread has seen, and every write coherence-before one of those (herd's
@@ -188,6 +189,18 @@ class PropagationSemantics(Semantics):
 
     reduce = False  # hwbench: explore_space turns on propagation_reduction's reductions
 
+    def _orders_no_read(self, t: int, pc: int) -> bool:
+        """Does the fence at ``pc`` of thread ``t`` order no read before anything (eieio)?"""
+        from ..core.events import EventShape
+
+        memo = self.__dict__.setdefault("_no_read_memo", {})
+        key = (t, pc)
+        if key not in memo:
+            rules = self.m.rules
+            kind = self.m.threads[t].thread.instrs[pc].kind
+            memo[key] = not any(rules.fence_orders(kind, EventShape("R"), EventShape(b)) for b in "RW")
+        return memo[key]
+
     def enabled(self, state):
         storage, threads = state
         n = len(threads)
@@ -319,17 +332,20 @@ A read-modify-write is performed once every write of its location has reached it
         return out
 
     def _fence_steps(self, storage, t: int, ts, running, covers) -> list:
-        """Perform the first pending cumulative fence once every access before it is performed."""
+        """Perform the first pending cumulative fence once every access before it that it orders
+        is performed (all of them for sync/dmb/lwsync; only the writes for eieio, dmb st)."""
         pending = ts[2]
         for p, o in enumerate(pending):
             if o[0] == FENCE and len(o) > 4:
+                ordered = self.m.threads[t].rules.fence_a[o[1]]
+                for e in pending[:p]:
+                    if e[0] < FENCE and (ordered >> e[1] & 1 or (e[0] == RMW and ordered >> e[4] & 1)):
+                        return []  # an access the fence orders is still pending
                 if o[4] == "strong":
                     mine = observed(storage, t)
                     if any(u != t and mine & ~covers[u] for u in range(len(running))):
                         return []
                 return [Transition(t, FENCE_DONE, p)]
-            if o[0] < FENCE:  # an access before the fence is still pending
-                return []
         return []
 
     @staticmethod
@@ -382,7 +398,7 @@ A read-modify-write is performed once every write of its location has reached it
             # a barrier: what t has seen goes before what follows, on every thread (a strong
             # fence's has already reached every thread; it still carries its group A to the
             # reads of the writes after it: herd's prop)
-            storage = commit(storage, t, EV_BARRIER)
+            storage = commit(storage, t, EV_BARRIER, own_only=light and self._orders_no_read(t, pending[p][3]))
             if not light:  # what reached t now binds every read after the fence
                 init, events, seen, co, views = storage
                 mine = views[t]

@@ -69,6 +69,7 @@ class CompiledThread:
                                  if isinstance(ins, Load) and "lr" in ins.annots)
         self.sc_ahead = _sc_ahead(thread)
         self.keep: list[tuple[bool, ...] | None] = []  # per pc: which registers are live, None = all
+        self.spin_edges: dict[int, bool] = {}  # spin loops' deciding branches: the way out (spin_loops)
 
     def set_observed(self, observed: set[str]) -> None:
         """Compute register liveness; ``observed`` are the registers the final state shows."""
@@ -131,6 +132,9 @@ class Machine:
         self.locations = sorted(program.locations)
         self.loc_index = {loc: i for i, loc in enumerate(self.locations)}
         self.threads = [CompiledThread(t, rules.thread_rules(t)) for t in program.threads]
+        if not program.state_property:  # the argument of spin_loops is about final states
+            for t in self.threads:
+                t.spin_edges = spin_back_edges(t.thread)
         # reservations (RMW halves, lr, loads bound by RVWMO's rule 2) block other threads' writes
         self.uses_rmw = any(t.uses_rmw for t in self.threads) or rules.rvwmo
         self._check_dependencies()
@@ -226,7 +230,7 @@ class Machine:
                         f"({why}); the explorer performs an access after the reads its address and "
                         f"stored value come from, and {t.name} has such a dependency at '{ins.text}'", ins.pos)
             why = t.rules.speculates[G_CTRL]
-            ins = _dependent_instruction(t.thread, "loop") if why else None
+            ins = _dependent_instruction(t.thread, "loop", t.spin_edges) if why else None
             if ins is not None:
                 raise UnsupportedError(
                     f"model '{name}' lets an access be performed before a read it is control dependent on "
@@ -235,12 +239,13 @@ class Machine:
                     hint="run the loop-free form of the test, or use a model that honours ctrl for every pair")
 
 
-def _dependent_instruction(thread, relation: str):
+def _dependent_instruction(thread, relation: str, spin_edges=()):
     """The first instruction that uses a loaded register by ``relation``.
 
     ``addr``: as an address; ``data``: as a stored value (or a read-modify-write's new value
     or condition); ``loop``: in the condition of a branch, in a thread that has a loop (a
-    backward branch), where guessing branches could issue without end.
+    backward branch), where guessing branches could issue without end -- except the branches
+    that decide spin loops (``spin_edges``), which are guessed only to leave the loop.
     """
     loops = any(isinstance(ins, Branch) and ins.target <= pc for pc, ins in enumerate(thread.instrs))
     tainted: set[str] = set()
@@ -262,11 +267,71 @@ def _dependent_instruction(thread, relation: str):
             used |= ins.value.regs()
         if relation == "data" and isinstance(ins, Rmw):
             used |= ins.new.regs() | (ins.cond.regs() if ins.cond is not None else frozenset())
-        if relation == "loop" and isinstance(ins, (Branch, Assume)) and ins.cond is not None and loops:
+        if (relation == "loop" and isinstance(ins, (Branch, Assume)) and ins.cond is not None and loops
+                and pc not in spin_edges):
             used |= ins.cond.regs()
         if used & tainted:
             return ins
     return None
+
+
+def spin_loops(thread) -> list[tuple[int, int, int, bool]]:
+    """The thread's spin loops as (top, back edge, the branch to guess, the way that leaves).
+
+    A spin loop is a backward branch whose body (its target up to it) holds only plain
+    loads, register assignments, fences, no-ops and the one conditional branch that
+    decides it -- the back edge itself (``Loop: lwz; cmpwi; beq Loop``), or, before an
+    unconditional back edge, a branch out of the loop (C's ``while (*flag == 0) {}``) --
+    that carries no register from one iteration to the next (each register the body reads
+    it writes first, or never writes), and that is entered only at its top. Guessing that
+    branch to stay in the loop would issue without end; guessing it only to leave loses no
+    final state. In a run that speculated into later iterations, drop every iteration but
+    the last: the dropped ones wrote nothing to memory and only registers the last one
+    writes again, and dropping a read or a fence step only removes what later steps
+    waited for, so the rest is a run that left the loop on its first guess, with the same
+    final state. (The argument is about final states; a state property also sees the pcs.)
+    """
+    out = []
+    instrs = thread.instrs
+    for b, ins in enumerate(instrs):
+        if not (isinstance(ins, Branch) and not ins.choice and ins.target <= b):
+            continue
+        h = ins.target
+        body = instrs[h:b]
+        deciders = [k for k in range(h, b) if isinstance(instrs[k], Branch)]
+        if ins.cond is not None:
+            guard, leave = b, False
+            if deciders:
+                continue
+        else:
+            if len(deciders) != 1:
+                continue
+            guard = deciders[0]
+            e = instrs[guard]
+            if e.cond is None or e.choice or h <= e.target <= b:
+                continue
+            leave = True
+        if not all(isinstance(i, (Load, Assign, Fence, Nop, Branch)) and not (isinstance(i, Load) and "lr" in i.annots)
+                   for i in body):
+            continue
+        written = {i.dst for i in body if getattr(i, "dst", None)}
+        defined: set[str] = set()
+        carried = False
+        for i in list(body) + [ins]:
+            if (registers_read(i) - defined) & written:
+                carried = True
+                break
+            if getattr(i, "dst", None):
+                defined.add(i.dst)
+        entered = any(isinstance(j, Branch) and h < j.target <= b for k, j in enumerate(instrs) if k != b)
+        if not carried and not entered:
+            out.append((h, b, guard, leave))
+    return out
+
+
+def spin_back_edges(thread) -> dict[int, bool]:
+    """Per pc of a branch that decides a spin loop (``spin_loops``), the way a guess on it takes: out."""
+    return {guard: leave for _, _, guard, leave in spin_loops(thread)}
 
 
 def _sc_ahead(thread) -> list[bool]:

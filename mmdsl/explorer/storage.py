@@ -218,14 +218,18 @@ def propagation_acyclic(storage) -> bool:
 FROM_INIT = -2  # rmw_from of a store-conditional's write whose load-reserved read the initial value
 
 
-def commit(storage, t: int, kind: int, loc: int = -1, value=None, rmw_from: int = -1):
+def commit(storage, t: int, kind: int, loc: int = -1, value=None, rmw_from: int = -1, own_only: bool = False):
     """Thread ``t`` commits a write (or a light barrier), seen by ``t`` at once.
 
     ``rmw_from``: the write an atomic write must stay right after (-1: none; ``FROM_INIT``:
-    the initial value, so every later write of its location goes after it)."""
+    the initial value, so every later write of its location goes after it). ``own_only``:
+    a barrier whose group A is only ``t``'s own events (a fence that orders no read, such
+    as eieio: herd's ``rfe;fence`` gives it no writes of other threads)."""
     init, events, seen, co, views = storage
     # a write waits for the barriers its thread had seen; a barrier for every event (group A)
     before = seen[t] & _barriers(events) if kind == EV_WRITE else seen[t]
+    if own_only:
+        before &= sum(1 << i for i, e in enumerate(events) if e[1] == t)
     grown = (init, events + ((kind, t, loc, value, before, rmw_from),), seen, co + (0,), views)
     if kind == EV_WRITE:
         first = 0

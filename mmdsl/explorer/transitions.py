@@ -183,6 +183,9 @@ class Semantics:
             if c[1] is not None and is_deferred(evaluate(c[1], regs)):
                 if not speculates[G_CTRL]:
                     return None
+                leave = th.spin_edges.get(pc)
+                if leave is not None:  # a spin loop's deciding branch: guessed only to leave (spin_loops)
+                    return [Transition(t, ISSUE, pc, guess=leave)]
                 return [Transition(t, ISSUE, pc, guess=True), Transition(t, ISSUE, pc, guess=False)]
         elif op == I_FENCE and c[1] in th.rules.ctrl_fences:
             late = th.rules.addr_ctrl_wait.get(c[1], -1)  # wait for guessed branches (ctrl+FENCE), and for

@@ -80,6 +80,7 @@ class Selection:
     # than max_solutions) or "time limit" (CP-SAT stopped before it knew whether more exist)
     alternatives_stopped: str | None = None
     remaining: list[FinalState] = field(default_factory=list)  # unwanted states with every fence in
+    notes: list[str] = field(default_factory=list)  # what the route left out (dependencies on the explorer)
 
     @property
     def optimal(self) -> bool:
@@ -336,19 +337,18 @@ def select_fences(program: Program, model: Model, options: FenceOptions | None =
         raise UnsupportedError(f"--time-limit {options.time_limit}: the time limit is a positive number of seconds")
     # --spec serial: data-type harnesses branch on every pointer, which the explorer handles best
     if program.has_loops() or program.state_property or options.method == "cut" or options.target == "serial":
-        from .explorer_selector import select_on_explorer
-
-        if model.per_thread:
-            raise UnsupportedError(
-                f"fence selection under model '{model.name}' (propagation {model.propagation}) runs on the "
-                "axiomatic checker only: it does not take loops, state properties, --method cut or --spec serial",
-                model.propagation_pos)
         priced = [k for k in [*(options.kinds or ()), *options.costs] if k.strip() in dependency_names(model)]
         if priced:
             raise UnsupportedError(
                 f"dependency '{priced[0].strip()}' is a device only in loop-free tests (the axiomatic checker); "
                 "with loops, state properties, --method cut or --spec serial selection inserts fences only",
                 hint="leave the dependencies out of --kinds and --cost")
+        if model.per_thread:  # fences act through cumulativity: grown failing sets (propagation_explorer.py)
+            from .propagation_explorer import select_per_thread_on_explorer
+
+            return select_per_thread_on_explorer(program, model, options)
+        from .explorer_selector import select_on_explorer
+
         return select_on_explorer(program, model, options)
     # fences act through cumulativity (power, armv7) or dependencies are devices (armv8):
     # maximal-failing-set clauses (propagation.py)

@@ -70,6 +70,8 @@ def selection_text(sel: Selection, show_time: bool = True) -> str:
             lines.append(f"{word} {len(sel.alternatives)}{more}")
             for i, alt in enumerate(sel.alternatives, 1):
                 lines.append(f"  #{i}: {placement_text(alt)}")
+    if sel.needed:
+        lines.extend(f"Note: {note}" for note in sel.notes)
     if show_time:
         lines.append(f"Time {sel.test} {sel.time:.2f}")
     return "\n".join(lines) + "\n"
@@ -119,6 +121,8 @@ def selection_dict(sel: Selection) -> dict:
         "requirements": sel.requirements,
         "time": round(sel.time, 4),
     }
+    if sel.notes:
+        d["notes"] = list(sel.notes)
     if sel.after is not None and sel.status in (OPTIMAL, FEASIBLE):
         d["recheck"] = {"verdict": sel.after.verdict, "ok": sel.after.ok, "positive": sel.after.positive,
                         "negative": sel.after.negative, "states": len(sel.after.states),

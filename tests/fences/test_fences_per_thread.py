@@ -1,8 +1,9 @@
-"""Fence selection under per-thread propagation models (power, armv7): what the explorer path refuses.
+"""Fence selection under per-thread propagation models (power, armv7): which route, and what is refused.
 
-Loop-free tests run on the axiomatic checker (test_fences_hardware.py); the explorer's
-selection (loops, state properties, --method cut, --spec serial) does not handle
-cumulativity and is refused by name at the model's `propagation per-thread` line.
+Loop-free tests run on the axiomatic checker (test_fences_hardware.py); programs with
+loops, state properties and --spec serial on the explorer with grown failing sets
+(test_fences_per_thread_explorer.py); --method cut, whose edges are the one-memory
+machine's overtakings, is refused by name at the model's `propagation per-thread` line.
 """
 
 from __future__ import annotations

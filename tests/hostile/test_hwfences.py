@@ -48,7 +48,8 @@ def test_bad_options_are_refused_by_name(args, words):
     assert words in r.output
 
 
-def test_a_loop_under_power_is_refused_at_the_propagation_line(tmp_path):
+def test_a_spin_loop_under_power_is_selected_on_the_explorer(tmp_path):
+    # it was refused at the propagation line; now the explorer route answers (lwsync, isync)
     test = tmp_path / "loop.litmus"
     test.write_text("PPC loop\n{\n0:r2=x; 0:r4=y;\n1:r2=y; 1:r4=x;\n}\n"
                     " P0           | P1           ;\n li r1,1      | L0:          ;\n"
@@ -56,7 +57,13 @@ def test_a_loop_under_power_is_refused_at_the_propagation_line(tmp_path):
                     " stw r3,0(r4) | beq L0       ;\n              | lwz r3,0(r4) ;\n"
                     "exists (1:r1=1 /\\ 1:r3=0)\n")
     r = _fences(str(test), "-m", "power")
-    assert r.exit_code == 2 and "power.mm:" in r.output and "loops" in r.output
+    assert r.exit_code == 0, r.output
+    assert "lwsync" in r.output and "isync" in r.output and "Total 2 fence(s), cost 3" in r.output
+    # a loop that is not a spin loop (a store in its body) is refused by name, located
+    test.write_text(test.read_text().replace(" li r3,1      | cmpwi r1,0   ;", " li r3,1      | stw r1,0(r4) ;\n"
+                                             "              | cmpwi r1,0   ;"))
+    r = _fences(str(test), "-m", "power")
+    assert r.exit_code == 2 and "loop.litmus:" in r.output and "loop-free code only" in r.output
 
 
 def test_no_free_register_means_no_dependency_not_a_crash(tmp_path):
