@@ -102,6 +102,7 @@ def check(program: Program, model: Model, *, why: bool = False, collect: str = "
     verdict_only = (collect == "verdict" and not why
                     and not any(tr.error is not None for paths in traces + (extra or []) for tr in paths))
     wanted = wanted_values(prop) if verdict_only else None
+    final_locations = [k[1] for k in keys if k[0] == "mem"]
     for combo, thin_air in _combinations(traces, extra):
         structure = Structure(program, list(combo), locations)
         prepared = structure.prepare(model)
@@ -110,13 +111,21 @@ def check(program: Program, model: Model, *, why: bool = False, collect: str = "
             Enumerator(structure, prepared, prune=prune).run(_reached(error))
             continue
         enum = Enumerator(structure, prepared, prune=prune, wanted=wanted, thin_air=thin_air)
+        seen: set = set()  # herd's executions already counted (herd_execution)
 
-        def on_leaf(leaf: Leaf, allowed: bool, structure=structure, prepared=prepared) -> None:
+        def on_leaf(leaf: Leaf, allowed: bool, structure=structure, prepared=prepared, seen=seen) -> None:
             if filt is not None and not filt.holds(leaf.final):
                 return
             holds = prop.holds(leaf.final)
             states[FinalState.of(leaf.final, keys)] += 1
-            counts[0 if holds else 1] += 1
+            if not verdict_only:
+                execution = herd_execution(leaf, prepared, model, final_locations)
+                if execution not in seen:
+                    if execution is not None:
+                        seen.add(execution)
+                    counts[0 if holds else 1] += prepared.weight(leaf.dynamic)
+            else:
+                counts[0 if holds else 1] += 1
             if collect in ("allowed", "all") and len(store.allowed) < max_collected:
                 store.allowed.append(_execution(structure, leaf))
             elif collect == "witness" and holds and not witness:
@@ -175,6 +184,24 @@ def check(program: Program, model: Model, *, why: bool = False, collect: str = "
     result.stats["partial"] = npartial  # work done besides the complete candidates
     result.stats["why_candidates"] = nexplained
     return result
+
+
+def herd_execution(leaf: Leaf, prepared, model: Model, final_locations: list) -> tuple | None:
+    """What tells herd's executions apart when the candidate ``leaf`` is one of several
+    for a single execution of herd's, else None (each candidate is one execution).
+
+    herd (a cat model, without its ``withco`` option) does not enumerate coherence orders
+    itself: it chooses rf, a final write for each location of the final state, and the
+    orders the model generates. Under ``with mo from generate_orders(W & (A | IW), co0)``
+    (C11's c11_cos.cat) plain writes are ordered by no order, while mmdsl's candidates
+    order every location's writes: the candidates with the same rf, the same final writes
+    and the same generated orders are one execution of herd's.
+    """
+    names = model.generated_orders
+    if not names or "co" in names:
+        return None
+    finals = tuple(leaf.co_orders[loc][-1] if leaf.co_orders.get(loc) else None for loc in final_locations)
+    return (tuple(sorted(leaf.rf_src.items())), finals, prepared.generated_orders(leaf.dynamic, names))
 
 
 def _combinations(traces, extra):

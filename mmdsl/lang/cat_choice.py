@@ -11,11 +11,12 @@ passes every check. mmdsl lowers this to:
   them hold. With no such check it still asks that one exists (r acyclic on S).
 
 The evaluator (lang/evaluate.py, ``Prepared._compile_choice``) enumerates the linear
-extensions for each candidate, stopping at the first that passes; checks that do not
-depend on x stay as they were. Such a check is never used to prune partial candidates
-(an order that fails now may pass once rf and co grow). herd counts an execution per
-passing order; mmdsl counts the candidate once, so witness counts may be lower than
-herd's, not verdicts or final states.
+extensions of r's transitive closure (as herd's, paths through events outside S count)
+for each candidate, stopping at the first that passes; checks that do not depend on x
+stay as they were. Such a check is never used to prune partial candidates (an order that
+fails now may pass once rf and co grow). herd counts an execution per passing order, and
+so does the checker: an allowed candidate counts ``Prepared.weight`` times (the number of
+passing orders), as herd's witness counts do.
 """
 
 from __future__ import annotations

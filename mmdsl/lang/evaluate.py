@@ -64,6 +64,7 @@ class Prepared:
         self.full = (1 << n) - 1
         self.env: dict[str, tuple] = {}
         self.choices: dict[str, tuple] = {}  # linearisations: name -> compiled (S, r)
+        self.order_counts: dict[str, Callable] = {}  # linearisations: name -> passing orders of d
         # dynamic let values, computed once per candidate and kept in its cache under
         # (self.token, slot); a slot's value needs those of the slots it names first
         self.token = object()
@@ -286,26 +287,56 @@ class Prepared:
             for row in rmw.rows:
                 second_halves |= row
 
-        def some_order(d: Dynamic) -> Rel:
+        def passing(d: Dynamic):
+            """Yield once for each linear extension that makes every check hold."""
             members = sv if sk == "c" else sv(d)
-            base = rv if rk == "c" else rv(d)
+            # herd extends r's transitive closure (paths through events outside S count)
+            base = (rv if rk == "c" else rv(d)).plus()
             if eq is not None:
                 members &= ~second_halves
+            if any((base.rows[i] >> i) & 1 for i in range(n) if (members >> i) & 1):
+                return  # a cycle through S: no order
             cache = d.cache
-            found = False
-            for rows in linear_extensions(n, members, list(base.rows), e.pos):
+            try:
+                for rows in linear_extensions(n, members, list(base.rows), e.pos):
+                    for key in keys:
+                        cache.pop(key, None)
+                    cache[keys[0]] = Rel(n, rows) if eq is None else eq.seq(Rel(n, rows)).seq(eq)
+                    if all(tests[test]((v if k == "c" else v(d))) != neg for (k, v), test, neg in checks):
+                        yield
+            finally:
                 for key in keys:
                     cache.pop(key, None)
-                cache[keys[0]] = Rel(n, rows) if eq is None else eq.seq(Rel(n, rows)).seq(eq)
-                if all(tests[test]((v if k == "c" else v(d))) != neg for (k, v), test, neg in checks):
-                    found = True
-                    break
-            for key in keys:
-                cache.pop(key, None)
+
+        def some_order(d: Dynamic) -> Rel:
+            orders = passing(d)
+            found = next(orders, False) is None
+            orders.close()  # puts the candidate's cache back (the generator's finally)
             return Rel.empty(n) if found else Rel.identity(n)
+
+        # herd runs the rest of the model once per order: an allowed candidate is as many
+        # executions as there are passing orders (see weight)
+        self.order_counts[e.name] = lambda d: sum(1 for _ in passing(d))
         return ("f", some_order)
 
     # ----- checking ------------------------------------------------------------
+    def weight(self, d: Dynamic) -> int:
+        """How many of herd's executions the allowed candidate ``d`` stands for: herd runs
+        the checks after a ``with x from linearisations(...)`` once per order and counts
+        each order that passes them; 1 for a model without such a choice."""
+        w = 1
+        for count in self.order_counts.values():
+            w *= count(d)
+        return w
+
+    def generated_orders(self, d: Dynamic, names) -> tuple:
+        """The values on ``d`` of the orders ``names`` a cat model generates (Model.generated_orders)."""
+        out = []
+        for name in names:
+            v = self.value(self.env[name], d) if name in self.env else d.get(name)
+            out.append(tuple(v.rows))
+        return tuple(out)
+
     def value(self, compiled: tuple, d: Dynamic):
         kind, v = compiled
         return v if kind == "c" else v(d)

@@ -321,6 +321,9 @@ class Model:
     axioms: list[Axiom] = field(default_factory=list)
     shows: list[str] = field(default_factory=list)
     includes: list[str] = field(default_factory=list)
+    # the orders a cat model generates (`with x from generate_cos/generate_orders`, IR
+    # names): herd counts one execution per value of them, not per coherence order
+    generated_orders: list[str] = field(default_factory=list)
     # what engines compile from the model, built once each (see ``compiled``)
     derived: dict = field(default_factory=dict, repr=False, compare=False)
 
