@@ -111,21 +111,24 @@ def check(program: Program, model: Model, *, why: bool = False, collect: str = "
             Enumerator(structure, prepared, prune=prune).run(_reached(error))
             continue
         enum = Enumerator(structure, prepared, prune=prune, wanted=wanted, thin_air=thin_air)
-        seen: set = set()  # herd's executions already counted (herd_execution)
+        # herd's executions that several candidates stand for (herd_execution): the
+        # condition's answer and the union of the orders they pass, counted at the end
+        merged: dict = {}
 
-        def on_leaf(leaf: Leaf, allowed: bool, structure=structure, prepared=prepared, seen=seen) -> None:
+        def on_leaf(leaf: Leaf, allowed: bool, structure=structure, prepared=prepared, merged=merged) -> None:
             if filt is not None and not filt.holds(leaf.final):
                 return
             holds = prop.holds(leaf.final)
             states[FinalState.of(leaf.final, keys)] += 1
-            if not verdict_only:
-                execution = herd_execution(leaf, prepared, model, final_locations)
-                if execution not in seen:
-                    if execution is not None:
-                        seen.add(execution)
-                    counts[0 if holds else 1] += prepared.weight(leaf.dynamic)
-            else:
+            if verdict_only:
                 counts[0 if holds else 1] += 1
+                return
+            orders = prepared.passing_orders(leaf.dynamic)
+            execution = herd_execution(leaf, prepared, model, final_locations)
+            if execution is None:
+                counts[0 if holds else 1] += len(orders)
+            else:
+                merged.setdefault(execution, (holds, set()))[1].update(orders)
             if collect in ("allowed", "all") and len(store.allowed) < max_collected:
                 store.allowed.append(_execution(structure, leaf))
             elif collect == "witness" and holds and not witness:
@@ -137,6 +140,8 @@ def check(program: Program, model: Model, *, why: bool = False, collect: str = "
             enum.run(on_leaf, want_forbidden=False)
         except _VerdictKnown:
             stopped = True
+        for holds, orders in merged.values():
+            counts[0 if holds else 1] += len(orders)
         ncands += enum.candidates
         npartial += enum.partial
         if stopped:
@@ -187,19 +192,21 @@ def check(program: Program, model: Model, *, why: bool = False, collect: str = "
 
 
 def herd_execution(leaf: Leaf, prepared, model: Model, final_locations: list) -> tuple | None:
-    """What tells herd's executions apart when the candidate ``leaf`` is one of several
-    for a single execution of herd's, else None (each candidate is one execution).
+    """What tells herd's executions apart when the candidate ``leaf`` may share one with
+    other candidates, else None (each candidate and passing order is one execution).
 
     herd (a cat model, without its ``withco`` option) does not enumerate coherence orders
     itself: it chooses rf, a final write for each location of the final state, and the
-    orders the model generates. Under ``with mo from generate_orders(W & (A | IW), co0)``
-    (C11's c11_cos.cat) plain writes are ordered by no order, while mmdsl's candidates
-    order every location's writes: the candidates with the same rf, the same final writes
-    and the same generated orders are one execution of herd's.
+    orders the model generates. Unless the model generates co over every write
+    (``generate_cos``), the candidates with the same rf, the same final writes there and
+    the same generated orders (C11's ``mo``, over atomic writes only) are one execution of
+    herd's, times the orders of its ``linearisations`` that one of them passes (the
+    checker counts the union: riscv-total.cat orders every write, and the candidates that
+    differ in unobserved final writes pass disjoint sets of orders).
     """
     names = model.generated_orders
-    if not names or "co" in names:
-        return None
+    if names is None or "co" in names or not (names or prepared.order_sets):
+        return None  # not a cat model, co generated, or nothing generated (herd: co unbound)
     finals = tuple(leaf.co_orders[loc][-1] if leaf.co_orders.get(loc) else None for loc in final_locations)
     return (tuple(sorted(leaf.rf_src.items())), finals, prepared.generated_orders(leaf.dynamic, names))
 

@@ -64,7 +64,7 @@ class Prepared:
         self.full = (1 << n) - 1
         self.env: dict[str, tuple] = {}
         self.choices: dict[str, tuple] = {}  # linearisations: name -> compiled (S, r)
-        self.order_counts: dict[str, Callable] = {}  # linearisations: name -> passing orders of d
+        self.order_sets: dict[str, Callable] = {}  # linearisations: name -> passing orders of d
         # dynamic let values, computed once per candidate and kept in its cache under
         # (self.token, slot); a slot's value needs those of the slots it names first
         self.token = object()
@@ -303,31 +303,32 @@ class Prepared:
                         cache.pop(key, None)
                     cache[keys[0]] = Rel(n, rows) if eq is None else eq.seq(Rel(n, rows)).seq(eq)
                     if all(tests[test]((v if k == "c" else v(d))) != neg for (k, v), test, neg in checks):
-                        yield
+                        yield tuple(rows)
             finally:
                 for key in keys:
                     cache.pop(key, None)
 
         def some_order(d: Dynamic) -> Rel:
             orders = passing(d)
-            found = next(orders, False) is None
+            found = next(orders, None) is not None
             orders.close()  # puts the candidate's cache back (the generator's finally)
             return Rel.empty(n) if found else Rel.identity(n)
 
         # herd runs the rest of the model once per order: an allowed candidate is as many
-        # executions as there are passing orders (see weight)
-        self.order_counts[e.name] = lambda d: sum(1 for _ in passing(d))
+        # executions as there are passing orders (see passing_orders)
+        self.order_sets[e.name] = lambda d: list(passing(d))
         return ("f", some_order)
 
     # ----- checking ------------------------------------------------------------
-    def weight(self, d: Dynamic) -> int:
-        """How many of herd's executions the allowed candidate ``d`` stands for: herd runs
-        the checks after a ``with x from linearisations(...)`` once per order and counts
-        each order that passes them; 1 for a model without such a choice."""
-        w = 1
-        for count in self.order_counts.values():
-            w *= count(d)
-        return w
+    def passing_orders(self, d: Dynamic) -> list[tuple]:
+        """The choices herd makes on the allowed candidate ``d``, one per execution it counts:
+        herd runs the checks after a ``with x from linearisations(...)`` once per order and
+        counts each order that passes them (a tuple of the orders' rows, one per such
+        ``with``); ``[()]`` for a model without one."""
+        out: list[tuple] = [()]
+        for orders in self.order_sets.values():
+            out = [o + (x,) for o in out for x in orders(d)]
+        return out
 
     def generated_orders(self, d: Dynamic, names) -> tuple:
         """The values on ``d`` of the orders ``names`` a cat model generates (Model.generated_orders)."""

@@ -19,7 +19,7 @@ from mmdsl.axiomatic import check
 from mmdsl.core.errors import UnsupportedError
 from mmdsl.lang.cat_choice import linear_extensions
 from mmdsl.lang.cat_lower import lower_cat_file
-from mmdsl.litmus import load_litmus
+from mmdsl.litmus import load_litmus, parse_litmus
 
 HERD_CATS = SHARED_REFERENCE / "herd-cats"
 CLASSIC = ROOT / "litmus" / "classic"
@@ -94,3 +94,28 @@ def test_riscv_total_is_refused_by_name_on_a_test_with_an_amo():
     with pytest.raises(UnsupportedError, match="linearisations") as err:
         check(load_litmus(RISCV / "AMO_X0_2_THREAD" / "2+2W+po+poarar+NEW.litmus"), model)
     assert err.value.pos.line == 22
+
+
+# three writes to x from three threads, and a read of y: herd7 7.58 -model riscv-total.cat
+# gives Always 24 0 (the 4! orders of the four accesses) with x unobserved (1 state) and
+# observed (3 states: herd chooses x's final write, gmo puts it last); mmdsl enumerated
+# each of the 6 coherence orders of x, each with the 8 orders that end with its last
+# write: 48 0
+W3 = """RISCV W3
+{
+0:x5=1; 0:x6=x;
+1:x5=2; 1:x6=x;
+2:x5=3; 2:x6=x; 2:x8=y;
+}
+ P0          | P1          | P2          ;
+ sw x5,0(x6) | sw x5,0(x6) | sw x5,0(x6) ;
+             |             | lw x7,0(x8) ;
+"""
+
+
+@needs_cats
+@pytest.mark.parametrize(("tail", "nstates"), [("exists (2:x7=0)\n", 1), ("locations [x;]\nexists (2:x7=0)\n", 3)])
+def test_riscv_total_counts_one_execution_per_order_not_per_coherence_order(tail, nstates):
+    model = lower_cat_file(HERD_CATS / "riscv-total.cat", [HERD_CATS])
+    res = check(parse_litmus(W3 + tail, "W3.litmus"), model)
+    assert (res.observation, len(res.states), res.positive, res.negative) == ("Always", nstates, 24, 0)
