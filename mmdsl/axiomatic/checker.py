@@ -11,6 +11,7 @@ from ..core.condition import FinalState
 from ..core.events import Execution
 from ..core.outcome import TestResult, Violation
 from ..core.program import Program
+from ..lang.cat_choice import COUNTED_ORDERS
 from ..lang.fence_use import fence_warnings
 from ..lang.ir import Model
 from .candidates import Enumerator, Leaf
@@ -103,6 +104,7 @@ def check(program: Program, model: Model, *, why: bool = False, collect: str = "
                     and not any(tr.error is not None for paths in traces + (extra or []) for tr in paths))
     wanted = wanted_values(prop) if verdict_only else None
     final_locations = [k[1] for k in keys if k[0] == "mem"]
+    uncounted = False  # some candidate's orders were too many to count (Prepared.uncounted)
     for combo, thin_air in _combinations(traces, extra):
         structure = Structure(program, list(combo), locations)
         prepared = structure.prepare(model)
@@ -142,6 +144,7 @@ def check(program: Program, model: Model, *, why: bool = False, collect: str = "
             stopped = True
         for holds, orders in merged.values():
             counts[0 if holds else 1] += len(orders)
+        uncounted = uncounted or prepared.uncounted
         ncands += enum.candidates
         npartial += enum.partial
         if stopped:
@@ -183,6 +186,10 @@ def check(program: Program, model: Model, *, why: bool = False, collect: str = "
     )
     result.witness = witness[0] if witness else None
     result.warnings = fence_warnings(program, model)
+    if uncounted:
+        result.warnings.append(f"warning: {program.name}: witness counts are lower than herd's: some "
+                               "execution has more orders from linearisations(...) than mmdsl counts "
+                               f"({COUNTED_ORDERS:,} tried per candidate)")
     result.why = explanations
     result.stats["collected"] = store
     result.stats["stopped_early"] = stopped
