@@ -205,17 +205,37 @@ def herd_execution(leaf: Leaf, prepared, model: Model, final_locations: list) ->
     herd (a cat model, without its ``withco`` option) does not enumerate coherence orders
     itself: it chooses rf, a final write for each location of the final state, and the
     orders the model generates. Unless the model generates co over every write
-    (``generate_cos``), the candidates with the same rf, the same final writes there and
+    (``generate_cos``) or reads a co it does not generate, the candidates with the same rf, the same final writes there and
     the same generated orders (C11's ``mo``, over atomic writes only) are one execution of
     herd's, times the orders of its ``linearisations`` that one of them passes (the
     checker counts the union: riscv-total.cat orders every write, and the candidates that
     differ in unobserved final writes pass disjoint sets of orders).
     """
     names = model.generated_orders
-    if names is None or "co" in names or not (names or prepared.order_sets):
-        return None  # not a cat model, co generated, or nothing generated (herd: co unbound)
+    if names is None or "co" in names:
+        return None  # not a cat model, or co generated over every write
+    if not names and model.compiled("reads-co", _reads_co):
+        return None  # reads a co it does not generate: as with herd's cos.cat, one per co
     finals = tuple(leaf.co_orders[loc][-1] if leaf.co_orders.get(loc) else None for loc in final_locations)
     return (tuple(sorted(leaf.rf_src.items())), finals, prepared.generated_orders(leaf.dynamic, names))
+
+
+# the candidate's relations that depend on its coherence order
+_CO_NAMES = frozenset({"co", "fr", "coe", "coi", "fre", "fri", "com"})
+
+
+def _reads_co(model: Model) -> bool:
+    """Whether a cat model's lets or checks read co (or fr ...) other than through FW (herd's
+    final writes, ``W \\ domain(co)`` in mmdsl): herd leaves co unbound in a model that does
+    not generate it, and a model that reads it is checked as if it included cos.cat."""
+    def reads(e) -> bool:
+        if e.op == "domain" and e.args and e.args[0].op == "name" and e.args[0].name == "co":
+            return False
+        if e.op == "name":
+            return e.name in _CO_NAMES
+        return any(reads(a) for a in e.args)
+    return (any(reads(b.expr) for g in model.lets for b in g.bindings)
+            or any(reads(ax.expr) for ax in model.axioms))
 
 
 def _combinations(traces, extra):

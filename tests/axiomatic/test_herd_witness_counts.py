@@ -16,7 +16,7 @@ from refdata import ROOT, SHARED_REFERENCE
 
 from mmdsl.axiomatic import check
 from mmdsl.lang import load_model
-from mmdsl.litmus import load_litmus
+from mmdsl.litmus import load_litmus, parse_litmus
 
 HERD_CATS = SHARED_REFERENCE / "herd-cats"
 DATA = ROOT / "tests" / "axiomatic" / "data" / "herd-counts"
@@ -48,3 +48,26 @@ def _wrong(counts: str, model_name: str, suite) -> list[tuple]:
 def test_every_sampled_test_gives_herds_witness_counts(counts, model_name, suite):
     """510 tests in all, about 3 s."""
     assert _wrong(counts, model_name, suite) == []
+
+
+# three writes to x from three threads and a read of y (RISC-V); herd7 7.58 -model naked.cat
+# (no checks, no co generated): Always 1 0 with x unobserved (one execution: herd orders no
+# writes), Always 3 0 with x observed (one per final write of x); mmdsl said 6 0 for both,
+# one per coherence order of x
+W3 = """RISCV W3
+{
+0:x5=1; 0:x6=x;
+1:x5=2; 1:x6=x;
+2:x5=3; 2:x6=x; 2:x8=y;
+}
+ P0          | P1          | P2          ;
+ sw x5,0(x6) | sw x5,0(x6) | sw x5,0(x6) ;
+             |             | lw x7,0(x8) ;
+"""
+
+
+@pytest.mark.skipif(not (HERD_CATS / "naked.cat").is_file(), reason=f"herd's naked.cat is not in {HERD_CATS}")
+@pytest.mark.parametrize(("tail", "positive"), [("exists (2:x7=0)\n", 1), ("locations [x;]\nexists (2:x7=0)\n", 3)])
+def test_a_model_generating_no_co_counts_one_execution_per_rf_and_observed_final_writes(tail, positive):
+    res = check(parse_litmus(W3 + tail, "W3.litmus"), load_model(str(HERD_CATS / "naked.cat")))
+    assert (res.observation, len(res.states), res.positive, res.negative) == ("Always", positive, positive, 0)
