@@ -122,15 +122,15 @@ def check(program: Program, model: Model, *, why: bool = False, collect: str = "
                 return
             holds = prop.holds(leaf.final)
             states[FinalState.of(leaf.final, keys)] += 1
-            if verdict_only:
+            if verdict_only:  # the counts are those seen so far: no orders counted
                 counts[0 if holds else 1] += 1
-                return
-            orders = prepared.passing_orders(leaf.dynamic)
-            execution = herd_execution(leaf, prepared, model, final_locations)
-            if execution is None:
-                counts[0 if holds else 1] += len(orders)
             else:
-                merged.setdefault(execution, (holds, set()))[1].update(orders)
+                orders = prepared.passing_orders(leaf.dynamic)
+                execution = herd_execution(leaf, prepared, model, final_locations)
+                if execution is None:
+                    counts[0 if holds else 1] += len(orders)
+                else:
+                    merged.setdefault(execution, (holds, set()))[1].update(orders)
             if collect in ("allowed", "all") and len(store.allowed) < max_collected:
                 store.allowed.append(_execution(structure, leaf))
             elif collect == "witness" and holds and not witness:
