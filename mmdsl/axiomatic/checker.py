@@ -11,6 +11,7 @@ from ..core.condition import FinalState
 from ..core.events import Execution
 from ..core.outcome import TestResult, Violation
 from ..core.program import Program
+from ..lang.cat_choice import COUNTED_ORDERS
 from ..lang.fence_use import fence_warnings
 from ..lang.ir import Model
 from .candidates import Enumerator, Leaf
@@ -103,6 +104,8 @@ def check(program: Program, model: Model, *, why: bool = False, collect: str = "
     verdict_only = (collect == "verdict" and not why
                     and not any(tr.error is not None for paths in traces + (extra or []) for tr in paths))
     wanted = wanted_values(prop) if verdict_only else None
+    final_locations = [k[1] for k in keys if k[0] == "mem"]
+    uncounted = False  # some candidate's orders were too many to count (Prepared.uncounted)
     for combo, thin_air in _combinations(traces, extra):
         structure = Structure(program, list(combo), locations)
         prepared = structure.prepare(model)
@@ -111,13 +114,24 @@ def check(program: Program, model: Model, *, why: bool = False, collect: str = "
             Enumerator(structure, prepared, prune=prune).run(_reached(error))
             continue
         enum = Enumerator(structure, prepared, prune=prune, wanted=wanted, thin_air=thin_air)
+        # herd's executions that several candidates stand for (herd_execution): the
+        # condition's answer and the union of the orders they pass, counted at the end
+        merged: dict = {}
 
-        def on_leaf(leaf: Leaf, allowed: bool, structure=structure, prepared=prepared) -> None:
+        def on_leaf(leaf: Leaf, allowed: bool, structure=structure, prepared=prepared, merged=merged) -> None:
             if filt is not None and not filt.holds(leaf.final):
                 return
             holds = prop.holds(leaf.final)
             states[FinalState.of(leaf.final, keys)] += 1
-            counts[0 if holds else 1] += 1
+            if verdict_only:  # the counts are those seen so far: no orders counted
+                counts[0 if holds else 1] += 1
+            else:
+                orders = prepared.passing_orders(leaf.dynamic)
+                execution = herd_execution(leaf, prepared, model, final_locations)
+                if execution is None:
+                    counts[0 if holds else 1] += len(orders)
+                else:
+                    merged.setdefault(execution, (holds, set()))[1].update(orders)
             for flag, fires in prepared.flag_tests:
                 if flag.name not in flags and fires(leaf.dynamic):
                     flags.add(flag.name)
@@ -132,6 +146,9 @@ def check(program: Program, model: Model, *, why: bool = False, collect: str = "
             enum.run(on_leaf, want_forbidden=False)
         except _VerdictKnown:
             stopped = True
+        for holds, orders in merged.values():
+            counts[0 if holds else 1] += len(orders)
+        uncounted = uncounted or prepared.uncounted
         ncands += enum.candidates
         npartial += enum.partial
         if stopped:
@@ -174,12 +191,56 @@ def check(program: Program, model: Model, *, why: bool = False, collect: str = "
     result.witness = witness[0] if witness else None
     result.flags = sorted(flags)
     result.warnings = fence_warnings(program, model)
+    if uncounted:
+        result.warnings.append(f"warning: {program.name}: witness counts are lower than herd's: some "
+                               "execution has more orders from linearisations(...) than mmdsl counts "
+                               f"({COUNTED_ORDERS:,} tried per candidate)")
     result.why = explanations
     result.stats["collected"] = store
     result.stats["stopped_early"] = stopped
     result.stats["partial"] = npartial  # work done besides the complete candidates
     result.stats["why_candidates"] = nexplained
     return result
+
+
+def herd_execution(leaf: Leaf, prepared, model: Model, final_locations: list) -> tuple | None:
+    """What tells herd's executions apart when the candidate ``leaf`` may share one with
+    other candidates, else None (each candidate and passing order is one execution).
+
+    herd (a cat model, without its ``withco`` option) does not enumerate coherence orders
+    itself: it chooses rf, a final write for each location of the final state, and the
+    orders the model generates. Unless the model generates co over every write
+    (``generate_cos``) or reads a co it does not generate, the candidates with the same rf, the same final writes there and
+    the same generated orders (C11's ``mo``, over atomic writes only) are one execution of
+    herd's, times the orders of its ``linearisations`` that one of them passes (the
+    checker counts the union: riscv-total.cat orders every write, and the candidates that
+    differ in unobserved final writes pass disjoint sets of orders).
+    """
+    names = model.generated_orders
+    if names is None or "co" in names:
+        return None  # not a cat model, or co generated over every write
+    if not names and model.compiled("reads-co", _reads_co):
+        return None  # reads a co it does not generate: as with herd's cos.cat, one per co
+    finals = tuple(leaf.co_orders[loc][-1] if leaf.co_orders.get(loc) else None for loc in final_locations)
+    return (tuple(sorted(leaf.rf_src.items())), finals, prepared.generated_orders(leaf.dynamic, names))
+
+
+# the candidate's relations that depend on its coherence order
+_CO_NAMES = frozenset({"co", "fr", "coe", "coi", "fre", "fri", "com"})
+
+
+def _reads_co(model: Model) -> bool:
+    """Whether a cat model's lets or checks read co (or fr ...) other than through FW (herd's
+    final writes, ``W \\ domain(co)`` in mmdsl): herd leaves co unbound in a model that does
+    not generate it, and a model that reads it is checked as if it included cos.cat."""
+    def reads(e) -> bool:
+        if e.op == "domain" and e.args and e.args[0].op == "name" and e.args[0].name == "co":
+            return False
+        if e.op == "name":
+            return e.name in _CO_NAMES
+        return any(reads(a) for a in e.args)
+    return (any(reads(b.expr) for g in model.lets for b in g.bindings)
+            or any(reads(ax.expr) for ax in model.axioms))
 
 
 def _combinations(traces, extra):

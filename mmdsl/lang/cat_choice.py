@@ -10,21 +10,31 @@ passes every check. mmdsl lowers this to:
   ``choose``), whose value is empty when some linear extension of r on S makes all of
   them hold. With no such check it still asks that one exists (r acyclic on S).
 
-The evaluator (lang/evaluate.py, ``Prepared._compile_choice``) enumerates the linear
-extensions for each candidate, stopping at the first that passes; checks that do not
-depend on x stay as they were. Such a check is never used to prune partial candidates
-(an order that fails now may pass once rf and co grow). herd counts an execution per
-passing order; mmdsl counts the candidate once, so witness counts may be lower than
-herd's, not verdicts or final states.
+The evaluator (lang/evaluate.py's ``Prepared``, through ``compile_choice`` below)
+enumerates the linear extensions of r's transitive closure (as herd's: paths through
+events outside S count) for each candidate, stopping at the first that passes; checks
+that do not depend on x stay as they were. Such a check is never used to prune partial
+candidates (an order that fails now may pass once rf and co grow). herd counts an
+execution per passing order, and so does the checker: an allowed candidate counts once
+per order of ``Prepared.passing_orders`` (axiomatic/checker.py), as herd's witness counts
+do; past COUNTED_ORDERS orders to count, once, with a warning.
 """
 
 from __future__ import annotations
 
-from ..core.errors import SourcePos, UnsupportedError
+from ..core.errors import ModelError, SourcePos, UnsupportedError
+from ..relations import Rel, is_acyclic
 from .ir import REL, Axiom, Expr, Model
 
 # linear extensions tried per candidate at most: past that the test is refused by name
 MAX_ORDERS = 200_000
+# orders tried per allowed candidate to count herd's executions; past that the candidate
+# counts once (Prepared.uncounted, a warning) and the verdict stands
+COUNTED_ORDERS = 20_000
+
+
+class TooManyOrders(Exception):
+    """More than COUNTED_ORDERS orders to count on one candidate."""
 
 
 def chosen_order(ir: str, s: Expr, r: Expr, pos: SourcePos | None) -> Expr:
@@ -107,3 +117,79 @@ def linear_extensions(n: int, members: int, rows: list[int], pos: SourcePos | No
                 order.pop()
 
     yield from walk(0)
+
+
+def compile_choice(prep, e: Expr, env: dict) -> tuple:
+    """The evaluator's (lang/evaluate.py ``Prepared``, ``prep``) compiled form of
+    ``chosen(S, r)``: the order being tried (set by ``choose``); and of ``choose(checks)``:
+    empty when some linear extension of r on S makes every check hold. ``choose`` also
+    registers, in ``prep.order_sets``, the passing orders of a candidate, which herd counts
+    as executions."""
+    if e.op == "chosen":
+        rmw = prep.rels.get("rmw")
+        if rmw is not None and not rmw.is_empty() and not any(a.name == "one-event-rmw" for a in prep.model.axioms):
+            raise UnsupportedError(
+                "'with x from linearisations(S, r)' on a test with a read-modify-write or an exclusive "
+                "pair is not supported by mmdsl outside a C model: herd orders such an access as one "
+                "event, mmdsl's order would place its read and its write apart", e.pos)
+        prep.choices[e.name] = (prep._compile(e.args[0], env), prep._compile(e.args[1], env))
+
+        def outside(d, name=e.name):
+            raise ModelError(f"the order '{name}' from linearisations is used outside the checks after it", e.pos)
+        return ("f", outside)
+    (sk, sv), (rk, rv) = prep.choices[e.name]
+    slot = prep.slot_of[e.name]
+    later = {slot}
+    for k in range(slot + 1, len(prep.slot_fns)):
+        if any(t in later for t in prep.slot_deps[k]):
+            later.add(k)
+    token, n = prep.token, prep.n
+    keys = [(token, k) for k in sorted(later)]
+    checks = [(prep._compile(c.args[0], env), c.name.lstrip("~"), c.name.startswith("~")) for c in e.args]
+    tests = {"acyclic": is_acyclic, "irreflexive": Rel.is_irreflexive,
+             "empty": lambda v: (v == 0) if isinstance(v, int) else v.is_empty()}
+
+    # a C11 model (cat_rmw) on a test with RMWs: order herd's events, each RMW once (by
+    # its read), then read the order over both halves
+    rmw = prep.rels.get("rmw")
+    eq = None
+    if rmw is not None and not rmw.is_empty():
+        eq = Rel.identity(n) | rmw | rmw.inverse()
+        second_halves = 0
+        for row in rmw.rows:
+            second_halves |= row
+
+    def passing(d, limit: int = 0):
+        """Each linear extension that makes every check hold (its rows); past ``limit``
+        extensions tried (0: MAX_ORDERS, then refused), stops with TooManyOrders."""
+        members = sv if sk == "c" else sv(d)
+        # herd extends r's transitive closure (paths through events outside S count)
+        base = (rv if rk == "c" else rv(d)).plus()
+        if eq is not None:
+            members &= ~second_halves
+        if any((base.rows[i] >> i) & 1 for i in range(n) if (members >> i) & 1):
+            return  # a cycle through S: no order
+        cache = d.cache
+        try:
+            for tried, rows in enumerate(linear_extensions(n, members, list(base.rows), e.pos)):
+                if limit and tried >= limit:
+                    raise TooManyOrders
+                for key in keys:
+                    cache.pop(key, None)
+                cache[keys[0]] = Rel(n, rows) if eq is None else eq.seq(Rel(n, rows)).seq(eq)
+                if all(tests[test]((v if k == "c" else v(d))) != neg for (k, v), test, neg in checks):
+                    yield tuple(rows)
+        finally:
+            for key in keys:
+                cache.pop(key, None)
+
+    def some_order(d) -> Rel:
+        orders = passing(d)
+        found = next(orders, None) is not None
+        orders.close()  # puts the candidate's cache back (the generator's finally)
+        return Rel.empty(n) if found else Rel.identity(n)
+
+    # herd runs the rest of the model once per order: an allowed candidate is as many
+    # executions as there are passing orders (see passing_orders)
+    prep.order_sets[e.name] = lambda d: list(passing(d, COUNTED_ORDERS))
+    return ("f", some_order)

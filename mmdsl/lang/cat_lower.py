@@ -69,7 +69,7 @@ class CatLowerer(CatExpressions, CatOrders):
         path = Path(path)
         text = read_input(path, "cat model", ModelError)
         title, stmts = parse_cat(text, str(path))
-        self.model = Model(name=path.stem, title=title or path.stem, doc="", path=str(path))
+        self.model = Model(name=path.stem, title=title or path.stem, doc="", path=str(path), generated_orders=[])
         for tag_set, tags in B.FENCE_SETS.items():
             self.model.fences[tag_set] = FenceDecl(tag_set, list(tags), [], 0, "herd fence set")
         env: dict = {}

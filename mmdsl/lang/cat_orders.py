@@ -13,7 +13,9 @@ mmdsl does so where the choices are orders its candidates already enumerate:
   Each candidate's co gives one such order and every order is given by some co, so the
   choices are the same; a base other than co0 becomes an axiom ``empty (base & (S * S)) \\ x``.
   With S empty (C11's locks, ``LS``, which mmdsl's C dialect never makes) the one choice
-  is the empty order.
+  is the empty order. The generated orders are listed in ``Model.generated_orders``: herd
+  counts one execution per value of them, so candidates that differ only in how writes
+  outside S are ordered count once (axiomatic/checker.py, ``herd_execution``).
 
 - ``with x from linearisations(S, r)``: x ranges, per candidate, over the total orders of
   S that extend r; the checks after it that depend on x hold when some such order makes
@@ -81,6 +83,7 @@ class CatOrders:
                     base = L.within_generated(base, st.pos)
                 self._generation_axiom("co-generation", Expr("diff", (base, co), type=REL, pos=st.pos), st)
             new["co"] = co
+            self.model.generated_orders.append("co")
             return new
         if callee == "generate_orders":
             return self._generate_orders(st, env)
@@ -136,6 +139,7 @@ class CatOrders:
             self._generation_axiom(f"{d['var']}-generation", Expr("diff", (within, x), type=REL, pos=st.pos), st)
         new[d["var"]] = x
         self.generated.add(d["var"])
+        self.model.generated_orders.append(ir)
         return new
 
     def _linearisations(self, st: Stmt, env: dict) -> dict:

@@ -5,9 +5,9 @@ from __future__ import annotations
 from operator import and_, or_
 from typing import Callable
 
-from ..core.errors import ModelError, UnsupportedError
+from ..core.errors import ModelError
 from ..relations import Rel, find_cycle, is_acyclic, reflexive_points, union_all
-from .cat_choice import linear_extensions
+from .cat_choice import TooManyOrders, compile_choice
 from .ir import DYNAMIC_RELATIONS, SET, Axiom, Expr, Model
 
 DYNAMIC = frozenset(DYNAMIC_RELATIONS)
@@ -64,6 +64,8 @@ class Prepared:
         self.full = (1 << n) - 1
         self.env: dict[str, tuple] = {}
         self.choices: dict[str, tuple] = {}  # linearisations: name -> compiled (S, r)
+        self.order_sets: dict[str, Callable] = {}  # linearisations: name -> passing orders of d
+        self.uncounted = False  # some candidate had more than COUNTED_ORDERS orders to count
         # dynamic let values, computed once per candidate and kept in its cache under
         # (self.token, slot); a slot's value needs those of the slots it names first
         self.token = object()
@@ -253,62 +255,32 @@ class Prepared:
         return ("f", lambda d: fn(n, full, [g(d) for g in getters]))
 
     def _compile_choice(self, e: Expr, env: dict) -> tuple:
-        """``chosen(S, r)``: the order being tried (set by ``choose``); ``choose(checks)``:
-        empty when some linear extension of r on S makes every check hold (cat_choice)."""
-        if e.op == "chosen":
-            rmw = self.rels.get("rmw")
-            if rmw is not None and not rmw.is_empty() and not any(a.name == "one-event-rmw" for a in self.model.axioms):
-                raise UnsupportedError(
-                    "'with x from linearisations(S, r)' on a test with a read-modify-write or an exclusive "
-                    "pair is not supported by mmdsl outside a C model: herd orders such an access as one "
-                    "event, mmdsl's order would place its read and its write apart", e.pos)
-            self.choices[e.name] = (self._compile(e.args[0], env), self._compile(e.args[1], env))
-
-            def outside(d: Dynamic, name=e.name):
-                raise ModelError(f"the order '{name}' from linearisations is used outside the checks after it", e.pos)
-            return ("f", outside)
-        (sk, sv), (rk, rv) = self.choices[e.name]
-        slot = self.slot_of[e.name]
-        later = {slot}
-        for k in range(slot + 1, len(self.slot_fns)):
-            if any(t in later for t in self.slot_deps[k]):
-                later.add(k)
-        token, n = self.token, self.n
-        keys = [(token, k) for k in sorted(later)]
-        checks = [(self._compile(c.args[0], env), c.name.lstrip("~"), c.name.startswith("~")) for c in e.args]
-        tests = {"acyclic": is_acyclic, "irreflexive": Rel.is_irreflexive,
-                 "empty": lambda v: (v == 0) if isinstance(v, int) else v.is_empty()}
-
-        # a C11 model (cat_rmw) on a test with RMWs: order herd's events, each RMW once (by
-        # its read), then read the order over both halves
-        rmw = self.rels.get("rmw")
-        eq = None
-        if rmw is not None and not rmw.is_empty():
-            eq = Rel.identity(n) | rmw | rmw.inverse()
-            second_halves = 0
-            for row in rmw.rows:
-                second_halves |= row
-
-        def some_order(d: Dynamic) -> Rel:
-            members = sv if sk == "c" else sv(d)
-            base = rv if rk == "c" else rv(d)
-            if eq is not None:
-                members &= ~second_halves
-            cache = d.cache
-            found = False
-            for rows in linear_extensions(n, members, list(base.rows), e.pos):
-                for key in keys:
-                    cache.pop(key, None)
-                cache[keys[0]] = Rel(n, rows) if eq is None else eq.seq(Rel(n, rows)).seq(eq)
-                if all(tests[test]((v if k == "c" else v(d))) != neg for (k, v), test, neg in checks):
-                    found = True
-                    break
-            for key in keys:
-                cache.pop(key, None)
-            return Rel.empty(n) if found else Rel.identity(n)
-        return ("f", some_order)
+        """``chosen(S, r)`` and ``choose(checks)`` (with x from linearisations): cat_choice.compile_choice."""
+        return compile_choice(self, e, env)
 
     # ----- checking ------------------------------------------------------------
+    def passing_orders(self, d: Dynamic) -> list[tuple]:
+        """The choices herd makes on the allowed candidate ``d``, one per execution it counts:
+        herd runs the checks after a ``with x from linearisations(...)`` once per order and
+        counts each order that passes them (a tuple of the orders' rows, one per such
+        ``with``); ``[()]`` for a model without one."""
+        out: list[tuple] = [()]
+        for orders in self.order_sets.values():
+            try:
+                out = [o + (x,) for o in out for x in orders(d)]
+            except TooManyOrders:  # the verdict stands; the count is the candidate's, once
+                self.uncounted = True
+                return [("uncounted",)]
+        return out
+
+    def generated_orders(self, d: Dynamic, names) -> tuple:
+        """The values on ``d`` of the orders ``names`` a cat model generates (Model.generated_orders)."""
+        out = []
+        for name in names:
+            v = self.value(self.env[name], d) if name in self.env else d.get(name)
+            out.append(tuple(v.rows))
+        return tuple(out)
+
     def value(self, compiled: tuple, d: Dynamic):
         kind, v = compiled
         return v if kind == "c" else v(d)
