@@ -6,7 +6,7 @@ from typing import Optional
 
 import typer
 
-from .common import timeout_option, user_errors, warn, within_timeout
+from .common import EXIT_MISMATCH, timeout_option, user_errors, warn, within_timeout
 
 
 @user_errors
@@ -51,23 +51,28 @@ def explore(
     from ..render.explore_text import exploration_extras, outcome_line, stats_text, trace_block
     from ..lang import load_model
     from ..litmus import load_litmus
-    from ..render.herd_text import herd_block
+    from ..render.herd_text import herd_block, no_final_state_line
 
     program = load_litmus(test)
     result = run_explorer(program, load_model(model), por=not no_por, order="bfs" if bfs else "dfs",
                           max_pending=max_pending, max_states=max_states, compare_sc=stats or as_json,
                           max_memory=max_memory, progress=not as_json, compact=compact)
+    empty = no_final_state_line(result, program.filter is not None)
+    if empty is not None:
+        result.warnings.append(empty)
     if as_json:
         from ..render.json_out import dumps, result_dict
 
         out = result_dict(result)
         out.update(exploration_extras(result))
         print(dumps(out))
-        return
-    warn(result.warnings)
-    text = herd_block(result) + outcome_line(result) + "\n"
-    if trace:
-        text += trace_block(result)
-    if stats:
-        text += stats_text(result)
-    print(text, end="")
+    else:
+        warn(result.warnings)
+        text = herd_block(result) + outcome_line(result) + "\n"
+        if trace:
+            text += trace_block(result)
+        if stats:
+            text += stats_text(result)
+        print(text, end="")
+    if empty is not None:  # herd's block with States 0: a verdict about nothing
+        raise typer.Exit(EXIT_MISMATCH)

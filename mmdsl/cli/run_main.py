@@ -96,7 +96,7 @@ def run_tests(tests, model=("sc",), as_json=False, why=False, quiet=False, matri
     leaves it to typer unless it is added to ``_FLAGS`` / ``_VALUES`` too."""
     model = list(model)
     from ..core.limits import TimeLimitError, check_timeout
-    from ..render.herd_text import herd_block, why_text
+    from ..render.herd_text import herd_block, reached_no_final_state, why_text
     from ..suite.runner import EngineDisagreement, check_engine, iter_test_files, run_many
 
     explicit_engine = engine is not None
@@ -181,6 +181,8 @@ def run_tests(tests, model=("sc",), as_json=False, why=False, quiet=False, matri
         raise CommandExit(EXIT_MISMATCH)
     if timeouts:
         raise CommandExit(EXIT_TIMEOUT)
+    if not verdict_only and any(it.result is not None and reached_no_final_state(it.result) for it in items):
+        raise CommandExit(EXIT_MISMATCH)  # herd's block with States 0: a verdict about nothing
 
 
 class _NoProgress:

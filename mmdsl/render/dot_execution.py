@@ -96,6 +96,9 @@ def _rows(g, view: ExecutionView, drawn: set[tuple[str, str]]) -> None:
             g.edge(heads[col], dot_id(nodes[0].name), style="invis", weight=PO_WEIGHT)
             if view.init:
                 g.edge(dot_id(view.init[0].name), dot_id(nodes[0].name), style="invis", weight="0")
+        for a, b in zip(nodes, nodes[1:]):  # unsequenced boxes: no po edge, the column still straight
+            if (a.name, b.name) not in drawn:
+                g.edge(dot_id(a.name), dot_id(b.name), style="invis", weight=PO_WEIGHT)
     depth = max((len(nodes) for _, nodes in view.columns), default=0)
     for row in range(depth):
         members = [nodes[row].name for _, nodes in view.columns if row < len(nodes)]

@@ -153,10 +153,10 @@ class _EdgeSet:
 
 
 def _order_edges(edges: _EdgeSet, execution: Execution, model: Model, static: dict, columns: list) -> None:
-    """Program order between consecutive boxes of a column; ppo, fences and dependencies."""
+    """Program order between the boxes of a column (its Hasse diagram); ppo, fences and dependencies."""
     ppo, po = static["ppo"], static["po"]
     for _, items in columns:
-        for x, y in zip(items, items[1:]):
+        for x, y in _column_order(items, po):
             kept = isinstance(x, int) and isinstance(y, int) and (x, y) in ppo
             edges.add("order", x, y, "ppo" if kept else "po")
     for a, b in _reduce(ppo).pairs():
@@ -210,6 +210,31 @@ def _mark_cycle(edges: _EdgeSet, cycle: list, execution: Execution, model: Model
             edges.add("order", a, b, name, True)
         else:
             edges.add(f"other:{name}", a, b, name, True)
+
+
+def _column_order(items: list, po: Rel) -> list[tuple]:
+    """The pairs of a column's boxes drawn as program order: the checker's ``po`` reduced.
+
+    A column is a chain (consecutive boxes) unless some consecutive events are not in po
+    (the operands of one C expression, unsequenced): then its transitive reduction, so no
+    edge joins unsequenced events and each keeps its edges to the boxes sequenced around
+    it. Inserted fences are ordered with every box around them.
+    """
+    def ordered(x, y) -> bool:
+        return not (isinstance(x, int) and isinstance(y, int)) or (x, y) in po
+
+    pairs = list(zip(items, items[1:]))
+    if all(ordered(x, y) for x, y in pairs):
+        return pairs
+    later = [sum(1 << m for m in range(k + 1, len(items)) if ordered(items[k], items[m]))
+             for k in range(len(items))]
+    out = []
+    for k, row in enumerate(later):
+        implied = 0
+        for m in bits(row):
+            implied |= later[m]
+        out.extend((items[k], items[m]) for m in bits(row & ~implied))
+    return out
 
 
 def _reduce(rel: Rel) -> Rel:

@@ -19,6 +19,8 @@ def outcome_line(result: Exploration) -> str:
         if result.positive:
             return head + f"the state {prop} is reachable ({result.positive} of {states} states; {limit})"
         return head + f"the state {prop} is unreachable (0 of {states} states; {limit})"
+    if not result.states and not result.positive and not result.negative:
+        return head + "no final state reached, the verdict above says nothing (why: the line on stderr)"
     if cond.quantifier == "forall":
         if result.negative == 0:
             return head + f"{cond.text()} holds in all {total} final states"

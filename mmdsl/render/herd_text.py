@@ -26,6 +26,40 @@ def herd_block(result: TestResult, show_time: bool = True) -> str:
     return "\n".join(lines) + "\n"
 
 
+def reached_no_final_state(result: TestResult) -> bool:
+    """Whether no execution (axiomatic) or path (explorer) ended in a final state.
+
+    herd prints such a test as ``States 0`` with ``No`` (exists) or ``Ok`` (forall,
+    ~exists) and ``Never 0 0``: a verdict about nothing. A property of every state
+    (``at=`` labels) counts the states it holds in and is never empty this way.
+    """
+    return not result.states and result.positive == 0 and result.negative == 0
+
+
+def no_final_state_line(result: TestResult, filtered: bool = False) -> str | None:
+    """One line saying why ``result`` has no final state (None when it has some).
+
+    ``filtered``: the test has a ``filter``, which may be what excluded them.
+    """
+    if not reached_no_final_state(result):
+        return None
+    head = f"no final state: {result.test} under {result.model} reached none, so its verdict says nothing: "
+    st = result.stats
+    if result.engine == "explorer" and "deadlocks" in st:
+        deadlocks = st["deadlocks"]
+        if deadlocks:
+            cause = " (a thread waiting forever: a lock never freed, an assume that never holds)"
+        else:
+            cause = "" if filtered else " (a loop that never exits)"
+        end = ", or its filter excludes every final state" if filtered else ""
+        return head + (f"{st.get('states', 0)} states explored, {deadlocks} deadlocked, "
+                       f"no path finishing every thread{cause}{end}")
+    passes = " and passes its filter" if filtered else ""
+    return head + (f"no execution both finishes every thread and is allowed by {result.model}{passes} "
+                   f"({result.candidates} complete candidates; a lock never freed, an assume that never "
+                   "holds, or axioms that forbid them all)")
+
+
 def _state_sort(state: FinalState):
     return tuple((str(k), _value_key(v)) for k, v in state)
 

@@ -8,6 +8,7 @@ from ..core.condition import key_text
 from ..core.errors import MmdslError
 from ..core.outcome import TestResult
 from ..lang.ir import CELL_MEANING, Model, render_expr
+from .herd_text import reached_no_final_state
 
 
 def result_dict(result: TestResult, why: bool = False) -> dict:
@@ -30,6 +31,7 @@ def result_dict(result: TestResult, why: bool = False) -> dict:
         "candidates": result.candidates,
         "time": round(result.time, 4),
         "warnings": list(result.warnings),
+        "no_final_state": reached_no_final_state(result),  # the verdict is about nothing (herd: States 0)
     }
     if result.flags:  # a cat model's flags that hold on some allowed execution (herd's Flag lines)
         d["flags"] = list(result.flags)

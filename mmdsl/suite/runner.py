@@ -62,6 +62,17 @@ def check_with(program, model, engine: str = "axiomatic", *, why: bool = False,
     ``both`` runs the axiomatic checker and the explorer and fails loudly when their
     sets of final states differ (the axiomatic result is returned otherwise).
     """
+    result = _check_with(program, model, engine, why=why, collect=collect, explorer=explorer)
+    from ..render.herd_text import no_final_state_line
+
+    # collect="verdict" enumerates only executions that may reach the outcome: none is no news
+    line = None if collect == "verdict" else no_final_state_line(result, program.filter is not None)
+    if line is not None and line not in result.warnings:
+        result.warnings.append(line)
+    return result
+
+
+def _check_with(program, model, engine: str, *, why: bool, collect: str, explorer: dict | None) -> TestResult:
     if engine != "explorer":
         program.require_final_condition("axiomatic checker")
     if engine == "axiomatic":
