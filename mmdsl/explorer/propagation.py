@@ -80,7 +80,7 @@ from .read_views import (
 from .propagation_reduction import FINISH, constant_assignment_first, finish_steps, finished  # hwbench
 from .storage import (
     EV_BARRIER, EV_WRITE, FROM_INIT, _barriers, _loc_writes, commit, coverage, final_memory, maximal_writes, observed,
-    propagation_acyclic, receive, settle, view, visible_write,
+    place_last, propagation_acyclic, receive, settle, view, visible_write,
 )
 
 PROPAGATE, FENCE_DONE, SETTLE = 2, 3, 4  # Transition actions beyond ISSUE and PERFORM
@@ -152,6 +152,9 @@ class PropagationMachine(Machine):
         # whose views it inherits (explorer/read_views.py)
         self.read_orders = [read_orders(th.thread, rules.model) for th in self.threads]
         self.read_before = [order.before for order in self.read_orders]
+        # storages keep their events in event_key order (storage.place_last), unless a thread's
+        # state names an event (a load-reserved's reservation notes the write it read)
+        self.canonical = not any(th.lr_desc for th in self.threads)
         self.kept_views = [order.kept() for order in self.read_orders]
         self.ahead = [accesses_ahead(th.thread, self.loc_index) for th in self.threads]
         # SC per location needs the writes a thread read only if two of its reads may share a location
@@ -365,7 +368,7 @@ A read-modify-write is performed once every write of its location has reached it
             if (cover >> i) & 1 or e[4] & ~cover:
                 continue
             if e[0] == EV_BARRIER and not (awaited >> i) & 1 and not any(
-                    (f[4] >> i) & 1 and not (cover >> j) & 1 for j, f in enumerate(events[i + 1:], i + 1)):
+                    (f[4] >> i) & 1 and not (cover >> j) & 1 for j, f in enumerate(events) if j != i):
                 continue
             if (e[0] == EV_WRITE and barriers and cover & _loc_writes(events, e[2]) & ~(1 << i)
                     and not propagation_acyclic(receive(storage, t, i))):  # it adds coherence edges
@@ -399,6 +402,8 @@ A read-modify-write is performed once every write of its location has reached it
             # fence's has already reached every thread; it still carries its group A to the
             # reads of the writes after it: herd's prop)
             storage = commit(storage, t, EV_BARRIER, own_only=light and self._orders_no_read(t, pending[p][3]))
+            if self.m.canonical:
+                storage = place_last(storage)
             if not light:  # what reached t now binds every read after the fence
                 init, events, seen, co, views = storage
                 mine = views[t]
@@ -446,6 +451,8 @@ A read-modify-write is performed once every write of its location has reached it
             elif not (kind == WRITE and len(op) > 5):
                 took = -1
             storage = commit(storage, t, EV_WRITE, op[2], write, took)
+            if self.m.canonical:
+                storage = place_last(storage)
         return (storage, threads[:t] + (nts,) + threads[t + 1:])
 
 
