@@ -380,6 +380,32 @@ A read-modify-write is performed once every write of its location has reached it
         return 0
 
     def apply(self, state, tr: Transition):
+        storage, threads = self._step(state, tr)
+        if tr.action != FINISH and storage[1]:
+            storage = self._done_by_coverage(storage, threads)
+        return (storage, threads)
+
+    def _done_by_coverage(self, storage, threads):
+        """``storage`` with what reached each finished thread replaced by its coverage.
+
+        Of a finished thread's seen events the machine reads only its coverage -- propagations
+        to it and a strong fence waiting for it go by coverage; its view, reads, commits and
+        strong fences are over -- and coverage stays the same when the seen events are
+        replaced by it (it adds only writes, each coherence-before a seen write: it is
+        monotone and idempotent, now and after coherence grows). So storages that differ
+        only there behave alike, and are made one."""
+        seen = storage[2]
+        new = seen
+        for t, (pc, _, pending) in enumerate(threads):
+            if pc >= self.m.threads[t].length and not pending:
+                cover = coverage(storage, t)
+                if cover != seen[t]:
+                    new = new[:t] + (cover,) + new[t + 1:]
+        if new is seen:
+            return storage
+        return storage[:2] + (new,) + storage[3:]
+
+    def _step(self, state, tr: Transition):
         storage, threads = state
         t = tr.tid
         if tr.action == PROPAGATE:
