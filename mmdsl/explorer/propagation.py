@@ -381,7 +381,7 @@ A read-modify-write is performed once every write of its location has reached it
 
     def apply(self, state, tr: Transition):
         storage, threads = self._step(state, tr)
-        if tr.action != FINISH and storage[1]:
+        if self.reduce and tr.action != FINISH and storage[1]:
             storage = self._done_by_coverage(storage, threads)
         return (storage, threads)
 
@@ -396,9 +396,12 @@ A read-modify-write is performed once every write of its location has reached it
         only there behave alike, and are made one."""
         seen = storage[2]
         new = seen
+        covers = None
         for t, (pc, _, pending) in enumerate(threads):
             if pc >= self.m.threads[t].length and not pending:
-                cover = coverage(storage, t)
+                if covers is None:
+                    covers = self._storage_facts(storage, len(threads))[1]
+                cover = covers[t]
                 if cover != seen[t]:
                     new = new[:t] + (cover,) + new[t + 1:]
         if new is seen:
@@ -428,7 +431,7 @@ A read-modify-write is performed once every write of its location has reached it
             # fence's has already reached every thread; it still carries its group A to the
             # reads of the writes after it: herd's prop)
             storage = commit(storage, t, EV_BARRIER, own_only=light and self._orders_no_read(t, pending[p][3]))
-            if self.m.canonical:
+            if self.reduce and self.m.canonical:
                 storage = place_last(storage)
             if not light:  # what reached t now binds every read after the fence
                 init, events, seen, co, views = storage
@@ -477,7 +480,7 @@ A read-modify-write is performed once every write of its location has reached it
             elif not (kind == WRITE and len(op) > 5):
                 took = -1
             storage = commit(storage, t, EV_WRITE, op[2], write, took)
-            if self.m.canonical:
+            if self.reduce and self.m.canonical:
                 storage = place_last(storage)
         return (storage, threads[:t] + (nts,) + threads[t + 1:])
 
