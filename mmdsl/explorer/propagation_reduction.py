@@ -33,9 +33,10 @@ from __future__ import annotations
 
 import itertools
 
-from .state import I_ASSIGN, I_STORE, RESV
+from .state import FENCE, I_ASSIGN, I_STORE, RESV, control_successors
 from .deferred import evaluate, is_deferred
-from .storage import _order_after, coverage, final_memory, maximal_writes, propagation_acyclic
+from .read_views import access_locations, prerequisites
+from .storage import EV_WRITE, _bits, _loc_writes, _order_after, coverage, final_memory, maximal_writes, propagation_acyclic
 from .transitions import ISSUE, MEMO_LIMIT, Transition
 
 FINISH = 5  # a Transition action beyond propagation.py's PROPAGATE, FENCE_DONE and SETTLE
@@ -176,4 +177,63 @@ def constant_assignment_first(machine, threads, out: list) -> list:
         mine = [tr for tr in out[t] if tr.action == ISSUE]
         if len(mine) == 1:
             return [mine if u == t else [] for u in range(len(out))]
+    return out
+
+
+def locations_ahead(thread, loc_index: dict) -> list[frozenset]:
+    """Per pc (and the end): the locations the thread may still read or write (-1: one its
+    code does not fix)."""
+    where = access_locations(thread)
+    own = [frozenset({loc_index.get(where[k], -1) if where[k] is not None else -1}) if k in where else frozenset()
+           for k in range(len(thread.instrs))]
+    succs = control_successors(thread)
+    ahead = [frozenset()] * (len(own) + 1)
+    changed = True
+    while changed:
+        changed = False
+        for pc in range(len(own) - 1, -1, -1):
+            mine = own[pc].union(*(ahead[q] for q in succs[pc]))
+            if mine != ahead[pc]:
+                ahead[pc] = mine
+                changed = True
+    return ahead
+
+
+def untouched_writes_left_out(machine, storage, t: int, ts, awaited: int, cover: int, trs: list) -> list:
+    """``trs`` (propagations to thread ``t``) without those of a write of a location ``t``
+    will not access while no write of that location has reached ``t`` and none is waited for.
+
+    Such a write reaching ``t`` orders no write (``receive`` puts it after the writes of its
+    location already at ``t``: none), changes no value ``t`` reads, and enables nothing on
+    its own: what it adds -- a member of the group A of ``t``'s later barriers, an event
+    ``t``'s strong fences wait for -- only holds steps back. What it does enable is kept,
+    for every write of its location at once: a strong fence pending on some thread that
+    waits for one (``awaited``), and the delivery to ``t`` of an event one must precede (it
+    is among the ``prerequisites`` of an event not yet at ``t``). From then on, and once a
+    write of the location has reached ``t``, all its writes may go to ``t`` in any order,
+    so a run of the full machine that sent one earlier is matched by the same run sending
+    it then, before the others, with the same coherence; the remaining propagations settle
+    the rest at the end. The machine without these steps takes a subset of the full
+    machine's steps, so it reaches no final state the full machine does not.
+    """
+    if not trs:
+        return trs
+    pc, _, pending = ts
+    table = machine.ahead_locations[t]
+    near = set(table[min(pc, len(table) - 1)])
+    for o in pending:
+        if o[0] < FENCE:
+            near.add(o[2] if isinstance(o[2], int) else -1)
+    if -1 in near:
+        return trs
+    events = storage[1]
+    needed = awaited
+    for j in _bits(~cover & ((1 << len(events)) - 1)):
+        needed |= prerequisites(events, j)
+    out = []
+    for tr in trs:
+        e = events[tr.pos]
+        if e[0] == EV_WRITE and e[2] not in near and not _loc_writes(events, e[2]) & (cover | needed):
+            continue
+        out.append(tr)
     return out
