@@ -77,10 +77,12 @@ from .read_views import (
     accesses_ahead, may_reread, named_location, read_orders, remember_read, useful_propagations,
     with_read_choices,
 )
-from .propagation_reduction import FINISH, constant_assignment_first, finish_steps, finished  # hwbench
+from .propagation_reduction import (  # hwbench
+    FINISH, constant_assignment_first, finish_steps, finished, locations_ahead, untouched_writes_left_out,
+)
 from .storage import (
     EV_BARRIER, EV_WRITE, FROM_INIT, _barriers, _loc_writes, commit, coverage, final_memory, maximal_writes, observed,
-    propagation_acyclic, receive, settle, view, visible_write,
+    place_last, propagation_acyclic, receive, settle, view, visible_write,
 )
 
 PROPAGATE, FENCE_DONE, SETTLE = 2, 3, 4  # Transition actions beyond ISSUE and PERFORM
@@ -152,8 +154,12 @@ class PropagationMachine(Machine):
         # whose views it inherits (explorer/read_views.py)
         self.read_orders = [read_orders(th.thread, rules.model) for th in self.threads]
         self.read_before = [order.before for order in self.read_orders]
+        # storages keep their events in event_key order (storage.place_last), unless a thread's
+        # state names an event (a load-reserved's reservation notes the write it read)
+        self.canonical = not any(th.lr_desc for th in self.threads)
         self.kept_views = [order.kept() for order in self.read_orders]
         self.ahead = [accesses_ahead(th.thread, self.loc_index) for th in self.threads]
+        self.ahead_locations = [locations_ahead(th.thread, self.loc_index) for th in self.threads]
         # SC per location needs the writes a thread read only if two of its reads may share a location
         self.rereads = [may_reread(th.thread, self.loc_index) for th in self.threads]
 
@@ -204,7 +210,8 @@ class PropagationSemantics(Semantics):
     def enabled(self, state):
         storage, threads = state
         n = len(threads)
-        views, covers = self._storage_facts(storage, n)  # hwbench: memoised per storage
+        rec = self._record(storage)
+        views, covers = self._storage_facts(storage, n, rec)  # hwbench: memoised per storage
         running = [not (pc >= th.length and not pending) for th, (pc, _, pending) in zip(self.m.threads, threads)]
         if self.uses_rmw:
             held = [_reservations(ts[2]) for ts in threads]
@@ -241,44 +248,49 @@ class PropagationSemantics(Semantics):
             trs = with_read_choices(self.m, storage, t, ts, trs)
             trs += self._fence_steps(storage, t, ts, running, covers)
             if running[t] or awaited:  # a strong fence waits for every thread, finished ones too
-                trs += useful_propagations(self.m, storage, t, ts, awaited, covers[t],
-                                           self._propagations_memo(storage, t, awaited, covers[t]))
+                moves = useful_propagations(self.m, storage, t, ts, awaited, covers[t],
+                                            self._propagations_memo(storage, t, awaited, covers[t], rec))
+                if self.reduce:  # hwbench: propagation_reduction
+                    moves = untouched_writes_left_out(self.m, storage, t, ts, awaited, covers[t], moves)
+                trs += moves
             out.append(trs)
         if self.reduce:  # hwbench: a constant assignment alone when it commutes (propagation_reduction)
             return constant_assignment_first(self.m, threads, out)
         return out
 
-    # hwbench: what enabled() computes from the storage alone, memoised (many states share a storage)
-    def _storage_facts(self, storage, n: int) -> tuple:
-        """(each thread's view, each thread's coverage) of ``storage``."""
-        memo = self.__dict__.setdefault("_facts_memo", {})
-        facts = memo.get(storage)
-        if facts is None:
-            facts = ([view(storage, t) for t in range(n)], [coverage(storage, t) for t in range(n)])
+    # hwbench: what enabled() computes from the storage alone, memoised (many states share a
+    # storage); one record per storage, so a state's storage is hashed once for all of them
+    def _record(self, storage) -> list:
+        """[facts or None, propagations per (thread, awaited), storage steps] of ``storage``."""
+        memo = self.__dict__.setdefault("_records", {})
+        rec = memo.get(storage)
+        if rec is None:
             if len(memo) > MEMO_LIMIT:
                 memo.clear()
-            memo[storage] = facts
-        return facts
+            rec = memo[storage] = [None, {}, {}]
+        return rec
 
-    def _propagations_memo(self, storage, t: int, awaited: int, cover: int) -> list:
-        memo = self.__dict__.setdefault("_propagations_memo_", {})
-        key = (storage, t, awaited)
+    def _storage_facts(self, storage, n: int, rec=None) -> tuple:
+        """(each thread's view, each thread's coverage) of ``storage``."""
+        rec = rec or self._record(storage)
+        if rec[0] is None:
+            rec[0] = ([view(storage, t) for t in range(n)], [coverage(storage, t) for t in range(n)])
+        return rec[0]
+
+    def _propagations_memo(self, storage, t: int, awaited: int, cover: int, rec=None) -> list:
+        memo = (rec or self._record(storage))[1]
+        key = (t, awaited)
         got = memo.get(key)
         if got is None:
-            got = self._propagations(storage, t, awaited, cover)
-            if len(memo) > MEMO_LIMIT:
-                memo.clear()
-            memo[key] = got
+            got = memo[key] = self._propagations(storage, t, awaited, cover)
         return list(got)
 
     def _storage_step(self, storage, tr: Transition):  # hwbench: a propagation or settle step, memoised
-        memo = self.__dict__.setdefault("_storage_step_memo", {})
-        key = (storage, tr.action, tr.tid, tr.pos, tr.source)
+        memo = self._record(storage)[2]
+        key = (tr.action, tr.tid, tr.pos, tr.source)
         got = memo.get(key)
         if got is None:
             got = receive(storage, tr.tid, tr.pos) if tr.action == PROPAGATE else settle(storage, tr.pos, tr.source)
-            if len(memo) > MEMO_LIMIT:
-                memo.clear()
             memo[key] = got
         return got
 
@@ -365,7 +377,7 @@ A read-modify-write is performed once every write of its location has reached it
             if (cover >> i) & 1 or e[4] & ~cover:
                 continue
             if e[0] == EV_BARRIER and not (awaited >> i) & 1 and not any(
-                    (f[4] >> i) & 1 and not (cover >> j) & 1 for j, f in enumerate(events[i + 1:], i + 1)):
+                    (f[4] >> i) & 1 and not (cover >> j) & 1 for j, f in enumerate(events) if j != i):
                 continue
             if (e[0] == EV_WRITE and barriers and cover & _loc_writes(events, e[2]) & ~(1 << i)
                     and not propagation_acyclic(receive(storage, t, i))):  # it adds coherence edges
@@ -377,6 +389,35 @@ A read-modify-write is performed once every write of its location has reached it
         return 0
 
     def apply(self, state, tr: Transition):
+        storage, threads = self._step(state, tr)
+        if self.reduce and tr.action != FINISH and storage[1]:
+            storage = self._done_by_coverage(storage, threads)
+        return (storage, threads)
+
+    def _done_by_coverage(self, storage, threads):
+        """``storage`` with what reached each finished thread replaced by its coverage.
+
+        Of a finished thread's seen events the machine reads only its coverage -- propagations
+        to it and a strong fence waiting for it go by coverage; its view, reads, commits and
+        strong fences are over -- and coverage stays the same when the seen events are
+        replaced by it (it adds only writes, each coherence-before a seen write: it is
+        monotone and idempotent, now and after coherence grows). So storages that differ
+        only there behave alike, and are made one."""
+        seen = storage[2]
+        new = seen
+        covers = None
+        for t, (pc, _, pending) in enumerate(threads):
+            if pc >= self.m.threads[t].length and not pending:
+                if covers is None:
+                    covers = self._storage_facts(storage, len(threads))[1]
+                cover = covers[t]
+                if cover != seen[t]:
+                    new = new[:t] + (cover,) + new[t + 1:]
+        if new is seen:
+            return storage
+        return storage[:2] + (new,) + storage[3:]
+
+    def _step(self, state, tr: Transition):
         storage, threads = state
         t = tr.tid
         if tr.action == PROPAGATE:
@@ -399,6 +440,8 @@ A read-modify-write is performed once every write of its location has reached it
             # fence's has already reached every thread; it still carries its group A to the
             # reads of the writes after it: herd's prop)
             storage = commit(storage, t, EV_BARRIER, own_only=light and self._orders_no_read(t, pending[p][3]))
+            if self.reduce and self.m.canonical:
+                storage = place_last(storage)
             if not light:  # what reached t now binds every read after the fence
                 init, events, seen, co, views = storage
                 mine = views[t]
@@ -446,6 +489,8 @@ A read-modify-write is performed once every write of its location has reached it
             elif not (kind == WRITE and len(op) > 5):
                 took = -1
             storage = commit(storage, t, EV_WRITE, op[2], write, took)
+            if self.reduce and self.m.canonical:
+                storage = place_last(storage)
         return (storage, threads[:t] + (nts,) + threads[t + 1:])
 
 

@@ -440,8 +440,10 @@ def useful_propagations(machine, storage, t: int, ts, awaited: int, cover: int, 
     not read again nor perform a strong fence, of a barrier, or of a write of a location
     it will not write and of which no other write has reached it (an event there would
     only hold back its later writes and barriers; the final propagations still settle
-    coherence)."""
-    if awaited or not trs:
+    coherence) -- unless a strong fence pending on some thread waits for that event
+    (``awaited``) or the event must reach the thread before one it waits for (its
+    ``prerequisites``): propagating those enables the fence."""
+    if not trs:
         return trs
     pc, _, pending = ts
     reads, writes = machine.ahead[t][min(pc, len(machine.ahead[t]) - 1)]
@@ -456,8 +458,14 @@ def useful_propagations(machine, storage, t: int, ts, awaited: int, cover: int, 
     if -1 in writes:
         return trs
     events = storage[1]
+    needed = awaited  # what a pending strong fence waits for, and what must reach t before it
+    for i in _bits(awaited & ~cover):
+        needed |= prerequisites(events, i)
     out = []
     for tr in trs:
+        if (needed >> tr.pos) & 1:
+            out.append(tr)
+            continue
         e = events[tr.pos]
         if e[0] == EV_BARRIER:
             continue

@@ -241,6 +241,49 @@ def commit(storage, t: int, kind: int, loc: int = -1, value=None, rmw_from: int 
     return receive(grown, t, len(events))
 
 
+def _moved(mask: int, p: int, n: int) -> int:
+    """``mask`` with bit ``n`` moved to ``p`` and bits ``p..n-1`` one up (see ``place_last``)."""
+    low = mask & ((1 << p) - 1)
+    mid = (mask >> p) & ((1 << (n - p)) - 1)
+    return low | (mid << (p + 1)) | (((mask >> n) & 1) << p)
+
+
+def event_key(e) -> tuple:
+    """The order of a canonical storage's events: thread, kind, location, value."""
+    return (e[1], e[0], e[2], repr(e[3]))
+
+
+def place_last(storage):
+    """The same storage with its last committed event moved to its place among the others by
+    ``event_key`` (ties in commit order), every mask and index renamed to match.
+
+    Which index an event has means nothing to the machine (every relation is a mask over the
+    events, and no step reads the commit order), so this is a renaming: a storage reached by
+    committing the same events in another interleaving of the threads becomes the same
+    storage, and the search visits it once. Storages kept this way from the empty one are
+    sorted, so the last event's place is found by its key alone.
+    """
+    init, events, seen, co, views = storage
+    n = len(events) - 1
+    last = event_key(events[n])
+    p = n
+    while p > 0 and event_key(events[p - 1]) > last:
+        p -= 1
+    if p == n:
+        return storage
+    order = list(range(p)) + [n] + list(range(p, n))  # new index -> old index
+
+    def index(i: int) -> int:
+        return i if i < p or i > n else (p if i == n else i + 1)
+
+    events = tuple((e[0], e[1], e[2], e[3], _moved(e[4], p, n), index(e[5]) if e[5] >= 0 else e[5])
+                   for e in (events[i] for i in order))
+    co = tuple(_moved(co[i], p, n) for i in order)
+    seen = tuple(_moved(m, p, n) for m in seen)
+    views = tuple(tuple(_moved(m, p, n) for m in v) for v in views)
+    return (init, events, seen, co, views)
+
+
 def settle(storage, a: int, b: int):
     """At the end: write ``a`` goes coherence-before write ``b`` (two last writes of one location)."""
     init, events, seen, co, views = storage
