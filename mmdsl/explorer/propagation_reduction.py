@@ -1,8 +1,12 @@
 """Reductions of the per-thread propagation machine that keep every final state (explorer/propagation.py).
 
 The multi-copy-atomic reduction (``reduction.py``) does not apply here: propagation steps
-change what other threads read and what fences wait for. Two reductions that are exact
-for this machine take its place when the reduction is on (``explore(por=True)``):
+change what other threads read and what fences wait for. Reductions that are exact for
+this machine take its place when the reduction is on (``explore(por=True)``): the two
+below, a candidate-directed end-of-run search (``settled_values``), writes held back from
+a thread that will not touch their location (``untouched_writes_left_out``), and in
+``propagation.py`` one canonical event order per storage (``storage.place_last``) and
+finished threads kept by their coverage:
 
 * **Settling at once.** Once every thread is done, the machine only propagates the events
   left until each location has one coherence-last write; nothing of the threads changes,
@@ -25,8 +29,9 @@ for this machine take its place when the reduction is on (``explore(por=True)``)
   is a persistent set (Godefroid, LNCS 1032, def. 4.1): exploring only it keeps every
   deadlock, and final states are deadlocks.
 
-Both are pinned by the agreement of the explorer with and without reduction (and with the
-axiomatic checker) in tests/explorer/test_propagation_reduction.py.
+They are pinned by the agreement of the explorer with and without reduction (and with the
+axiomatic checker) in tests/explorer/test_propagation_reduction.py, test_propagation_canonical.py
+and test_whole_sets_agree.py.
 """
 
 from __future__ import annotations
