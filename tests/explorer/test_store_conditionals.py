@@ -6,7 +6,6 @@ import pytest
 from explorer_paths import DATA, ROOT
 
 from mmdsl.axiomatic import check
-from mmdsl.core.errors import UnsupportedError
 from mmdsl.explorer import explore
 from mmdsl.lang import load_model
 from mmdsl.litmus import load_litmus

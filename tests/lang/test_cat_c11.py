@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 
 from mmdsl.axiomatic import check
-from mmdsl.core.errors import MmdslError, UnsupportedError
+from mmdsl.core.errors import MmdslError
 from mmdsl.lang.cat_lower import lower_cat_file
 from mmdsl.litmus import parse_litmus
 
