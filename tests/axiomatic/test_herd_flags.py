@@ -10,7 +10,6 @@ with shareability options. Expectations: herd7 7.58's outputs committed beside t
 
 from __future__ import annotations
 
-
 import pytest
 from refdata import ROOT, SHARED_REFERENCE
 
