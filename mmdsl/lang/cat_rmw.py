@@ -26,49 +26,92 @@ at compile time: the model is then evaluated as it was.
 
 from __future__ import annotations
 
-from .ir import REL, SET, Axiom, Binding, Expr, LetGroup, Model
+from copy import deepcopy
+
+from .ir import ONE_EVENT_RMW, REL, SET, Axiom, Binding, Expr, LetGroup, Model
 
 
 def _n(name: str, typ: str = REL) -> Expr:
     return Expr("name", name=name, type=typ)
 
 
-_RMW = _n("rmw")
-_CROSS = Expr("union", (_RMW, Expr("inv", (_RMW,), type=REL)), type=REL)  # X: an RMW's two halves
-_EQ = Expr("union", (_n("id"), _CROSS), type=REL)  # EQ: same herd event
+# the rmw pairs merged into one event: every pair under a C11 cat model (rc11.cat ...), and
+# only the pairs of a C11 RMW under any other (sc.cat, uniproc.cat ...): herd's C makes
+# atomic_fetch_add, atomic_exchange, a successful compare_exchange one event, but
+# linux-kernel.def's xchg, cmpxchg, atomic_*_return two (__xchg, ... in herd's C), as
+# mmdsl does; an x86 xchg or a RISC-V AMO is two events in herd too. Set per call by
+# merge_rmw_halves (the rewriting below is recursive and reads it)
+ALL_RMW = _n("rmw")
+C11_RMW = _n(ONE_EVENT_RMW)
+_ONE_EVENT = {"rmw": ALL_RMW}
+
+
+def _rmw() -> Expr:
+    return _ONE_EVENT["rmw"]
+
+
+def _cross() -> Expr:
+    """X: the two halves of a merged RMW, either way."""
+    return Expr("union", (_rmw(), Expr("inv", (_rmw(),), type=REL)), type=REL)
 _BOTH_HALVES = "RMW"  # what ``rename`` maps herd's RMW placeholder to
 
 
 def _eq() -> Expr:
     """EQ, named ``herd-id`` once lifted (each use a node of its own, see _tag)."""
-    return _tag(Expr("union", (_n("id"), _CROSS), type=REL), "id")
+    return _tag(Expr("union", (_n("id"), _cross()), type=REL), "id")
 # rf keeps an RMW's read of its own write: herd has no such candidate (merge_rmw_halves
 # adds a check that rules it out), and the merged reading makes it a reads-from loop on
 # one event, not a pair that vanishes
 _OWN_READ = {"rf", "rfi"}
 
 
-def merge_rmw_halves(model: Model, rename: dict[str, str] | None = None) -> None:
-    """Rewrite ``model``'s lets and axioms in place to read over herd's one-event RMWs.
+def merge_rmw_halves(model: Model, rename: dict[str, str] | None = None, pairs: Expr = ALL_RMW,
+                     with_flags: bool = False) -> None:
+    """Rewrite ``model``'s lets and axioms (and flags, ``with_flags``) in place to read over
+    herd's one-event RMWs, the ``pairs`` (ALL_RMW or C11_RMW) merged.
 
     ``rename`` maps a placeholder set name to the base set it stands for (herd's RMW).
     """
+    _ONE_EVENT["rmw"] = pairs
+    try:
+        _merge(model, rename, with_flags)
+    finally:
+        _ONE_EVENT["rmw"] = ALL_RMW
+
+
+def one_event_reading(model: Model) -> Model:
+    """A copy of ``model`` (a herd model naming no C set, its RMW placeholder unresolved) read
+    over herd's one-event C11 RMWs, flags too: what the checker runs on a C test with one."""
+    from .cat_builtins import HERD_RMW
+
+    copy = deepcopy(model)
+    copy.derived = {}
+    merge_rmw_halves(copy, {HERD_RMW: "RMW"}, pairs=C11_RMW, with_flags=True)
+    return copy
+
+
+def has_one_event_rmw(program) -> bool:
+    """Whether a C program has an RMW herd makes one event (a C11 one: core.program.Rmw.one_event)."""
+    return program.arch == "C" and any(getattr(i, "one_event", False) for t in program.threads for i in t.instrs)
+
+
+def _merge(model: Model, rename: dict[str, str] | None, with_flags: bool) -> None:
     bound = {b.name for g in model.lets for b in g.bindings}
     rename = rename or {}
     lifted: dict[str, Binding] = {}
     for g in model.lets:
         for b in g.bindings:
             b.expr = _named(merged(b.expr, bound, rename), bound, lifted)
-    for ax in model.axioms:
+    for ax in model.axioms + (model.flags if with_flags else []):
         ax.expr = _named(merged(ax.expr, bound, rename), bound, lifted)
     # each base name read over herd's events is a let of its own, first: check-model shows
     # `herd-po`, and a candidate's `herd-rf` is computed once
     model.lets[:0] = [LetGroup([b]) for b in lifted.values()]
-    for ax in model.axioms:
+    for ax in model.axioms + (model.flags if with_flags else []):
         if ax.scope is not None:
             ax.scope += len(lifted)
     # herd has no candidate where an RMW reads its own write (one event): nor does mmdsl
-    own = Expr("inter", (_n("rf"), Expr("inv", (_RMW,), type=REL)), type=REL)
+    own = Expr("inter", (_n("rf"), Expr("inv", (_rmw(),), type=REL)), type=REL)
     model.axioms.append(Axiom("one-event-rmw", "empty", own, default=True,
                               doc="herd's one-event C RMWs: an RMW does not read its own write"))
 
@@ -110,7 +153,7 @@ def merged(e: Expr, bound: set, rename: dict[str, str] | None = None) -> Expr:
             return e
         name = rename.get(e.name, e.name)
         if name == _BOTH_HALVES:  # herd's RMW: the events of an RMW that happened (a failed CAS is a read)
-            return _tag(Expr("union", (Expr("domain", (_RMW,), type=SET), Expr("range", (_RMW,), type=SET)),
+            return _tag(Expr("union", (Expr("domain", (_rmw(),), type=SET), Expr("range", (_rmw(),), type=SET)),
                              type=SET, pos=e.pos), "RMW")
         if e.type == SET:
             base = Expr("name", name=name, type=SET, pos=e.pos)
@@ -124,7 +167,7 @@ def merged(e: Expr, bound: set, rename: dict[str, str] | None = None) -> Expr:
         base = Expr("name", name=name, type=REL, pos=e.pos)
         if name in _OWN_READ:
             return _tag(Expr("seq", (_eq(), base, _eq()), type=REL, pos=e.pos), name)
-        return _tag(Expr("seq", (_eq(), Expr("diff", (base, _CROSS), type=REL), _eq()), type=REL, pos=e.pos), name)
+        return _tag(Expr("seq", (_eq(), Expr("diff", (base, _cross()), type=REL), _eq()), type=REL, pos=e.pos), name)
     if not e.args:
         return e
     args = tuple(merged(a, bound, rename) for a in e.args)
