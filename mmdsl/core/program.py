@@ -220,7 +220,7 @@ class Rmw(Instr):
     blocking: bool = False
     annots: frozenset[str] = frozenset()
     fail_annots: frozenset[str] | None = None
-    one_event: bool = False  # a C11 RMW, one event in herd's C (its kernel RMWs are two, as here)
+    one_event: bool = False  # a C11 RMW or spin_lock, one event in herd's C (kernel RMWs are two, as here)
 
 
 @dataclass(frozen=True)

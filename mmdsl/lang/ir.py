@@ -51,7 +51,7 @@ STATIC_RELATIONS = {
     "po-loc": "po & loc",
     "sm": "same instruction (reflexive): herd's sm, e.g. the read and the write of one xchg",
 }
-# the rmw pairs of a C11 read-modify-write (one event in herd's C): a relation the axiomatic
+# the rmw pairs of a C11 read-modify-write or a spin_lock (one event in herd's C): a relation the axiomatic
 # checker computes for herd's cat models read over one-event RMWs (lang.cat_rmw), no model name
 ONE_EVENT_RMW = "herd one-event rmw"
 DERIVED_RELATIONS = {

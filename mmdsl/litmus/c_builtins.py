@@ -209,7 +209,7 @@ def spin_lock(low, e, dst):
     _arity(low, e, 1, "spin_lock(l)")
     acc = low.pointer(e.args[0])
     low.emit(Rmw(None, acc.addr, Const(1), BinOp("eq", Reg(OLD), Const(0)), blocking=True,
-                 annots=acc.annots("lock")))
+                 annots=acc.annots("lock"), one_event=True))  # herd's C: one event (outside the kernel bell)
 
 
 def spin_unlock(low, e, dst):
@@ -221,7 +221,8 @@ def spin_trylock(low, e, dst):
     _arity(low, e, 1, "spin_trylock(l)")
     acc = low.pointer(e.args[0])
     old = low.temp()
-    low.emit(Rmw(old, acc.addr, Const(1), BinOp("eq", Reg(OLD), Const(0)), annots=acc.annots("lock")))
+    low.emit(Rmw(old, acc.addr, Const(1), BinOp("eq", Reg(OLD), Const(0)), annots=acc.annots("lock"),
+                 one_event=True))
     return BinOp("eq", Reg(old), Const(0))
 
 
