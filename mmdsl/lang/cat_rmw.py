@@ -1,4 +1,4 @@
-"""herd's one-event C read-modify-writes in a lowered C cat model: every value read over merged halves.
+"""herd's one-event C read-modify-writes in a lowered cat model: every value read over merged halves.
 
 herd's C makes an RMW (atomic_exchange, atomic_fetch_add, a successful
 compare_exchange, spin_lock) one event that is both a read and a write; mmdsl's C dialect
@@ -22,6 +22,12 @@ herd-rf``; a candidate computes ``herd-rf`` once). Names bound by the model's ow
 left alone (their definitions are rewritten). On
 a test without an RMW, ``EQ`` is the identity and ``X`` empty, which the evaluator drops
 at compile time: the model is then evaluated as it was.
+
+Only a C11 RMW or a spin_lock is one event in herd (``Rmw.one_event``; the relation
+``ONE_EVENT_RMW``): linux-kernel.def's xchg, cmpxchg ... are two, as are an X86 xchg or a
+RISC-V AMO. herd's C makes a C11 RMW one event under every model, so a model naming no C
+set (sc.cat, uniproc.cat) gets this reading too, as a copy (``one_event_reading``) the
+checker runs on a C test with such an RMW (Model.one_event_rmw_model).
 """
 
 from __future__ import annotations
