@@ -43,29 +43,23 @@ def _n(name: str, typ: str = REL) -> Expr:
 
 
 # the rmw pairs merged into one event: every pair under a C11 cat model (rc11.cat ...), and
-# only the pairs of a C11 RMW under any other (sc.cat, uniproc.cat ...): herd's C makes
-# atomic_fetch_add, atomic_exchange, a successful compare_exchange one event, but
-# linux-kernel.def's xchg, cmpxchg, atomic_*_return two (__xchg, ... in herd's C), as
-# mmdsl does; an x86 xchg or a RISC-V AMO is two events in herd too. Set per call by
-# merge_rmw_halves (the rewriting below is recursive and reads it)
+# only the pairs of a C11 RMW or a spin_lock (ONE_EVENT_RMW) under any other (sc.cat ...):
+# herd's C makes atomic_fetch_add, atomic_exchange, a successful compare_exchange one event,
+# but linux-kernel.def's xchg, cmpxchg, atomic_*_return two, as mmdsl does; an x86 xchg or a
+# RISC-V AMO is two events in herd too
 ALL_RMW = _n("rmw")
 C11_RMW = _n(ONE_EVENT_RMW)
-_ONE_EVENT = {"rmw": ALL_RMW}
-
-
-def _rmw() -> Expr:
-    return _ONE_EVENT["rmw"]
-
-
-def _cross() -> Expr:
-    """X: the two halves of a merged RMW, either way."""
-    return Expr("union", (_rmw(), Expr("inv", (_rmw(),), type=REL)), type=REL)
 _BOTH_HALVES = "RMW"  # what ``rename`` maps herd's RMW placeholder to
 
 
-def _eq() -> Expr:
+def _cross(pairs: Expr) -> Expr:
+    """X: the two halves of a merged RMW, either way."""
+    return Expr("union", (pairs, Expr("inv", (pairs,), type=REL)), type=REL)
+
+
+def _eq(pairs: Expr) -> Expr:
     """EQ, named ``herd-id`` once lifted (each use a node of its own, see _tag)."""
-    return _tag(Expr("union", (_n("id"), _cross()), type=REL), "id")
+    return _tag(Expr("union", (_n("id"), _cross(pairs)), type=REL), "id")
 # rf keeps an RMW's read of its own write: herd has no such candidate (merge_rmw_halves
 # adds a check that rules it out), and the merged reading makes it a reads-from loop on
 # one event, not a pair that vanishes
@@ -79,11 +73,7 @@ def merge_rmw_halves(model: Model, rename: dict[str, str] | None = None, pairs: 
 
     ``rename`` maps a placeholder set name to the base set it stands for (herd's RMW).
     """
-    _ONE_EVENT["rmw"] = pairs
-    try:
-        _merge(model, rename, with_flags)
-    finally:
-        _ONE_EVENT["rmw"] = ALL_RMW
+    _merge(model, rename, with_flags, pairs)
 
 
 def one_event_reading(model: Model) -> Model:
@@ -114,15 +104,15 @@ def refuse_c_locks(program) -> None:
                                        "does not reproduce there").locate(ins.pos, ins.text)
 
 
-def _merge(model: Model, rename: dict[str, str] | None, with_flags: bool) -> None:
+def _merge(model: Model, rename: dict[str, str] | None, with_flags: bool, pairs: Expr) -> None:
     bound = {b.name for g in model.lets for b in g.bindings}
     rename = rename or {}
     lifted: dict[str, Binding] = {}
     for g in model.lets:
         for b in g.bindings:
-            b.expr = _named(merged(b.expr, bound, rename), bound, lifted)
+            b.expr = _named(merged(b.expr, bound, rename, pairs), bound, lifted)
     for ax in model.axioms + (model.flags if with_flags else []):
-        ax.expr = _named(merged(ax.expr, bound, rename), bound, lifted)
+        ax.expr = _named(merged(ax.expr, bound, rename, pairs), bound, lifted)
     # each base name read over herd's events is a let of its own, first: check-model shows
     # `herd-po`, and a candidate's `herd-rf` is computed once
     model.lets[:0] = [LetGroup([b]) for b in lifted.values()]
@@ -130,7 +120,7 @@ def _merge(model: Model, rename: dict[str, str] | None, with_flags: bool) -> Non
         if ax.scope is not None:
             ax.scope += len(lifted)
     # herd has no candidate where an RMW reads its own write (one event): nor does mmdsl
-    own = Expr("inter", (_n("rf"), Expr("inv", (_rmw(),), type=REL)), type=REL)
+    own = Expr("inter", (_n("rf"), Expr("inv", (pairs,), type=REL)), type=REL)
     model.axioms.append(Axiom("one-event-rmw", "empty", own, default=True,
                               doc="herd's one-event C RMWs: an RMW does not read its own write"))
 
@@ -163,7 +153,7 @@ def _tag(e: Expr, base: str) -> Expr:
     return e
 
 
-def merged(e: Expr, bound: set, rename: dict[str, str] | None = None) -> Expr:
+def merged(e: Expr, bound: set, rename: dict[str, str] | None = None, pairs: Expr = ALL_RMW) -> Expr:
     """``e`` read over the classes of EQ (see the module docstring)."""
     rename = rename or {}
     op = e.op
@@ -172,28 +162,30 @@ def merged(e: Expr, bound: set, rename: dict[str, str] | None = None) -> Expr:
             return e
         name = rename.get(e.name, e.name)
         if name == _BOTH_HALVES:  # herd's RMW: the events of an RMW that happened (a failed CAS is a read)
-            return _tag(Expr("union", (Expr("domain", (_rmw(),), type=SET), Expr("range", (_rmw(),), type=SET)),
+            return _tag(Expr("union", (Expr("domain", (pairs,), type=SET), Expr("range", (pairs,), type=SET)),
                              type=SET, pos=e.pos), "RMW")
         if e.type == SET:
             base = Expr("name", name=name, type=SET, pos=e.pos)
             # the events whose class meets the set: range([S] ; EQ)
-            return _tag(Expr("range", (Expr("seq", (Expr("id", (base,), type=REL), _eq()), type=REL),),
+            return _tag(Expr("range", (Expr("seq", (Expr("id", (base,), type=REL), _eq(pairs)), type=REL),),
                              type=SET, pos=e.pos), name)
         if name == "id":
-            return _eq()
+            return _eq(pairs)
         if name == "com":
-            return Expr("union", tuple(merged(_n(r), bound) for r in ("rf", "co", "fr")), type=REL, pos=e.pos)
+            return Expr("union", tuple(merged(_n(r), bound, None, pairs) for r in ("rf", "co", "fr")),
+                        type=REL, pos=e.pos)
         base = Expr("name", name=name, type=REL, pos=e.pos)
         if name in _OWN_READ:
-            return _tag(Expr("seq", (_eq(), base, _eq()), type=REL, pos=e.pos), name)
-        return _tag(Expr("seq", (_eq(), Expr("diff", (base, _cross()), type=REL), _eq()), type=REL, pos=e.pos), name)
+            return _tag(Expr("seq", (_eq(pairs), base, _eq(pairs)), type=REL, pos=e.pos), name)
+        return _tag(Expr("seq", (_eq(pairs), Expr("diff", (base, _cross(pairs)), type=REL), _eq(pairs)),
+                         type=REL, pos=e.pos), name)
     if not e.args:
         return e
-    args = tuple(merged(a, bound, rename) for a in e.args)
+    args = tuple(merged(a, bound, rename, pairs) for a in e.args)
     if op == "id":  # [S] over classes: the pairs of one class meeting S
-        return Expr("seq", (Expr("id", args, type=REL), _eq()), type=REL, pos=e.pos)
+        return Expr("seq", (Expr("id", args, type=REL), _eq(pairs)), type=REL, pos=e.pos)
     if op == "opt":
-        return Expr("union", (args[0], _eq()), type=REL, pos=e.pos)
+        return Expr("union", (args[0], _eq(pairs)), type=REL, pos=e.pos)
     if op == "star":
-        return Expr("union", (Expr("plus", args, type=REL), _eq()), type=REL, pos=e.pos)
+        return Expr("union", (Expr("plus", args, type=REL), _eq(pairs)), type=REL, pos=e.pos)
     return Expr(op, args, type=e.type, name=e.name, pos=e.pos)

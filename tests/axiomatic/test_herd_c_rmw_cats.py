@@ -1,4 +1,4 @@
-"""herd's models that name no C set (sc.cat, uniproc.cat, minimal.cat) on C read-modify-writes, and herd's ``sm``, give herd's output.
+"""herd's cats naming no C set (sc, uniproc, minimal) on C read-modify-writes, and herd's sm: herd's output.
 
 herd's C makes a C11 RMW (atomic_exchange, atomic_fetch_add, a successful
 compare_exchange) one event under every model, and linux-kernel.def's xchg, cmpxchg,
