@@ -5,7 +5,7 @@ from __future__ import annotations
 from ..core.events import Event, EventShape, Execution, event_label
 from ..core.program import Program
 from ..lang.evaluate import Prepared
-from ..lang.ir import SET, Expr, Model
+from ..lang.ir import ONE_EVENT_RMW, SET, Expr, Model
 from ..lang.partition import set_predicate
 from ..lang.table import dependency_relation, fence_relation, po_rdw, table_relations
 from ..relations import Rel
@@ -102,6 +102,7 @@ class Structure:
         data = [0] * n
         ctrl = [0] * n
         rmw = [0] * n
+        one_event = [0] * n  # the rmw pairs of a C11 RMW: one event in herd (lang.cat_rmw)
         for tid, ids in enumerate(self.thread_events):
             reads = self.read_eid[tid]
             prev = None
@@ -119,6 +120,8 @@ class Structure:
                 if t.rmw and t.kind == "W" and prev is not None and self.templates[prev].rmw \
                         and self.templates[prev].kind == "R" and self.templates[prev].instr == t.instr:
                     rmw[prev] |= 1 << eid
+                    if getattr(self.program.threads[tid].instrs[t.instr], "one_event", False):
+                        one_event[prev] |= 1 << eid
                 prev = eid
         accesses = 0
         for e in events:
@@ -156,6 +159,7 @@ class Structure:
             "rmw": Rel(n, rmw),
             "po-loc": po_r & loc_r,
             "sm": Rel(n, same_instr),
+            ONE_EVENT_RMW: Rel(n, one_event),
         }
 
     def prepare(self, model: Model) -> Prepared:

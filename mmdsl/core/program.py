@@ -220,6 +220,9 @@ class Rmw(Instr):
     blocking: bool = False
     annots: frozenset[str] = frozenset()
     fail_annots: frozenset[str] | None = None
+    # a C11 RMW or spin_lock, one event in herd's C (kernel RMWs are two, as here): how herd's
+    # cat models read it (lang.cat_rmw), not what the instruction does, so not compared
+    one_event: bool = field(default=False, compare=False)
 
 
 @dataclass(frozen=True)

@@ -180,7 +180,6 @@ RELATIONS = {
     "data": "data",
     "ctrl": "ctrl",
     "rmw": "rmw",
-    "sm": "sm",  # events of the same instruction (reflexive)
     "po-loc": "po-loc",
     "rf": "rf",
     "co": "co",

@@ -24,7 +24,7 @@ from . import cat_linux as L
 from . import cat_static as S
 from .cat_choice import group_choices
 from .cat_parse import Node, Stmt, parse_cat
-from .cat_rmw import merge_rmw_halves
+from .cat_rmw import C11_RMW, merge_rmw_halves, one_event_reading
 from .cat_orders import CatOrders
 from .cat_own_co import co0_with_finals, computes_co_itself
 from .cat_values import _RESERVED, CO0, MAX_INCLUDE_DEPTH, CatExpressions, Closure, Proc, Tags, Thunk
@@ -93,10 +93,15 @@ class CatLowerer(CatExpressions, CatOrders):
             self.model.flags_skipped.extend(f.name for f in self.model.flags)
             self.model.flags.clear()
         if self.c_model and not self.lkmm:  # herd's C RMWs are one event (its kernel RMWs two, as mmdsl's)
-            merge_rmw_halves(self.model, {B.HERD_RMW: "RMW"})
+            merge_rmw_halves(self.model, {B.HERD_RMW: "RMW"}, pairs=C11_RMW)
             self.model.c_rmw_refusal = ""
         elif self.model.own_co:  # see cat_own_co
             self.model.c_rmw_refusal = "computes co itself"
+        elif not self.lkmm and not self.model.c_rmw_refusal:
+            # any other model (sc.cat, uniproc.cat ...) on a C test: herd's C11 RMWs are one
+            # event there too (its kernel RMWs, x86 xchg, RISC-V AMOs two: left as they are);
+            # the checker runs this reading on a C test with such an RMW, the model as it is elsewhere
+            self.model.one_event_rmw_model = one_event_reading(self.model)
         if not self.c_model or self.lkmm:
             for g in self.model.lets:
                 for b in g.bindings:

@@ -197,15 +197,17 @@ class Parser:
 
     # ----- statements
     def model(self) -> tuple[str, list[Stmt]]:
+        # herd 7.58's title: NAME NAME, NAME "string", NAME, "string" or nothing, then
+        # `catdep`; a third word (`withco` after `X86 TSO`) is a syntax error there, as here
         title_parts = []
-        while self.tok.kind in ("name", "str", "num"):
-            t = self.next()
-            if title_parts and t.text in _MODEL_OPTIONS:
-                if not _MODEL_OPTIONS[t.text]:
-                    raise UnsupportedError(f"cat model option '{t.text}' is not supported by mmdsl (its "
-                                           "candidates always have initial writes and enumerated co)", t.pos)
-                continue  # withco / withinit: what mmdsl does anyway
-            title_parts.append(t.text.strip('"'))
+        if self.tok.kind in ("name", "num") and self.tok.text != "catdep":
+            title_parts.append(self.next().text)
+            if self.tok.kind in ("name", "num", "str") and self.tok.text != "catdep":
+                title_parts.append(self.next().text.strip('"'))
+        elif self.tok.kind == "str":
+            title_parts.append(self.next().text.strip('"'))
+        if self.tok.kind == "name" and self.tok.text == "catdep":
+            title_parts.append(self.next().text)
         stmts = self.statements(top=True)
         if self.tok.kind != "eof":
             t = self.tok
@@ -578,10 +580,6 @@ class Parser:
         got = "end of file" if t.kind == "eof" else repr(t.text)
         raise ModelError(f"expected an expression but found {got}", t.pos, expected="a set or relation")
 
-
-# herd's model options after the title: True when mmdsl's candidates already behave so
-_MODEL_OPTIONS = {"withco": True, "withinit": True, "withoutco": False, "withoutinit": False,
-                  "withsc": False, "withoutsc": False}
 
 _STATEMENT_KWS = {
     "let", "acyclic", "irreflexive", "empty", "show", "unshow", "flag", "include", "if", "with",

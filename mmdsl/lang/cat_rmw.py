@@ -1,4 +1,4 @@
-"""herd's one-event C read-modify-writes in a lowered C cat model: every value read over merged halves.
+"""herd's one-event C read-modify-writes in a lowered cat model: every value read over merged halves.
 
 herd's C makes an RMW (atomic_exchange, atomic_fetch_add, a successful
 compare_exchange, spin_lock) one event that is both a read and a write; mmdsl's C dialect
@@ -22,53 +22,105 @@ herd-rf``; a candidate computes ``herd-rf`` once). Names bound by the model's ow
 left alone (their definitions are rewritten). On
 a test without an RMW, ``EQ`` is the identity and ``X`` empty, which the evaluator drops
 at compile time: the model is then evaluated as it was.
+
+Only a C11 RMW or a spin_lock is one event in herd (``Rmw.one_event``; the relation
+``ONE_EVENT_RMW``): linux-kernel.def's xchg, cmpxchg ... are two, as are an X86 xchg or a
+RISC-V AMO. herd's C makes a C11 RMW one event under every model, so a model naming no C
+set (sc.cat, uniproc.cat) gets this reading too, as a copy (``one_event_reading``) the
+checker runs on a C test with such an RMW (Model.one_event_rmw_model).
 """
 
 from __future__ import annotations
 
-from .ir import REL, SET, Axiom, Binding, Expr, LetGroup, Model
+from copy import deepcopy
+
+from ..core.errors import UnsupportedError
+from .ir import ONE_EVENT_RMW, REL, SET, Axiom, Binding, Expr, LetGroup, Model
 
 
 def _n(name: str, typ: str = REL) -> Expr:
     return Expr("name", name=name, type=typ)
 
 
-_RMW = _n("rmw")
-_CROSS = Expr("union", (_RMW, Expr("inv", (_RMW,), type=REL)), type=REL)  # X: an RMW's two halves
-_EQ = Expr("union", (_n("id"), _CROSS), type=REL)  # EQ: same herd event
+# the rmw pairs merged into one event: every pair under a C11 cat model (rc11.cat ...), and
+# only the pairs of a C11 RMW or a spin_lock (ONE_EVENT_RMW) under any other (sc.cat ...):
+# herd's C makes atomic_fetch_add, atomic_exchange, a successful compare_exchange one event,
+# but linux-kernel.def's xchg, cmpxchg, atomic_*_return two, as mmdsl does; an x86 xchg or a
+# RISC-V AMO is two events in herd too
+ALL_RMW = _n("rmw")
+C11_RMW = _n(ONE_EVENT_RMW)
 _BOTH_HALVES = "RMW"  # what ``rename`` maps herd's RMW placeholder to
 
 
-def _eq() -> Expr:
+def _cross(pairs: Expr) -> Expr:
+    """X: the two halves of a merged RMW, either way."""
+    return Expr("union", (pairs, Expr("inv", (pairs,), type=REL)), type=REL)
+
+
+def _eq(pairs: Expr) -> Expr:
     """EQ, named ``herd-id`` once lifted (each use a node of its own, see _tag)."""
-    return _tag(Expr("union", (_n("id"), _CROSS), type=REL), "id")
+    return _tag(Expr("union", (_n("id"), _cross(pairs)), type=REL), "id")
 # rf keeps an RMW's read of its own write: herd has no such candidate (merge_rmw_halves
 # adds a check that rules it out), and the merged reading makes it a reads-from loop on
 # one event, not a pair that vanishes
 _OWN_READ = {"rf", "rfi"}
 
 
-def merge_rmw_halves(model: Model, rename: dict[str, str] | None = None) -> None:
-    """Rewrite ``model``'s lets and axioms in place to read over herd's one-event RMWs.
+def merge_rmw_halves(model: Model, rename: dict[str, str] | None = None, pairs: Expr = ALL_RMW,
+                     with_flags: bool = False) -> None:
+    """Rewrite ``model``'s lets and axioms (and flags, ``with_flags``) in place to read over
+    herd's one-event RMWs, the ``pairs`` (ALL_RMW or C11_RMW) merged.
 
     ``rename`` maps a placeholder set name to the base set it stands for (herd's RMW).
     """
+    _merge(model, rename, with_flags, pairs)
+
+
+def one_event_reading(model: Model) -> Model:
+    """A copy of ``model`` (a herd model naming no C set, its RMW placeholder unresolved) read
+    over herd's one-event C11 RMWs, flags too: what the checker runs on a C test with one."""
+    from .cat_builtins import HERD_RMW
+
+    copy = deepcopy(model)
+    copy.derived = {}
+    merge_rmw_halves(copy, {HERD_RMW: "RMW"}, pairs=C11_RMW, with_flags=True)
+    return copy
+
+
+def has_one_event_rmw(program) -> bool:
+    """Whether a C program has an RMW herd makes one event (a C11 one: core.program.Rmw.one_event)."""
+    return program.arch == "C" and any(getattr(i, "one_event", False) for t in program.threads for i in t.instrs)
+
+
+def refuse_c_locks(program) -> None:
+    """herd's C spin_lock/spin_trylock outside its Linux-kernel model are events of their own
+    (herd7 7.58 under sc.cat: MP+lockcounter Sometimes, SB+polocks 3 executions), which
+    mmdsl's read-modify-write of the lock does not reproduce: refused at the first one."""
+    for t in program.threads:
+        for ins in t.instrs:
+            if "lock" in getattr(ins, "annots", ()) and type(ins).__name__ == "Rmw":
+                raise UnsupportedError("a C spin_lock or spin_trylock under a herd model other than "
+                                       "linux-kernel.cat: herd makes its own lock events, which mmdsl "
+                                       "does not reproduce there").locate(ins.pos, ins.text)
+
+
+def _merge(model: Model, rename: dict[str, str] | None, with_flags: bool, pairs: Expr) -> None:
     bound = {b.name for g in model.lets for b in g.bindings}
     rename = rename or {}
     lifted: dict[str, Binding] = {}
     for g in model.lets:
         for b in g.bindings:
-            b.expr = _named(merged(b.expr, bound, rename), bound, lifted)
-    for ax in model.axioms:
-        ax.expr = _named(merged(ax.expr, bound, rename), bound, lifted)
+            b.expr = _named(merged(b.expr, bound, rename, pairs), bound, lifted)
+    for ax in model.axioms + (model.flags if with_flags else []):
+        ax.expr = _named(merged(ax.expr, bound, rename, pairs), bound, lifted)
     # each base name read over herd's events is a let of its own, first: check-model shows
     # `herd-po`, and a candidate's `herd-rf` is computed once
     model.lets[:0] = [LetGroup([b]) for b in lifted.values()]
-    for ax in model.axioms:
+    for ax in model.axioms + (model.flags if with_flags else []):
         if ax.scope is not None:
             ax.scope += len(lifted)
     # herd has no candidate where an RMW reads its own write (one event): nor does mmdsl
-    own = Expr("inter", (_n("rf"), Expr("inv", (_RMW,), type=REL)), type=REL)
+    own = Expr("inter", (_n("rf"), Expr("inv", (pairs,), type=REL)), type=REL)
     model.axioms.append(Axiom("one-event-rmw", "empty", own, default=True,
                               doc="herd's one-event C RMWs: an RMW does not read its own write"))
 
@@ -101,7 +153,7 @@ def _tag(e: Expr, base: str) -> Expr:
     return e
 
 
-def merged(e: Expr, bound: set, rename: dict[str, str] | None = None) -> Expr:
+def merged(e: Expr, bound: set, rename: dict[str, str] | None = None, pairs: Expr = ALL_RMW) -> Expr:
     """``e`` read over the classes of EQ (see the module docstring)."""
     rename = rename or {}
     op = e.op
@@ -110,28 +162,30 @@ def merged(e: Expr, bound: set, rename: dict[str, str] | None = None) -> Expr:
             return e
         name = rename.get(e.name, e.name)
         if name == _BOTH_HALVES:  # herd's RMW: the events of an RMW that happened (a failed CAS is a read)
-            return _tag(Expr("union", (Expr("domain", (_RMW,), type=SET), Expr("range", (_RMW,), type=SET)),
+            return _tag(Expr("union", (Expr("domain", (pairs,), type=SET), Expr("range", (pairs,), type=SET)),
                              type=SET, pos=e.pos), "RMW")
         if e.type == SET:
             base = Expr("name", name=name, type=SET, pos=e.pos)
             # the events whose class meets the set: range([S] ; EQ)
-            return _tag(Expr("range", (Expr("seq", (Expr("id", (base,), type=REL), _eq()), type=REL),),
+            return _tag(Expr("range", (Expr("seq", (Expr("id", (base,), type=REL), _eq(pairs)), type=REL),),
                              type=SET, pos=e.pos), name)
         if name == "id":
-            return _eq()
+            return _eq(pairs)
         if name == "com":
-            return Expr("union", tuple(merged(_n(r), bound) for r in ("rf", "co", "fr")), type=REL, pos=e.pos)
+            return Expr("union", tuple(merged(_n(r), bound, None, pairs) for r in ("rf", "co", "fr")),
+                        type=REL, pos=e.pos)
         base = Expr("name", name=name, type=REL, pos=e.pos)
         if name in _OWN_READ:
-            return _tag(Expr("seq", (_eq(), base, _eq()), type=REL, pos=e.pos), name)
-        return _tag(Expr("seq", (_eq(), Expr("diff", (base, _CROSS), type=REL), _eq()), type=REL, pos=e.pos), name)
+            return _tag(Expr("seq", (_eq(pairs), base, _eq(pairs)), type=REL, pos=e.pos), name)
+        return _tag(Expr("seq", (_eq(pairs), Expr("diff", (base, _cross(pairs)), type=REL), _eq(pairs)),
+                         type=REL, pos=e.pos), name)
     if not e.args:
         return e
-    args = tuple(merged(a, bound, rename) for a in e.args)
+    args = tuple(merged(a, bound, rename, pairs) for a in e.args)
     if op == "id":  # [S] over classes: the pairs of one class meeting S
-        return Expr("seq", (Expr("id", args, type=REL), _eq()), type=REL, pos=e.pos)
+        return Expr("seq", (Expr("id", args, type=REL), _eq(pairs)), type=REL, pos=e.pos)
     if op == "opt":
-        return Expr("union", (args[0], _eq()), type=REL, pos=e.pos)
+        return Expr("union", (args[0], _eq(pairs)), type=REL, pos=e.pos)
     if op == "star":
-        return Expr("union", (Expr("plus", args, type=REL), _eq()), type=REL, pos=e.pos)
+        return Expr("union", (Expr("plus", args, type=REL), _eq(pairs)), type=REL, pos=e.pos)
     return Expr(op, args, type=e.type, name=e.name, pos=e.pos)

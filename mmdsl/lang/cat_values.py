@@ -139,8 +139,10 @@ class CatExpressions:
         if name == "pco" and "co0" in env:  # herd's precomputed coherence: without -optace true, co0 (its
             self.model.c_rmw_refusal = "generates co from pco"  # C RMWs: cos-ok-opt.cat's rmwco reads R & W)
             return self._lookup("co0", pos, env)
-        if name == "si":  # herd's single-copy-atomic classes: with no mixed-size access (mmdsl's
-            return Expr("id", (_n("M", SET),), type=REL, pos=pos)  # dialects have none) each access alone
+        if name in ("si", "sm"):  # herd 7.58 binds both to its single-copy-atomic classes: with no
+            # mixed-size access (mmdsl's dialects have none) each access alone, so not the read and
+            # write of one xchg (the IR's own ``sm``, same instruction, is what ``amo`` reads)
+            return Expr("id", (_n("M", SET),), type=REL, pos=pos)
         if name == "amo":  # herd: the rmw pairs of one instruction (an AMO, xchg), not LR/SC pairs
             return Expr("inter", (_n("rmw", REL), _n("sm", REL)), type=REL, pos=pos)
         a64 = A64.lookup(name, pos)

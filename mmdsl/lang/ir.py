@@ -51,6 +51,9 @@ STATIC_RELATIONS = {
     "po-loc": "po & loc",
     "sm": "same instruction (reflexive): herd's sm, e.g. the read and the write of one xchg",
 }
+# the rmw pairs of a C11 read-modify-write or a spin_lock (one event in herd's C): a relation the axiomatic
+# checker computes for herd's cat models read over one-event RMWs (lang.cat_rmw), no model name
+ONE_EVENT_RMW = "herd one-event rmw"
 DERIVED_RELATIONS = {
     "ppo": "program-order pairs the reordering table keeps",
     "fence": "pairs ordered by a fence between them (per the fence declarations)",
@@ -333,6 +336,9 @@ class Model:
     # names): herd counts one execution per value of them, not per coherence order
     # (axiomatic/checker.py herd_execution); None: not a cat model, one per candidate
     generated_orders: list[str] | None = None
+    # a herd model that names no C set, read over herd's one-event C11 RMWs (lang.cat_rmw):
+    # what the axiomatic checker runs instead on a C test with such an RMW
+    one_event_rmw_model: "Model | None" = field(default=None, repr=False, compare=False)
     # what engines compile from the model, built once each (see ``compiled``)
     derived: dict = field(default_factory=dict, repr=False, compare=False)
 

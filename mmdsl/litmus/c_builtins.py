@@ -74,7 +74,8 @@ def _kernel_start(low, annots: frozenset, conditional: bool = False) -> int:
 
 def _rmw(low, acc: "Access", new: Expr, annots: frozenset, dst, cond: Expr | None = None,
          returns: str = "old", operand: Expr | None = None, op: str = "add",
-         fail_annots: frozenset | None = None, args_from: int | None = None) -> Expr | None:
+         fail_annots: frozenset | None = None, args_from: int | None = None,
+         one_event: bool = False) -> Expr | None:
     """A read-modify-write. A fully ordered kernel one (annotation ``mb``: xchg, cmpxchg,
     atomic_*_return ...) is bracketed by ``smp_mb()`` fences as herd's linux-kernel.def
     semantics makes it (F[mb]; R; W; F[mb]). herd makes no fence for a cmpxchg that fails;
@@ -92,7 +93,7 @@ def _rmw(low, acc: "Access", new: Expr, annots: frozenset, dst, cond: Expr | Non
     reg = None
     if returns is not None:
         reg = _dest(dst if returns == "old" else None, low, *uses)
-    at = low.emit(Rmw(reg, acc.addr, new, cond, annots=acc.annots(*annots), fail_annots=fail))
+    at = low.emit(Rmw(reg, acc.addr, new, cond, annots=acc.annots(*annots), fail_annots=fail, one_event=one_event))
     if args_from is not None:
         low.unsequence(range(args_from, at), range(at, at + 1), None, reads_only=True)
     if fenced:
@@ -208,7 +209,7 @@ def spin_lock(low, e, dst):
     _arity(low, e, 1, "spin_lock(l)")
     acc = low.pointer(e.args[0])
     low.emit(Rmw(None, acc.addr, Const(1), BinOp("eq", Reg(OLD), Const(0)), blocking=True,
-                 annots=acc.annots("lock")))
+                 annots=acc.annots("lock"), one_event=True))  # herd's C: one event (outside the kernel bell)
 
 
 def spin_unlock(low, e, dst):
@@ -220,7 +221,8 @@ def spin_trylock(low, e, dst):
     _arity(low, e, 1, "spin_trylock(l)")
     acc = low.pointer(e.args[0])
     old = low.temp()
-    low.emit(Rmw(old, acc.addr, Const(1), BinOp("eq", Reg(OLD), Const(0)), annots=acc.annots("lock")))
+    low.emit(Rmw(old, acc.addr, Const(1), BinOp("eq", Reg(OLD), Const(0)), annots=acc.annots("lock"),
+                 one_event=True))
     return BinOp("eq", Reg(old), Const(0))
 
 
@@ -251,14 +253,14 @@ def _c11_store(explicit: bool):
 def _c11_exchange(explicit: bool):
     def lower(low, e, dst):
         acc, value, annots = _c11_operands(low, e, explicit)
-        return _rmw(low, acc, value, annots, dst)
+        return _rmw(low, acc, value, annots, dst, one_event=True)
     return lower
 
 
 def _c11_fetch(op: str, explicit: bool):
     def lower(low, e, dst):
         acc, value, annots = _c11_operands(low, e, explicit)
-        return _rmw(low, acc, BinOp(op, Reg(OLD), value), annots, dst)
+        return _rmw(low, acc, BinOp(op, Reg(OLD), value), annots, dst, one_event=True)
     return lower
 
 
@@ -280,7 +282,7 @@ def _c11_cas(explicit: bool):
             desired = low.value(e.args[2])
             old, ok = low.temp(), low.temp()
             low.emit(Rmw(old, acc.addr, desired, BinOp("eq", Reg(OLD), Reg(local.reg)), annots=acc.annots(*annots),
-                         fail_annots=acc.annots(*fail)))
+                         fail_annots=acc.annots(*fail), one_event=True))
             low.emit(Assign(ok, BinOp("eq", Reg(old), Reg(local.reg))))
             low.emit(Assign(local.reg, Reg(old)))
             return Reg(ok)
@@ -290,7 +292,7 @@ def _c11_cas(explicit: bool):
         desired = low.value(e.args[2])
         old, ok = low.temp(), low.temp()
         low.emit(Rmw(old, acc.addr, desired, BinOp("eq", Reg(OLD), Reg(expected)), annots=acc.annots(*annots),
-                     fail_annots=acc.annots(*fail)))
+                     fail_annots=acc.annots(*fail), one_event=True))
         low.emit(Assign(ok, BinOp("eq", Reg(old), Reg(expected))))
         from .c_statements import Label
 

@@ -160,7 +160,9 @@ def test_includes_search_the_folder_then_the_cat_path(tmp_path):
     ('M\nlet rec s = po | ~s\nwhen acyclic s\n', "not monotone", 3, 1),
     ('M\nacyclic fr | po\nlet co = po & (W * W)\n', "'fr' names herd's generated", 2, 9),  # none: co is the model's
     ('M\nlet rec s = po | s\nwhen ~acyclic s\n', "negated check", 3, 1),
-    ('X86 M withoutinit\nacyclic po\n', "option 'withoutinit'", 1, 7),
+    # herd 7.58 has no model options: a third word of the title is its syntax error
+    ('X86 M withoutinit\nacyclic po\n', "unexpected 'withoutinit'", 1, 7),
+    ('"X86 TSO"\nwithco\nacyclic po\n', "unexpected 'withco'", 2, 1),
 ])
 def test_missing_constructs_are_refused_by_name_at_their_place(tmp_path, text, words, line, col):
     err = refused(write(tmp_path, "m.cat", text))

@@ -90,6 +90,17 @@ def test_accesses_and_fences(stmt, expected):
     assert one(stmt) == [shape(e) for e in expected]
 
 
+def test_c11_rmws_and_locks_are_one_event_in_herd_and_kernel_rmws_two():
+    # herd's C: atomic_exchange, atomic_fetch_add, compare_exchange, spin_lock are one event;
+    # linux-kernel.def's xchg, cmpxchg, atomic_*_return two (lang/cat_rmw.py reads them so)
+    body = ("P0(atomic_int *x, int *y, spinlock_t *l) { int r0; int r1; "
+            "r0 = atomic_exchange_explicit(x, 3, memory_order_relaxed); r1 = atomic_fetch_add(x, 1); "
+            "atomic_compare_exchange_strong(x, &r0, 2); spin_lock(l); r0 = xchg(y, 1); "
+            "r1 = cmpxchg_acquire(y, 0, 1); r0 = atomic_add_return(1, y); }")
+    rmws = [i for i in lower(body).threads[0].instrs if isinstance(i, Rmw)]
+    assert [i.one_event for i in rmws] == [True, True, True, True, False, False, False]
+
+
 def test_spinlocks():
     assert one("spin_lock(l); spin_unlock(l); r0 = spin_trylock(l);", params="spinlock_t *l") == [shape(e) for e in [
         Rmw(None, L, Const(1), BinOp("eq", Reg(OLD), Const(0)), blocking=True, annots=A({"lock"})),
