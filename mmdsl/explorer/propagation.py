@@ -78,7 +78,8 @@ from .read_views import (
     with_read_choices,
 )
 from .propagation_reduction import (  # hwbench
-    FINISH, constant_assignment_first, finish_steps, finished, locations_ahead, untouched_writes_left_out,
+    FINISH, collapsed, constant_assignment_first, finish_steps, finished, locations_ahead, settled,
+    untouched_writes_left_out,
 )
 from .storage import (
     EV_BARRIER, EV_WRITE, FROM_INIT, _barriers, _loc_writes, commit, coverage, final_memory, maximal_writes, observed,
@@ -391,6 +392,9 @@ A read-modify-write is performed once every write of its location has reached it
     def apply(self, state, tr: Transition):
         storage, threads = self._step(state, tr)
         if self.reduce and tr.action != FINISH and storage[1]:
+            if all(pc >= th.length and not pending for th, (pc, _, pending) in zip(self.m.threads, threads)) \
+                    and settled(storage):
+                return (collapsed(storage, len(threads)), threads)  # a final state: its values alone
             storage = self._done_by_coverage(storage, threads)
         return (storage, threads)
 

@@ -51,13 +51,21 @@ def finish_steps(sem, storage, n: int, step) -> list:
     """Once every thread is done: one finish step per set of final values the remaining
     propagations can end with (none when coherence is settled already: then the state is final)."""
 
-    if not storage[1]:
-        return [[] for _ in range(n)]  # collapsed: a final state
-    if not any(len(maximal_writes(storage, loc)) > 1 for loc in range(len(storage[0]))):
-        ends = (final_memory(storage),)  # settled already: collapsed as it is
-    else:
-        ends = settled_values(sem, end_storage(storage, n), n, step)
+    if not storage[1] or settled(storage):
+        return [[] for _ in range(n)]  # collapsed, or settled (apply collapses it): a final state
+    ends = settled_values(sem, end_storage(storage, n), n, step)
     return [[Transition(0, FINISH, 0, guess=values) for values in sorted(ends, key=repr)]] + [[] for _ in range(n - 1)]
+
+
+def settled(storage) -> bool:
+    """Whether each location has one coherence-last write."""
+    return not any(len(maximal_writes(storage, loc)) > 1 for loc in range(len(storage[0])))
+
+
+def collapsed(storage, n: int) -> tuple:
+    """A settled storage once every thread is done: its final memory alone (nothing is left
+    to read or propagate that could change it), so final states differ only in values."""
+    return (final_memory(storage), (), (0,) * n, (), ())
 
 
 def end_storage(storage, n: int) -> tuple:
