@@ -38,7 +38,8 @@ def _herd_block(stdout: str) -> str:
 @pytest.mark.parametrize("engine", ["axiomatic", "explorer"])
 def test_run_prints_herds_block_and_says_no_final_state_was_reached(test, model, herd, engine):
     r = _run("run", DATA / f"{test}.litmus", "-m", model, "-e", engine)
-    assert r.exit_code == 1, r.output
+    # the explorer knows its paths were cut short; the checker only warns (exit 0, as herd)
+    assert r.exit_code == (1 if engine == "explorer" else 0), r.output
     assert _herd_block(r.stdout) == _herd_block((DATA / herd).read_text())
     assert r.stderr.startswith(f"no final state: {test} under {model} reached none, so its verdict says nothing")
 
@@ -67,7 +68,7 @@ def test_the_axiomatic_engine_with_a_model_that_forbids_everything(tmp_path):
     cat = tmp_path / "nothing.cat"
     cat.write_text('"nothing"\nempty po as nothing\n')
     r = _run("run", ROOT / "litmus" / "classic" / "SB.litmus", "-m", cat)
-    assert r.exit_code == 1
+    assert r.exit_code == 0  # a model may forbid everything: herd's verdict, with the warning
     assert "States 0\nNo\n" in r.stdout
     assert "is allowed by nothing" in r.stderr and "axioms that forbid them all" in r.stderr
 
