@@ -69,6 +69,19 @@ def outcome(text: str) -> tuple:
     return states, lines[at + 1 + n], witnesses, observation
 
 
+def herd_outputs_file(path: Path) -> dict[str, str]:
+    """{test file (repository-relative): herd's output} of a file of herd runs, each output
+    headed by a ``#file PATH`` line."""
+    out, current = {}, None
+    for line in path.read_text().splitlines(keepends=True):
+        if line.startswith("#file "):
+            current = line.split(maxsplit=1)[1].strip()
+            out[current] = ""
+        elif current is not None:
+            out[current] += line
+    return out
+
+
 def states_digest(states) -> str:
     """A short digest of a set of final states as outcome() reads them (for CSVs of herd's runs)."""
     text = "\n".join(sorted(",".join(sorted(s)) for s in states))

@@ -16,7 +16,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from refdata import ROOT, SHARED_REFERENCE, outcome
+from refdata import ROOT, SHARED_REFERENCE, herd_outputs_file, outcome
 
 from mmdsl.axiomatic import check
 from mmdsl.core.errors import MmdslError
@@ -34,14 +34,7 @@ pytestmark = pytest.mark.skipif(not all((HERD_CATS / f"{m}.cat").is_file() for m
 
 def herd_outputs(name: str) -> dict[str, str]:
     """{test file (repository-relative): herd's output} of one data file."""
-    out, current = {}, None
-    for line in (DATA / name).read_text().splitlines(keepends=True):
-        if line.startswith("#file "):
-            current = line.split(maxsplit=1)[1].strip()
-            out[current] = ""
-        elif current is not None:
-            out[current] += line
-    return out
+    return herd_outputs_file(DATA / name)
 
 
 def disagreements(model_name: str, data: str, every: int = 1) -> list[tuple]:
