@@ -38,9 +38,9 @@ from __future__ import annotations
 
 import itertools
 
-from .state import FENCE, I_ASSIGN, I_STORE, RESV, control_successors
+from .state import FENCE, I_ASSIGN, I_STORE, RESV
 from .deferred import evaluate, is_deferred
-from .read_views import access_locations, prerequisites
+from .read_views import access_locations, prerequisites, union_ahead
 from .storage import EV_WRITE, _bits, _loc_writes, _order_after, coverage, final_memory, maximal_writes, propagation_acyclic
 from .transitions import ISSUE, MEMO_LIMIT, Transition
 
@@ -102,9 +102,10 @@ def settled_values(sem, storage, n: int, step) -> frozenset:
     choices = [(loc, maximal_writes(storage, loc)) for loc in range(len(storage[0]))]
     choices = [(loc, last) for loc, last in choices if len(last) > 1]
     ends: set = set()
+    settled_part = final_memory(storage)  # the locations with one last write already
     for pick in itertools.product(*(last for _, last in choices)):
         candidate = tuple(zip((loc for loc, _ in choices), pick))
-        values = list(final_memory(storage))
+        values = list(settled_part)
         for loc, w in candidate:
             values[loc] = storage[1][w][3]
         values = tuple(values)
@@ -147,13 +148,13 @@ def _reaches(sem, storage, n: int, step, candidate, dead: set) -> bool:
     key = (storage, candidate)
     if key in dead:
         return False
-    moves = [tr for trs in sem._final_propagations(storage, n, [coverage(storage, t) for t in range(n)])
-             for tr in trs]
+    # an end_storage's seen events are its coverage already (coverage is idempotent)
+    moves = [tr for trs in sem._final_propagations(storage, n, list(storage[2])) for tr in trs]
     if not moves:
-        settled = all(maximal_writes(storage, loc) == [w] for loc, w in candidate)
-        if not settled:
+        reached = all(maximal_writes(storage, loc) == [w] for loc, w in candidate)
+        if not reached:
             dead.add(key)
-        return settled
+        return reached
     for tr in moves:
         if _reaches(sem, end_storage(step(storage, tr), n), n, step, candidate, dead):
             return True
@@ -197,19 +198,9 @@ def locations_ahead(thread, loc_index: dict) -> list[frozenset]:
     """Per pc (and the end): the locations the thread may still read or write (-1: one its
     code does not fix)."""
     where = access_locations(thread)
-    own = [frozenset({loc_index.get(where[k], -1) if where[k] is not None else -1}) if k in where else frozenset()
-           for k in range(len(thread.instrs))]
-    succs = control_successors(thread)
-    ahead = [frozenset()] * (len(own) + 1)
-    changed = True
-    while changed:
-        changed = False
-        for pc in range(len(own) - 1, -1, -1):
-            mine = own[pc].union(*(ahead[q] for q in succs[pc]))
-            if mine != ahead[pc]:
-                ahead[pc] = mine
-                changed = True
-    return ahead
+    return union_ahead(thread, [
+        frozenset({loc_index.get(where[k], -1) if where[k] is not None else -1}) if k in where else frozenset()
+        for k in range(len(thread.instrs))])
 
 
 def untouched_writes_left_out(machine, storage, t: int, ts, awaited: int, cover: int, trs: list) -> list:

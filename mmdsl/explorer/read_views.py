@@ -278,32 +278,32 @@ def _refuse_unknown_locations(thread, model, where: dict, lines: set) -> None:
                 "use the axiomatic engine", ins.pos)
 
 
-def accesses_ahead(thread, loc_index: dict) -> list[tuple[bool, frozenset]]:
-    """Per pc (and the end): may the thread still read from there, and the locations it may
-    still write (-1: one not known statically)."""
-    n = len(thread.instrs)
+def union_ahead(thread, own: list) -> list[frozenset]:
+    """Per pc (and the end): the union of ``own`` (a frozenset per instruction) over the
+    instructions the thread may still run from there, that one included."""
     succs = control_successors(thread)
-    own = []
-    for ins in thread.instrs:
-        reads = isinstance(ins, (Load, Rmw, StoreCond))
-        writes = frozenset()
-        if isinstance(ins, (Store, Rmw, StoreCond)):
-            loc = named_location(thread, ins.addr)
-            writes = frozenset({loc_index.get(loc, -1) if loc is not None else -1})
-        own.append((reads, writes))
-    ahead = [(False, frozenset())] * (n + 1)
+    ahead = [frozenset()] * (len(own) + 1)
     changed = True
     while changed:
         changed = False
-        for pc in range(n - 1, -1, -1):
-            reads, writes = own[pc]
-            for q in succs[pc]:
-                reads = reads or ahead[q][0]
-                writes = writes | ahead[q][1]
-            if (reads, writes) != ahead[pc]:
-                ahead[pc] = (reads, writes)
+        for pc in range(len(own) - 1, -1, -1):
+            mine = own[pc].union(*(ahead[q] for q in succs[pc]))
+            if mine != ahead[pc]:
+                ahead[pc] = mine
                 changed = True
     return ahead
+
+
+def accesses_ahead(thread, loc_index: dict) -> list[tuple[bool, frozenset]]:
+    """Per pc (and the end): may the thread still read from there, and the locations it may
+    still write (-1: one not known statically)."""
+    reads, writes = [], []
+    for ins in thread.instrs:
+        reads.append(frozenset({True}) if isinstance(ins, (Load, Rmw, StoreCond)) else frozenset())
+        loc = named_location(thread, ins.addr) if isinstance(ins, (Store, Rmw, StoreCond)) else None
+        writes.append(frozenset({loc_index.get(loc, -1) if loc is not None else -1})
+                      if isinstance(ins, (Store, Rmw, StoreCond)) else frozenset())
+    return [(bool(r), w) for r, w in zip(union_ahead(thread, reads), union_ahead(thread, writes))]
 
 
 def may_reread(thread, loc_index: dict) -> bool:
@@ -474,5 +474,5 @@ def useful_propagations(machine, storage, t: int, ts, awaited: int, cover: int, 
     return out
 
 
-__all__ = ["ReadOrder", "read_order", "read_orders", "must_taking", "accesses_ahead", "may_reread", "prerequisites", "read_choices", "must",
+__all__ = ["ReadOrder", "read_order", "read_orders", "must_taking", "accesses_ahead", "union_ahead", "may_reread", "prerequisites", "read_choices", "must",
            "with_read_choices", "remember_read", "useful_propagations"]
