@@ -23,7 +23,7 @@ def _build_app():
     try:
         import typer
 
-        from . import (check_model_cmd, compare_cmd, diff_models_cmd, draw_cmd, explore_cmd, fences_cmd,
+        from . import (check_cmd, check_model_cmd, compare_cmd, diff_models_cmd, draw_cmd, explore_cmd, fences_cmd,
                        generate_cmd, models_cmd, run_cmd, serve_cmd, suite_cmd)
     finally:
         gc.set_threshold(*before)  # importing this module (tests do) changes nothing
@@ -39,6 +39,7 @@ def _build_app():
     typer_app.command("check-model")(check_model_cmd.check_model)
     typer_app.command("run")(run_cmd.run)
     typer_app.command("explore")(explore_cmd.explore)
+    typer_app.command("check")(check_cmd.check)
     typer_app.command("suite")(suite_cmd.suite)
     typer_app.command("compare")(compare_cmd.compare)
     typer_app.command("diff-models")(diff_models_cmd.diff_models)

@@ -60,6 +60,8 @@ class UnOp:
         if self.op.startswith(CELL):
             _, pool, fld, _size = self.op.split(":")
             return f"&{pool}[{self.arg}].{fld}"
+        if self.op.startswith(INDEX):
+            return f"&{self.op.split(':')[1]}[{self.arg}]"
         return f"{'!' if self.op == 'not' else '-'}{self.arg}"
 
 
@@ -155,9 +157,30 @@ def _cell(op: str, a: Value) -> str:
     return cell_location(pool, a, fld)
 
 
+INDEX = "index:"  # UnOp("index:NAME:SIZE", i): the location of element i (0..SIZE-1) of array NAME
+
+
+def index_op(name: str, size: int) -> str:
+    """The unary operator mapping an index to the location of that element of array ``name``."""
+    return f"{INDEX}{name}:{size}"
+
+
+def element_location(name: str, index: int) -> str:
+    return f"{name}[{index}]"
+
+
+def _element(op: str, a: Value) -> str:
+    _, name, size = op.split(":")
+    if isinstance(a, str) or not 0 <= a < int(size):
+        raise UnsupportedError(f"index {a} is out of the bounds of array '{name}' (0 to {int(size) - 1})")
+    return element_location(name, a)
+
+
 def apply_unop(op: str, a: Value) -> Value:
     if op.startswith(CELL):
         return _cell(op, a)
+    if op.startswith(INDEX):
+        return _element(op, a)
     if isinstance(a, str):
         if op == "not":
             return 0

@@ -41,6 +41,7 @@ class SearchOutcome:
     edges: list = field(default_factory=list)  # (src, dst, transition) when the graph is kept
     final_ids: set = field(default_factory=set)
     target_ids: set = field(default_factory=set)
+    deadlock_ids: list = field(default_factory=list)  # the states counted in ``deadlocks`` (C program checks)
 
 
 def search(machine: Machine, semantics: Semantics, *, keys: list, is_target, state_filter=None,
@@ -106,6 +107,7 @@ def _run(out, machine, semantics, keys, is_target, state_filter, por, order, max
         enabled = enabled_of(state)
         if enabled is None:
             out.deadlocks += 1
+            out.deadlock_ids.append(sid)
             continue
         if enabled is MISSPECULATED:  # a guess proved wrong: this path never happened
             out.misspeculated += 1
@@ -131,6 +133,7 @@ def _run(out, machine, semantics, keys, is_target, state_filter, por, order, max
                         out.first_target_time = time.perf_counter() - start
             else:
                 out.deadlocks += 1
+                out.deadlock_ids.append(sid)
             continue
         for tr in chosen:
             nxt = apply(state, tr)

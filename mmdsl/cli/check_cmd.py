@@ -1,0 +1,71 @@
+"""`mmdsl check`: a whole C program (main, pthreads, atomics, assert) under a model: safe, violation or deadlock."""
+
+from __future__ import annotations
+
+import json
+from typing import Optional
+
+import typer
+
+from .common import EXIT_MISMATCH, timeout_option, user_errors, within_timeout
+
+
+@user_errors
+@within_timeout("checking {program} under {model}")
+def check(
+    program: str = typer.Argument(..., help="A C file with main, pthread_create/join, <stdatomic.h>, assert."),
+    model: str = typer.Option("sc", "--model", "-m", help="Model name or .mm file (a reordering-table model)."),
+    unroll: Optional[int] = typer.Option(None, "--unroll", min=1, show_default=False,
+                                         help="Copy every loop N times; an execution needing more is cut, and "
+                                              "a safe verdict says 'up to the bound'. Default: loops stay loops."),
+    nondet: str = typer.Option("0:1", "--nondet", help="LO:HI, the values __VERIFIER_nondet_int() may return."),
+    max_states: int = typer.Option(2_000_000, "--max-states", min=1, help="Most states to visit (an error beyond)."),
+    as_json: bool = typer.Option(False, "--json", help="Machine-readable output."),
+    timeout: float = timeout_option(),
+) -> None:
+    """Check PROGRAM under MODEL: exit 0 when safe, 1 with the failing execution (assertion or deadlock)."""
+    from ..check import check_program
+    from ..core.errors import LitmusError
+    from ..lang import load_model
+    from ..litmus.cprog import load_c_program
+
+    try:
+        lo, hi = (int(v) for v in nondet.split(":"))
+    except ValueError:
+        raise LitmusError(f"--nondet {nondet}", None, expected="LO:HI, e.g. 0:3") from None
+    if not 0 <= hi - lo <= 64:
+        raise LitmusError(f"--nondet {nondet}: {hi - lo + 1} values", None, expected="at most 65 values, LO <= HI")
+    cp = load_c_program(program, unroll=unroll, nondet=tuple(range(lo, hi + 1)))
+    result = check_program(cp, load_model(model), max_states=max_states)
+    if as_json:
+        typer.echo(json.dumps(result.as_json(), indent=2))
+    else:
+        typer.echo(render(result))
+    if result.error:
+        raise typer.Exit(EXIT_MISMATCH)
+
+
+def render(result) -> str:
+    """The verdict as text: a headline, then the execution that breaks it."""
+    head = f"Program {result.program} under {result.model}: "
+    st = result.stats
+    counts = f"States {st['states']}, transitions {st['transitions']}, final states {st['final_states']}"
+    if result.verdict == "safe":
+        return head + "safe (every execution explored, no assertion fails, no deadlock)\n" + counts
+    if result.verdict == "bounded":
+        return (head + f"safe up to unroll bound {result.unroll} (some executions run a loop more often: "
+                "they were cut there)\n" + counts)
+    lines = []
+    if result.verdict == "violation":
+        f = result.failed
+        lines.append(head + f"assertion violated: {f['at']}: {f['text']} (in {f['function']})")
+    else:
+        lines.append(head + "deadlock: every live thread is blocked")
+        for b in result.blocked:
+            lines.append(f"  {b.thread} at {b.where} waits for {b.waits_for}")
+    lines.append(f"Trace ({len(result.trace)} steps, shortest):")
+    lines += [f"  {i + 1:>3}. {s}" for i, s in enumerate(result.trace)]
+    if result.values:
+        lines.append("Shared values then: " + ", ".join(f"{k}={v}" for k, v in sorted(result.values.items())))
+    lines.append(counts)
+    return "\n".join(lines)
