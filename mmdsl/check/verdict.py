@@ -13,6 +13,7 @@ from ..lang.ir import Model
 from ..litmus.c_data import ERR_BOUND, ERR_REG
 from ..litmus.cprog import CProgram
 from ..litmus.cprog.lower import ASSERT_REG
+from .mapping import compile_orders
 
 
 @dataclass
@@ -53,7 +54,7 @@ class CheckResult:
 
 def check_program(cp: CProgram, model: Model, *, max_states: int = DEFAULT_MAX_STATES) -> CheckResult:
     """Explore ``cp`` under ``model`` (breadth-first: the trace is a shortest one) and judge it."""
-    program = cp.program
+    program = compile_orders(cp.program, model)
     tids = [t.tid for t in program.threads]
 
     def failed(values) -> bool:
