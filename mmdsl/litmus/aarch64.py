@@ -207,7 +207,7 @@ def _load(kind: str, mnemonic: str, ops: _Operands, code: CellCode) -> None:
 def _store(kind: str, mnemonic: str, ops: _Operands, code: CellCode) -> None:
     if kind in ("STXR", "STLXR"):
         ops.arity(3)
-        annots = {EXCL, "sc"} | ({REL} if kind == "STLXR" else set())
+        annots = {EXCL, "stcond"} | ({REL} if kind == "STLXR" else set())
         code.instrs.append(StoreCond(ops.dst(0), ops.mem(2), ops.reg(1), frozenset(annots)))
         return
     ops.arity(2)

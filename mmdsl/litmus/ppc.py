@@ -84,7 +84,7 @@ def lower_instruction(mnemonic: str, ops: Operands, code: CellCode) -> None:
     elif m in ("stwcx.", "stdcx."):
         # cr0 is 0 (eq) when the store succeeds, 1 (ne) when it fails: beq/bne test it
         ops.arity(3)
-        out.append(StoreCond(CR0, _indexed(ops, 1, 2), ops.reg(0), frozenset({EXCL, "sc"}), reservation_dep="data"))
+        out.append(StoreCond(CR0, _indexed(ops, 1, 2), ops.reg(0), frozenset({EXCL, "stcond"}), reservation_dep="data"))
     elif m in FENCES:
         ops.arity(0)
         out.append(Fence(FENCES[m]))

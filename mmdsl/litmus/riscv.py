@@ -112,7 +112,7 @@ def lower_instruction(mnemonic: str, ops: _Operands, code: CellCode) -> None:
         else:
             code.instrs.append(Store(ops.mem(1), ops.reg(0), annots))
     elif base in ("lr", "sc") and len(parts) >= 2 and parts[1] in ("w", "d"):
-        annots = _order_annots(parts[2:], mnemonic) | {EXCL, base}
+        annots = _order_annots(parts[2:], mnemonic) | {EXCL, "lr" if base == "lr" else "stcond"}
         if base == "lr":
             ops.arity(2)
             code.instrs.append(Load(ops.dst(0), ops.mem(1), annots))
