@@ -80,8 +80,8 @@ def test_acquire_release_and_exclusives_carry_herds_annotations():
     assert got[2] == Store(Reg("X3"), Reg("X0"), frozenset({"L"}))
     assert got[3] == Load("X0", Reg("X1"), frozenset({"X", "lr"}))
     assert got[4] == Load("X0", Reg("X1"), frozenset({"X", "lr", "A"}))
-    assert got[5] == StoreCond("X4", Reg("X1"), Reg("X0"), frozenset({"X", "sc"}))
-    assert got[6] == StoreCond("X4", Reg("X1"), Reg("X0"), frozenset({"X", "sc", "L"}))
+    assert got[5] == StoreCond("X4", Reg("X1"), Reg("X0"), frozenset({"X", "stcond"}))
+    assert got[6] == StoreCond("X4", Reg("X1"), Reg("X0"), frozenset({"X", "stcond", "L"}))
 
 
 def test_atomics_swap_and_operate_with_no_return_to_the_zero_register():

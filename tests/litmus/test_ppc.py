@@ -103,7 +103,7 @@ def test_fences_and_reservations():
     assert [i.kind for i in got[:4]] == ["sync", "lwsync", "eieio", "isync"]
     assert got[4] == Load("r1", BinOp("add", Const(0), Reg("r2")), frozenset({"X", "lr"}))
     # cr0 is 0 (eq) after a successful stwcx., so beq means success and bne failure
-    assert got[5] == StoreCond(CR0, BinOp("add", Const(0), Reg("r2")), Reg("r3"), frozenset({"X", "sc"}),
+    assert got[5] == StoreCond(CR0, BinOp("add", Const(0), Reg("r2")), Reg("r3"), frozenset({"X", "stcond"}),
                                reservation_dep="data")
     assert dialect_for("PPC").fence_text("lwsync") == "lwsync"
 
