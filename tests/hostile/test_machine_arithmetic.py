@@ -1,6 +1,7 @@
 """Every dialect's arithmetic is machine arithmetic: 64-bit words that wrap, 32-bit forms cut and extended, and division by zero as each ISA (or C) says (issue 27, item 2).
 
-herd7 fails on several of these files (it reads no 64-bit immediates in some dialects),
+herd7 7.58 fails on several of these files (it reads neither RISC-V div/rem nor AArch64 SDIV,
+and dies with Division_by_zero on a PPC divw by zero),
 so each expectation is the ISA manual's rule, cited beside it, computed in Python below
 and checked against mmdsl on edge values (INT64_MIN/MAX, the INT32 boundaries, 0, -1)
 and on values hypothesis draws.
@@ -133,3 +134,13 @@ def test_c_division_by_zero_is_undefined_and_refused_at_its_place(expr):
     with pytest.raises(UnsupportedError, match="by zero: undefined behaviour in C") as err:
         check(parse_litmus(text, "t.litmus"), SC)
     assert "instruction 2" in str(err.value) or err.value.pos is not None
+
+
+def test_aarch64_w_results_are_held_as_herd7_holds_them():
+    # herd7 7.58, herd7 -model aarch64.cat on this file: States 1,
+    # 0:X4=-2147483648; 0:X5=-2147483648; 0:X8=0; [x]=-1; (a W result sign-extended)
+    text = ("AArch64 W3\n{ 0:X2=x; 0:X3=2147483647; }\n P0 ;\n MOV W1,#0 ;\n SUB W0,W1,#1 ;\n ADD X8,X0,#1 ;\n"
+            " ADD W4,W3,#1 ;\n ADD X5,X4,#0 ;\n STR X0,[X2] ;\n"
+            "exists (0:X8=0 /\\ 0:X4=-2147483648 /\\ 0:X5=-2147483648 /\\ x=-1)\n")
+    result = check(parse_litmus(text, "t.litmus"), SC)
+    assert (len(result.states), result.positive, result.negative) == (1, 1, 0)
