@@ -10,7 +10,7 @@ them. Expressions of the program are compiled once to ``("c", v)``, ``("r", inde
 
 from __future__ import annotations
 
-from ..core.program import OLD, BinOp, Const, Expr, Reg, UnOp, apply_op, apply_unop
+from ..core.program import EXTENSIONS, OLD, BinOp, Const, Expr, Reg, UnOp, apply_op, apply_unop
 
 OLD_VALUE = ("o",)
 
@@ -150,10 +150,12 @@ def deferred_text(v, names: dict[int, str] | None = None) -> str:
         return "old"
     if tag == "b":
         return f"({deferred_text(v[2], names)} {_SYM.get(v[1], v[1])} {deferred_text(v[3], names)})"
+    if v[1] in EXTENSIONS:
+        return f"{v[1]}({deferred_text(v[2], names)})"
     return f"{'!' if v[1] == 'not' else '-'}{deferred_text(v[2], names)}"
 
 
 _SYM = {
-    "add": "+", "sub": "-", "mul": "*", "div": "/", "mod": "%", "xor": "^", "and": "&", "or": "|",
-    "after": "then", "eq": "==", "ne": "!=", "lt": "<", "le": "<=", "gt": ">", "ge": ">=", "land": "&&", "lor": "||",
+    "add": "+", "sub": "-", "mul": "*", "div": "/", "mod": "%", "div0": "/", "rem0": "%", "divrv": "/",
+    "remrv": "%", "xor": "^", "and": "&", "or": "|", "after": "then", "eq": "==", "ne": "!=", "lt": "<", "le": "<=", "gt": ">", "ge": ">=", "land": "&&", "lor": "||",
 }

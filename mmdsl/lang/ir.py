@@ -24,7 +24,10 @@ BASE_SETS = {
 KNOWN_ANNOTATIONS = {
     "acq": "acquire (LISA r[acq], C smp_load_acquire, memory_order_acquire)",
     "rel": "release (LISA w[rel], C smp_store_release, memory_order_release)",
-    "sc": "sequentially consistent atomic (memory_order_seq_cst)",
+    "sc": "sequentially consistent atomic (memory_order_seq_cst); never a store-conditional",
+    "lr": "load-reserved / load-exclusive (lr.w, LDXR, LDREX, lwarx)",
+    "stcond": "the write of a successful store-conditional (sc.w, STXR, STREX, stwcx.): named apart "
+              "from C's sc (seq_cst), which herd's C sets A, SC and NA read",
     "rlx": "relaxed atomic (memory_order_relaxed)",
     "con": "consume (memory_order_consume, which also carries acq)",
     "once": "READ_ONCE / WRITE_ONCE",

@@ -26,7 +26,7 @@ W_MAX = 2 ** 32  # an immediate given to a W register must fit in 32 bits
 # the barrier options of DMB and DSB, as herd spells its fence sets (DMB.ISHLD ...)
 BARRIER_OPTIONS = ("SY", "ST", "LD", "ISH", "ISHST", "ISHLD", "OSH", "OSHST", "OSHLD", "NSH", "NSHST", "NSHLD")
 
-_ALU = {"ADD": "add", "SUB": "sub", "EOR": "xor", "AND": "and", "ORR": "or"}
+_ALU = {"ADD": "add", "SUB": "sub", "EOR": "xor", "AND": "and", "ORR": "or", "SDIV": "div0"}
 _CONDS = {"EQ": "eq", "NE": "ne", "GT": "gt", "GE": "ge", "LT": "lt", "LE": "le"}
 # atomic memory operations: LDxxx Rs,Rt,[Xn] and their no-return STxxx Rs,[Xn]
 _AMO_OPS = {"ADD": "add", "EOR": "xor", "SET": "or", "CLR": None, "SMAX": "max", "SMIN": "min"}
@@ -40,7 +40,7 @@ FLAGS = "%nzcv"  # CMP's result, Rn - Rm, read by B.cond
 
 HELP = ("an AArch64 instruction: LDR/STR Rt,[Xn{,#imm|,Xm|,Wm,SXTW}], LDAR/LDAPR/STLR, LDXR/LDAXR, "
         "STXR/STLXR Ws,Rt,[Xn], SWP[A][L], LD{ADD,EOR,SET,CLR}[A][L], ST{ADD,EOR,SET,CLR}[L], "
-        "MOV, ADD/SUB/EOR/AND/ORR Rd,Rn,{Rm|#imm}, CMP, B.EQ/B.NE/..., CBZ/CBNZ Rt,LABEL, B LABEL, "
+        "MOV, ADD/SUB/EOR/AND/ORR Rd,Rn,{Rm|#imm}, SDIV Rd,Rn,Rm, NEG, CMP, B.EQ/B.NE/..., CBZ/CBNZ Rt,LABEL, B LABEL, "
         "DMB/DSB {SY,ST,LD,ISH,ISHST,ISHLD,OSH,OSHST,OSHLD,NSH...}, ISB, NOP")
 
 
@@ -169,7 +169,7 @@ def lower_instruction(mnemonic: str, ops: _Operands, code: CellCode) -> None:
         _alu(m, ops, code)
     elif m == "NEG":
         ops.arity(2)
-        assign(code, ops.dst(0), UnOp("neg", ops.reg(1)))
+        assign(code, ops.dst(0), _sized(ops, UnOp("neg", ops.reg(1))))
     elif m == "CMP":
         ops.arity(2)
         code.instrs.append(Assign(FLAGS, BinOp("sub", ops.reg(0), ops.value(1, 0))))
@@ -207,7 +207,7 @@ def _load(kind: str, mnemonic: str, ops: _Operands, code: CellCode) -> None:
 def _store(kind: str, mnemonic: str, ops: _Operands, code: CellCode) -> None:
     if kind in ("STXR", "STLXR"):
         ops.arity(3)
-        annots = {EXCL, "sc"} | ({REL} if kind == "STLXR" else set())
+        annots = {EXCL, "stcond"} | ({REL} if kind == "STLXR" else set())
         code.instrs.append(StoreCond(ops.dst(0), ops.mem(2), ops.reg(1), frozenset(annots)))
         return
     ops.arity(2)
@@ -246,7 +246,22 @@ def _alu(m: str, ops: _Operands, code: CellCode) -> None:
                 (ext[0]["ext"].upper() == "LSL" and "amount" in ext[0] and ext[0]["amount"][0] != 0):
             raise CellError(f"'{m}': only an extended register (SXTW, UXTW) or LSL #0 is supported "
                             "as the fourth operand", 0)
-    assign(code, ops.dst(0), BinOp(_ALU[m], ops.reg(1), ops.value(2, 0)))
+    a, b = ops.reg(1), ops.value(2, 0)
+    if m == "SDIV":
+        if len(ops.nodes) != 3 or ops.kind(2) != "reg":
+            raise CellError("'SDIV' divides two registers: SDIV Rd,Rn,Rm", 0)
+        if ops.is_w(0):
+            a, b = UnOp("sext32", a), UnOp("sext32", b)
+    assign(code, ops.dst(0), _sized(ops, BinOp(_ALU[m], a, b)))
+
+
+def _sized(ops: _Operands, e: Expr) -> Expr:
+    """An ALU result written to Rd: 64-bit for an X register; for a W register the low 32
+    bits, sign-extended, as herd7 represents W values (``MOV W1,#0; SUB W0,W1,#1`` leaves
+    X0 = -1 in herd7 7.58; the Arm ARM zero-extends, X0 = 0xffffffff: the low word, which
+    every W operation reads, is the same). SDIV by zero gives 0 (Arm ARM, SDIV: "if the
+    divisor is zero the result is zero")."""
+    return UnOp("sext32", e) if ops.is_w(0) else e
 
 
 class AArch64Dialect(TableDialect):

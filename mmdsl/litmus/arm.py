@@ -96,7 +96,7 @@ def lower_instruction(mnemonic: str, ops: Operands, code: CellCode) -> None:
         out.append(Load(ops.dst(0), _mem(ops, 1), frozenset({EXCL, "lr"})))
     elif m == "STREX":  # STREX RD,RT,[RN]: RD is 0 when the store succeeds, 1 when it fails
         ops.arity(3)
-        out.append(StoreCond(ops.dst(0), _mem(ops, 2), ops.reg(1), frozenset({EXCL, "sc"}), reservation_dep="addr"))
+        out.append(StoreCond(ops.dst(0), _mem(ops, 2), ops.reg(1), frozenset({EXCL, "stcond"}), reservation_dep="addr"))
     elif m in ("DMB", "DSB"):
         ops.arity(0, 1)
         option = "SY"

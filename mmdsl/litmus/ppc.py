@@ -7,7 +7,7 @@ from functools import lru_cache
 import pyparsing as pp
 
 from ..core.errors import UnsupportedError
-from ..core.program import Assign, BinOp, Const, Expr, Fence, Load, Program, Reg, Store, StoreCond
+from ..core.program import Assign, BinOp, Const, Expr, Fence, Load, Program, Reg, Store, StoreCond, UnOp
 from .asm_common import Operands, bind_symbolic_init, parse_asm_cell, split_symbolic_init
 from .finals import bounded_int
 from .layout import Layout
@@ -21,7 +21,7 @@ _REG = r"(?:r(?:[12][0-9]|3[01]|[0-9])|%[A-Za-z_][A-Za-z0-9_]*)(?![A-Za-z0-9_])"
 _LOADS = ("lwz", "ld", "lbz", "lhz")
 _STORES = ("stw", "std", "stb", "sth")
 _ALU = {"add": "add", "sub": "sub", "subf": "subf", "xor": "xor", "or": "or", "and": "and", "mullw": "mul",
-        "divw": "div"}
+        "divw": "div0"}
 _ALU_IMM = {"addi": "add", "subi": "sub", "xori": "xor", "ori": "or", "andi.": "and", "mulli": "mul"}
 # conditional branches on cr0, as herd reads them (bit lt, gt or eq set or clear)
 _BRANCHES = {"beq": "eq", "bne": "ne", "blt": "lt", "bge": "ge", "bgt": "gt", "ble": "le", "bnl": "ge", "bng": "le"}
@@ -84,7 +84,7 @@ def lower_instruction(mnemonic: str, ops: Operands, code: CellCode) -> None:
     elif m in ("stwcx.", "stdcx."):
         # cr0 is 0 (eq) when the store succeeds, 1 (ne) when it fails: beq/bne test it
         ops.arity(3)
-        out.append(StoreCond(CR0, _indexed(ops, 1, 2), ops.reg(0), frozenset({EXCL, "sc"}), reservation_dep="data"))
+        out.append(StoreCond(CR0, _indexed(ops, 1, 2), ops.reg(0), frozenset({EXCL, "stcond"}), reservation_dep="data"))
     elif m in FENCES:
         ops.arity(0)
         out.append(Fence(FENCES[m]))
@@ -98,7 +98,14 @@ def lower_instruction(mnemonic: str, ops: Operands, code: CellCode) -> None:
         ops.arity(3)
         op = _ALU[m.rstrip(".")]
         a, b = ops.reg(1), ops.reg(2)
-        out.append(Assign(ops.dst(0), BinOp("sub", b, a) if op == "subf" else BinOp(op, a, b)))
+        if op == "div0":
+            # divw: the low words as signed 32-bit numbers, the quotient in the low word
+            # (Power ISA, divw: the high word and a zero divisor's result are undefined;
+            # mmdsl sign-extends the quotient and gives 0 for a zero divisor: docs/litmus.md)
+            a, b = UnOp("sext32", a), UnOp("sext32", b)
+            out.append(Assign(ops.dst(0), UnOp("sext32", BinOp(op, a, b))))
+        else:
+            out.append(Assign(ops.dst(0), BinOp("sub", b, a) if op == "subf" else BinOp(op, a, b)))
         if m.endswith("."):
             out.append(Assign(CR0, compare(Reg(ops.dst(0)), Const(0))))
     elif m in _ALU_IMM:

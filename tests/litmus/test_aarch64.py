@@ -16,7 +16,7 @@ from refdata import ROOT, SHARED_REFERENCE
 
 from mmdsl.axiomatic import check
 from mmdsl.core.errors import LitmusError, MmdslError, UnsupportedError
-from mmdsl.core.program import OLD, Assign, BinOp, Branch, Const, Fence, Load, Reg, Rmw, Store, StoreCond
+from mmdsl.core.program import OLD, Assign, BinOp, Branch, Const, Fence, Load, Reg, Rmw, Store, StoreCond, UnOp
 from mmdsl.lang import load_model
 from mmdsl.litmus import load_litmus, parse_litmus
 from mmdsl.litmus.registry import dialect_for
@@ -56,7 +56,7 @@ def test_w_and_x_registers_are_one_register_and_the_condition_says_x():
     assert got[0] == Assign("X0", Const(1))
     assert got[1] == Store(Reg("X1"), Reg("X0"))
     assert got[2] == Load("X2", Reg("X3"))
-    assert got[3] == Assign("X4", BinOp("xor", Reg("X2"), Reg("X2")))
+    assert got[3] == Assign("X4", UnOp("sext32", BinOp("xor", Reg("X2"), Reg("X2"))))  # a W result: 32 bits
     assert [k for k in p.condition.keys()] == [("reg", 0, "X2"), ("reg", 0, "X4")]
 
 
@@ -80,8 +80,8 @@ def test_acquire_release_and_exclusives_carry_herds_annotations():
     assert got[2] == Store(Reg("X3"), Reg("X0"), frozenset({"L"}))
     assert got[3] == Load("X0", Reg("X1"), frozenset({"X", "lr"}))
     assert got[4] == Load("X0", Reg("X1"), frozenset({"X", "lr", "A"}))
-    assert got[5] == StoreCond("X4", Reg("X1"), Reg("X0"), frozenset({"X", "sc"}))
-    assert got[6] == StoreCond("X4", Reg("X1"), Reg("X0"), frozenset({"X", "sc", "L"}))
+    assert got[5] == StoreCond("X4", Reg("X1"), Reg("X0"), frozenset({"X", "stcond"}))
+    assert got[6] == StoreCond("X4", Reg("X1"), Reg("X0"), frozenset({"X", "stcond", "L"}))
 
 
 def test_atomics_swap_and_operate_with_no_return_to_the_zero_register():

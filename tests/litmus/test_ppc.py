@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from mmdsl.core.errors import LitmusError, MmdslError
-from mmdsl.core.program import Assign, BinOp, Branch, Const, Fence, Load, Reg, Store, StoreCond
+from mmdsl.core.program import Assign, BinOp, Branch, Const, Fence, Load, Reg, Store, StoreCond, UnOp
 from mmdsl.litmus import load_litmus, parse_litmus
 from mmdsl.litmus.ppc import CR0, compare
 from mmdsl.litmus.registry import dialect_for
@@ -93,7 +93,7 @@ def test_herds_other_spellings():
     assert got[2] == Fence("sync")
     assert got[3] == Assign("r3", BinOp("sub", Const(0), Const(2)))
     assert got[4] == Assign("r5", Const(65536))
-    assert got[5] == Assign("r3", BinOp("div", Reg("r1"), Reg("r5")))
+    assert got[5] == Assign("r3", UnOp("sext32", BinOp("div0", UnOp("sext32", Reg("r1")), UnOp("sext32", Reg("r5")))))
     assert got[6] == Branch(BinOp("ge", Reg(CR0), Const(0)), 8)
     assert got[7] == Branch(BinOp("le", Reg(CR0), Const(0)), 8)
 
@@ -103,7 +103,7 @@ def test_fences_and_reservations():
     assert [i.kind for i in got[:4]] == ["sync", "lwsync", "eieio", "isync"]
     assert got[4] == Load("r1", BinOp("add", Const(0), Reg("r2")), frozenset({"X", "lr"}))
     # cr0 is 0 (eq) after a successful stwcx., so beq means success and bne failure
-    assert got[5] == StoreCond(CR0, BinOp("add", Const(0), Reg("r2")), Reg("r3"), frozenset({"X", "sc"}),
+    assert got[5] == StoreCond(CR0, BinOp("add", Const(0), Reg("r2")), Reg("r3"), frozenset({"X", "stcond"}),
                                reservation_dep="data")
     assert dialect_for("PPC").fence_text("lwsync") == "lwsync"
 
