@@ -145,7 +145,7 @@ class CatExpressions:
             return Expr("id", (_n("M", SET),), type=REL, pos=pos)
         if name == "amo":  # herd: the rmw pairs of one instruction (an AMO, xchg), not LR/SC pairs
             return Expr("inter", (_n("rmw", REL), _n("sm", REL)), type=REL, pos=pos)
-        a64 = A64.lookup(name, pos)
+        a64 = A64.lookup(name, pos, self.catdep_at(pos))
         if a64 is not None:
             return a64
         if name in A64.EMPTY_FUNCTIONS:  # applied to empty page-table sets only: see cat_aarch64
