@@ -99,10 +99,25 @@ def lookup(name: str, pos, catdep: bool = False):
     return None
 
 
-def catdep_definition(name: str, pos, catdep: bool):
+def _mentions_registers(node) -> bool:
+    """Whether a cat expression (parser Node) names one of herd's register-level sets or relations."""
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, (tuple, list)):
+            stack.extend(n)
+        elif hasattr(n, "kind"):
+            if n.kind == "var" and (n.text in REGISTER_SETS or n.text in REGISTER_RELATIONS):
+                return True
+            stack.extend(n.args)
+    return False
+
+
+def catdep_definition(name: str, pos, catdep: bool, node=None):
     """mmdsl's own relation for a dependency that a ``catdep`` model (aarch64deps.cat)
-    computes from register events (``data``, ``addr``, ``ctrl``): from a read, as herd's
-    start at one."""
-    if name in CATDEP_DEFINITIONS and catdep:
+    computes from register events (``data``, ``addr``, ``ctrl`` defined in terms of
+    ``iico_data``, ``DATA``, ``BCC`` ...): from a read, as herd's start at one. A definition
+    that names no register-level set or relation is the model's own."""
+    if name in CATDEP_DEFINITIONS and catdep and (node is None or _mentions_registers(node)):
         return Expr("seq", (Expr("id", (_n("R", SET),), type=REL), _n(name, REL)), type=REL, pos=pos)
     return None

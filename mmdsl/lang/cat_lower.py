@@ -262,8 +262,8 @@ class CatLowerer(CatExpressions, CatOrders):
                     # herd's co0 with no final writes fixed (see CO0), or in full when the
                     # candidate's co only picks final writes (cat_own_co)
                     new["co0"] = co0_with_finals() if self.own_co_at is not None else CO0
-                elif A64.catdep_definition(b["name"], b["pos"], self.catdep_at(b["pos"])) is not None:
-                    new[b["name"]] = A64.catdep_definition(b["name"], b["pos"], self.catdep_at(b["pos"]))  # see cat_aarch64
+                elif (dep := A64.catdep_definition(b["name"], b["pos"], self.catdep_at(b["pos"]), b["expr"])) is not None:
+                    new[b["name"]] = dep  # see cat_aarch64
                 else:
                     new[b["name"]] = Thunk(b["expr"], env, b["name"], b["pos"])
             return new
