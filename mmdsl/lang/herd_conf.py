@@ -24,6 +24,7 @@ from pathlib import Path
 
 from ..core.errors import ModelError, SourcePos, UnsupportedError
 from ..core.files import read_input
+from .herd_options import SHOW_MODES, THROUGH
 
 MAX_CONF_DEPTH = 8
 LAYOUT_KEYS = frozenset((
@@ -75,6 +76,11 @@ def read_conf(path: str | Path, conf: HerdConf | None = None, depth: int = 0) ->
 
 def _apply(conf: HerdConf, key: str, value: str, path: Path, pos: SourcePos, depth: int) -> None:
     here = path.parent
+    if not value and key not in LAYOUT_KEYS:
+        raise ModelError(f"key '{key}' without a value", pos, expected=f"{key} VALUE")
+    if key == "through" and value not in THROUGH or key == "show" and value not in SHOW_MODES:
+        choices = THROUGH if key == "through" else SHOW_MODES
+        raise ModelError(f"unknown {key} '{value}'", pos, expected=", ".join(choices))
     if key in ("model", "cat"):
         conf.models.append(_locate(value, here, conf.cat_path))
     elif key == "bell":

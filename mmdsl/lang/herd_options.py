@@ -25,6 +25,7 @@ VARIANTS_ENV = "MMDSL_VARIANTS"
 SKIPCHECKS_ENV = "MMDSL_SKIPCHECKS"
 THROUGH_ENV = "MMDSL_THROUGH"
 THROUGH = ("none", "all", "invalid")
+SHOW_MODES = ("none", "prop", "neg", "cond", "wit", "all")  # herd's -show, for -o (render.herd_dot_out)
 
 
 @dataclass(frozen=True)

@@ -22,9 +22,8 @@ from pathlib import Path
 
 from ..core.errors import MmdslError
 from ..core.outfiles import safe_stem
+from ..lang.herd_options import SHOW_MODES
 from .styles import SCREEN
-
-SHOW_MODES = ("none", "prop", "neg", "cond", "wit", "all")
 
 
 def check_show(mode: str) -> str:
