@@ -8,8 +8,10 @@ the count docs/cat.md quotes. With ``--herd``, each model is also run through he
 first test of each bundled set (x86, classic, aarch64, ppc, arm, riscv, c11, linux; the
 stock folder as herd's library, linux-kernel.def's macros on the Linux tests): each
 refusal line then says whether herd7 refuses the model too (on every set, with its first
-message) or on which sets herd7 runs it, and ``--csv OUT`` writes that for every model
-(tests/reference/herd-cats/stock-cat-loads.csv was made so). Loading is lowering the model (with stdlib.cat and its
+message) or on which sets herd7 runs it -- with the folder as herd's library, and with
+herd7's own library (the files of herd7's version, which may differ: herd7 7.58 with the
+7.58+1 folder refuses aarch64.cat, "unbound var: ADDR") -- and ``--csv OUT`` writes that
+for every model (tests/reference/herd-cats/stock-cat-loads.csv was made so). Loading is lowering the model (with stdlib.cat and its
 includes, the folder itself as the cat path, and M.bell when one is beside M.cat); it says
 nothing of agreement with herd.
 
@@ -47,13 +49,14 @@ def count(folder: Path) -> tuple[list[str], dict[str, str]]:
     return loaded, refused
 
 
-def herd_verdict(herd: str, folder: Path, model: Path) -> tuple[list[str], str]:
-    """(the bundled sets herd7 runs ``model`` on, herd7's first message where it refuses it)."""
+def herd_verdict(herd: str, folder: Path, model: Path, own_library: bool = False) -> tuple[list[str], str]:
+    """(the bundled sets herd7 runs ``model`` on, herd7's first message where it refuses it);
+    ``own_library``: herd7's own library folder and its model of that name, not ``folder``'s."""
     from stock_cat_sweep import SETS, herd_cmd, set_files
 
     runs, first_error = [], ""
     for set_name, root in SETS.items():
-        cmd = herd_cmd(herd, folder, model, set_name, set_files(root, 1))
+        cmd = herd_cmd(herd, None if own_library else folder, model, set_name, set_files(root, 1))
         proc = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=120)
         if "\nObservation " in "\n" + proc.stdout:
             runs.append(set_name)
@@ -75,14 +78,17 @@ def main(argv: list[str]) -> int:
         print(f"no folder {folder}", file=sys.stderr)
         return 2
     loaded, refused = count(folder)
-    herd = {}
-    if args.herd:
+    herd, own = {}, {}
+    if args.herd:  # with this folder as herd's library, and with herd7's own (its version's files)
         herd = {m.name: herd_verdict(args.herd, folder, m) for m in sorted(folder.glob("*.cat"))}
+        own = {m.name: herd_verdict(args.herd, folder, m, own_library=True) for m in sorted(folder.glob("*.cat"))}
     for name, why in refused.items():
         note = ""
         if name in herd:
             sets, error = herd[name]
             note = f"  [herd7 runs it on: {', '.join(sets)}]" if sets else f"  [herd7 refuses it too: {error[:120]}]"
+            if own[name][0] and not sets:
+                note += f" [but with its own library herd7 runs it on: {', '.join(own[name][0])}]"
         print(f"{name:28} {why[:150]}{note}")
     print(f"{len(loaded)} of {len(loaded) + len(refused)} .cat files in {folder} load")
     if herd:
@@ -91,9 +97,9 @@ def main(argv: list[str]) -> int:
     if args.csv and herd:
         with open(args.csv, "w", newline="") as f:
             w = csv.writer(f)
-            w.writerow(["model", "mmdsl", "herd7_sets", "herd7_error"])
+            w.writerow(["model", "mmdsl", "herd7_sets", "herd7_error", "herd7_own_library_sets", "herd7_own_library_error"])
             for m, (sets, error) in herd.items():
-                w.writerow([m, "loads" if m in loaded else "refused", " ".join(sets), error])
+                w.writerow([m, "loads" if m in loaded else "refused", " ".join(sets), error, " ".join(own[m][0]), own[m][1]])
     return 0
 
 

@@ -1,6 +1,7 @@
 """Benchmark: every herd stock cat over the bundled sets it applies to, mmdsl against herd7.
 
     python bench/stock_cat_sweep.py [--cats DIR] [--herd HERD7] [--per-set N] [--only a.cat,b.cat]
+    python bench/stock_cat_sweep.py --summarize TABLE    (per model, from a run's printed table)
 
 For each stock model mmdsl loads (bench/count_stock_cats.py) and each bundled set (x86,
 classic, aarch64, ppc, arm, riscv, c11, linux), the first N tests of the set (one file per
@@ -65,8 +66,11 @@ def blocks(text: str) -> dict[str, tuple[str, str]]:
     return out
 
 
-def herd_cmd(herd: str, cats: Path, model: Path, set_name: str, files: list[str]) -> list[str]:
-    cmd = [herd, "-set-libdir", str(cats), "-model", str(model)]
+def herd_cmd(herd: str, cats: Path | None, model: Path, set_name: str, files: list[str]) -> list[str]:
+    """herd7 on the files: with ``cats`` as its library, or (None) with its own library and
+    the model of that name in it."""
+    cmd = [herd, "-set-libdir", str(cats), "-model", str(model)] if cats else [herd, "-model", model.name]
+    cats = cats or model.parent
     if set_name == "x86":
         cmd += ["-archcheck", "false"]
     if set_name == "linux":
@@ -82,14 +86,40 @@ def set_files(root: str, per_set: int) -> list[str]:
     return kept[:per_set] if per_set else kept
 
 
+def summarize(path: str) -> None:
+    """One line per model from a run's table: sets, verdicts, agreement, CPU and ratio."""
+    rows: dict = {}
+    for line in open(path):
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) != 9 or not cells[2].isdigit():
+            continue
+        r = rows.setdefault(cells[0], [0, 0, 0, 0, 0, 0.0, 0.0])
+        for k, v in enumerate([1, int(cells[2]), int(cells[3]), int(cells[4]), int(cells[5]),
+                               float(cells[6]), float(cells[7])]):
+            r[k] += v
+    print("| model | sets | herd7 verdicts | Observation = herd7 | States = herd7 | mmdsl refused | mmdsl CPU s"
+          " | herd7 CPU s | ratio |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    for model, (sets, n, obs, states, refused, m, h) in rows.items():
+        print(f"| {model} | {sets} | {n} | {obs} | {states} | {refused} | {m:.2f} | {h:.2f} | {m / h:.1f} |")
+    tm, th = sum(r[5] for r in rows.values()), sum(r[6] for r in rows.values())
+    print(f"\n{len(rows)} models, {sum(r[1] for r in rows.values())} (model, test) runs herd7 answered, "
+          f"{sum(r[2] for r in rows.values())} with herd7's Observation; mmdsl {tm:.1f} s CPU, herd7 {th:.1f} s, "
+          f"ratio {tm / th:.1f}")
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--summarize", default=None, help="a run's printed table: one line per model")
     ap.add_argument("--cats", default=str(ROOT.parent / "shared" / "reference" / "herd-cats"))
     ap.add_argument("--herd", default=shutil.which("herd7") or "/work/tools/bin/herd7")
     ap.add_argument("--per-set", type=int, default=8)
     ap.add_argument("--only", default="")
     ap.add_argument("--timeout", type=float, default=300)
     args = ap.parse_args()
+    if args.summarize:
+        summarize(args.summarize)
+        return 0
     cats = Path(args.cats)
     if not cats.is_dir():
         print(f"no folder {cats}", file=sys.stderr)
