@@ -11,9 +11,10 @@ refusal line then says whether herd7 refuses the model too (on every set, with i
 message) or on which sets herd7 runs it -- with the folder as herd's library, and with
 herd7's own library (the files of herd7's version, which may differ: herd7 7.58 with the
 7.58+1 folder refuses aarch64.cat, "unbound var: ADDR") -- and ``--csv OUT`` writes that
-for every model (tests/reference/herd-cats/stock-cat-loads.csv was made so). Loading is lowering the model (with stdlib.cat and its
-includes, the folder itself as the cat path, and M.bell when one is beside M.cat); it says
-nothing of agreement with herd.
+for every model (tests/axiomatic/data/stock-cats/stock-cat-loads.csv was made so).
+
+Loading is lowering the model (with stdlib.cat and its includes, the folder itself as the
+cat path, and M.bell when one is beside M.cat); it says nothing of agreement with herd.
 
 Measured (herd 7.58's library with the Linux-kernel model, 89 files): 48 when the loader
 landed, 61 with the AArch64 and C built-ins, 62 with linux-kernel.cat, 67 with

@@ -4,7 +4,7 @@ The .cat files are read from ../shared/reference/herd-cats (herdtools7, CeCILL-B
 copied into the repository); every test here skips, saying so, when that folder is absent.
 Reference data (herd7 7.58, built from tag 7.58, with that folder as its library):
 
-* tests/reference/herd-cats/stock-cat-loads.csv: per stock model, the bundled sets on
+* tests/axiomatic/data/stock-cats/stock-cat-loads.csv: per stock model, the bundled sets on
   whose first test herd7 prints a verdict under it, else herd7's first message, with that
   folder as herd's library and with herd7's own (7.58's files; they differ: 7.58 with the
   folder's aarch64deps.cat says "unbound var: ADDR")
@@ -19,7 +19,7 @@ import csv
 from pathlib import Path
 
 import pytest
-from refdata import REFERENCE, ROOT, SHARED_REFERENCE, herd_outputs_file, outcome
+from refdata import ROOT, SHARED_REFERENCE, herd_outputs_file, outcome
 
 from mmdsl.axiomatic import check
 from mmdsl.core.errors import MmdslError, UnsupportedError
@@ -28,7 +28,7 @@ from mmdsl.litmus import load_litmus
 from mmdsl.render.herd_text import herd_block
 
 HERD_CATS = SHARED_REFERENCE / "herd-cats"
-LOADS = REFERENCE / "herd-cats" / "stock-cat-loads.csv"
+LOADS = Path(__file__).parent / "data" / "stock-cats" / "stock-cat-loads.csv"
 DATA = Path(__file__).parent / "data" / "stock-cats"
 pytestmark = pytest.mark.skipif(not (HERD_CATS / "stdlib.cat").is_file(),
                                 reason=f"herd's stock models are not in {HERD_CATS}")

@@ -26,3 +26,7 @@ first() { find "$1" -name '*.litmus' | sort | head -12; }
 run deps-instances.cat deps-instances.herd.txt $(ls litmus/classic/*.litmus litmus/classic/lisa/*.litmus) \
     $(first litmus/aarch64/tests) $(first litmus/ppc/tests) $(first litmus/arm/tests) \
     $(first litmus/c11/tests) $(first litmus/linux/tests) $(first litmus/x86/tests)
+# stock-cat-loads.csv (herd7 on the first test of each bundled set, per stock model, with
+# <herd-cats> as its library and with its own): from the repository root,
+#   python bench/count_stock_cats.py ../shared/reference/herd-cats --herd herd7 \
+#       --csv tests/axiomatic/data/stock-cats/stock-cat-loads.csv
