@@ -130,10 +130,29 @@ def run_tests(tests, model=(), as_json=False, why=False, quiet=False, matrix=Fal
     model = model or ["sc"]
     set_options(variant, skipcheck, through or "none")
     try:
+        if variant:
+            _warn_untested_variants(model, variant)
         _run(tests, model, as_json, why, quiet, matrix, draw, draw_format, engine, max_memory, compact, spec,
              timeout, cat_path, show or "none", output_dir)
     finally:
         set_options()
+
+
+def _warn_untested_variants(models, variants) -> None:
+    """A --variant no `if` of a model tests changes nothing there: say so (herd's variants
+    that change instruction semantics, -variant mixed ..., are not mmdsl's)."""
+    from ..lang import load_model
+    from ..lang.herd_options import split_names
+
+    for name in models:
+        try:
+            m = load_model(name)
+        except MmdslError:
+            continue  # the run reports it
+        untested = [v for v in split_names(variant for variant in variants) if v not in m.variants_tested]
+        if untested:
+            warn([f"warning: no condition of model {m.name} tests the variant(s) {', '.join(untested)}: "
+                  "they change nothing there"])
 
 
 def _run(tests, model, as_json, why, quiet, matrix, draw, draw_format, engine, max_memory, compact, spec,

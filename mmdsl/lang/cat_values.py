@@ -378,10 +378,13 @@ class CatExpressions:
 
 
     def _variant(self, c: Node) -> bool:
+        """Whether a variant condition holds; every name it tests is recorded in the model
+        (``variants_tested``: `mmdsl run --variant` warns of a name no condition tests)."""
         if c.kind == "variant":
+            if c.text not in self.model.variants_tested:
+                self.model.variants_tested.append(c.text)
             return c.text in self.variants
         if c.kind == "vnot":
             return not self._variant(c.args[0])
-        if c.kind == "vand":
-            return self._variant(c.args[0]) and self._variant(c.args[1])
-        return self._variant(c.args[0]) or self._variant(c.args[1])
+        a, b = self._variant(c.args[0]), self._variant(c.args[1])  # both: each name is recorded
+        return (a and b) if c.kind == "vand" else (a or b)

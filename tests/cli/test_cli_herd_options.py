@@ -142,3 +142,11 @@ def test_herds_single_dash_spellings_are_read_on_the_fast_path_and_by_typer(cat)
                                *extra], capture_output=True, text=True, cwd=ROOT, timeout=120)
         assert proc.returncode == 0, proc.stderr
         assert "Observation SB Never 0 3" in proc.stdout
+
+
+def test_a_variant_no_condition_tests_is_warned_of(cat):
+    r = invoke(SB, "-m", cat, "--variant", "strong,mixed")
+    assert observation(r.output) == "Observation SB Never 0 3"
+    assert "no condition of model var tests the variant(s) mixed" in r.output
+    assert "warning" not in invoke(SB, "-m", cat, "--variant", "strong").output
+    assert "variant(s) strong" in invoke(SB, "-m", "sc", "--variant", "strong").output  # a .mm model has none
