@@ -118,7 +118,7 @@ def run_tests(tests, model=(), as_json=False, why=False, quiet=False, matrix=Fal
 
     model, cat_path, variant, skipcheck = list(model), list(cat_path), list(variant), list(skipcheck)
     if conf is not None:  # herd's -conf FILE: its options, after the command line's own
-        from ..lang.herd_conf import read_conf
+        from ..lang.herd_options import read_conf
 
         c = read_conf(conf)
         model = model or c.models

@@ -7,7 +7,7 @@ from typer.testing import CliRunner
 
 from mmdsl.cli.app import app
 from mmdsl.core.errors import MmdslError
-from mmdsl.lang.herd_conf import read_conf
+from mmdsl.lang.herd_options import read_conf
 from refdata import ROOT
 
 SB = str(ROOT / "litmus/classic/SB.litmus")
