@@ -63,8 +63,9 @@ def __getattr__(name: str):
 def main() -> None:
     collect_seldom()  # until the command's start-up is done (common.startup_done)
     if len(sys.argv) > 1 and sys.argv[1] == "run":
-        from .run_main import run_fast
+        from .run_main import herd_spellings, run_fast
 
+        sys.argv[2:] = herd_spellings(sys.argv[2:])  # herd's -variant, -show ...: for typer too
         code = run_fast(sys.argv[2:])
         if code is not None:
             sys.exit(code)

@@ -242,13 +242,13 @@ class Parser:
             while self.at("and"):
                 self.next()
                 binds.append(self.binding())
-            if self.at("in"):  # `let ... in` at top level: an expression, not a statement
-                raise ModelError("'let ... in' where a statement is expected", self.tok.pos)
             when = None
             if self.at("when"):  # let rec ... when <check>: herd's checked fixpoint
                 w = self.next()
                 when = self.check(flag=False)
                 when.pos = w.pos
+            if self.at("in"):  # herd's grammar: a statement `let ...` may end with `in` (in_opt), which
+                self.next()  # changes nothing (deps-instances.cat); the next statement follows
             return Stmt("let", t.pos, {"rec": rec, "binds": binds, "when": when})
         if k in ("acyclic", "irreflexive", "empty"):
             return self.check(flag=False)

@@ -330,6 +330,7 @@ class Model:
     flags: list[Axiom] = field(default_factory=list)
     flags_skipped: list[str] = field(default_factory=list)  # flags whose expression mmdsl lacks
     shows: list[str] = field(default_factory=list)
+    variants_tested: list[str] = field(default_factory=list)  # a cat model's `if "v"` names
     includes: list[str] = field(default_factory=list)
     # a herd model that computes co itself: its candidates' co only picks final writes (cat_own_co)
     own_co: bool = False

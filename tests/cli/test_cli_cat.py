@@ -44,7 +44,7 @@ def test_a_refused_construct_exits_2_with_its_place(tmp_path):
     model.write_text('M\nlet x = match po with || {} -> po end\nacyclic x\n')
     r = runner.invoke(app, ["run", "-m", str(model), SB])
     assert r.exit_code == 2 and "Traceback" not in r.output
-    assert "m.cat:2:9: unsupported: cat 'match ... with' is not supported by mmdsl" in r.output
+    assert "m.cat:2:9: unsupported: cat 'match ... with' over the events or pairs of an execution" in r.output
 
 
 def test_a_mm_model_includes_a_cat_file_found_on_the_cat_path(tmp_path):
