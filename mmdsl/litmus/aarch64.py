@@ -130,10 +130,13 @@ class _Operands(Operands):
         return addr
 
 
-def _order(prefix: str, suffix: str | None) -> frozenset[str]:
-    """The annotations of an atomic's A / L / AL suffix."""
+def _order(suffix: str | None, noret: bool = False) -> frozenset[str]:
+    """The annotations of an atomic's A / L / AL suffix. herd reads an atomic whose result
+    goes to the zero register (``noret``: STADD, SWPA ...,WZR, CASA WZR,...) with NoRet
+    in place of its acquire."""
     s = suffix or ""
-    return frozenset(({ACQ} if "A" in s else set()) | ({REL} if "L" in s else set()))
+    acquire = {NORET} if noret else {ACQ} if "A" in s else set()
+    return frozenset(acquire | ({REL} if "L" in s else set()))
 
 
 def lower_instruction(mnemonic: str, ops: _Operands, code: CellCode) -> None:
@@ -155,7 +158,7 @@ def lower_instruction(mnemonic: str, ops: _Operands, code: CellCode) -> None:
         _cas(cm.group(2), ops, code)
     elif (wm := _SWP.fullmatch(m)) is not None:
         ops.arity(3)
-        code.instrs.append(Rmw(ops.dst(1), ops.mem(2), ops.reg(0), annots=_order("SWP", wm.group(1))))
+        code.instrs.append(Rmw(ops.dst(1), ops.mem(2), ops.reg(0), annots=_order(wm.group(1), ops.dst(1) is None)))
     elif (am := _AMO.fullmatch(m)) is not None and am.group(2) in _AMO_OPS:
         _amo(am, mnemonic, ops, code)
     elif m in ("DMB", "DSB"):
@@ -230,7 +233,7 @@ def _amo(am: re.Match, mnemonic: str, ops: _Operands, code: CellCode) -> None:
     src = ops.reg(0)
     dst = None if store_form else ops.dst(1)
     addr = ops.mem(1 if store_form else 2)
-    annots = _order("LD", am.group(3)) | ({NORET} if dst is None else set())
+    annots = _order(am.group(3), dst is None)
     op = _AMO_OPS[am.group(2)]
     if op is None:  # CLR: old AND NOT src
         new: Expr = BinOp("and", Reg(OLD), BinOp("xor", src, Const(-1)))
@@ -254,7 +257,7 @@ def _cas(suffix: str | None, ops: _Operands, code: CellCode) -> None:
     the zero register; its three ways (and the write's dependency on Rs) are ``Rmw.compared``'s."""
     ops.arity(3)
     compared = ops.reg(0)
-    annots = _order("CAS", suffix) | ({NORET} if ops.dst(0) is None else set())
+    annots = _order(suffix, ops.dst(0) is None)
     code.instrs.append(Rmw(ops.dst(0), ops.mem(2), ops.reg(1), cond=BinOp("eq", Reg(OLD), compared),
                            annots=frozenset(annots), compared=compared))
 
