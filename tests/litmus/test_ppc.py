@@ -189,3 +189,20 @@ def test_herds_header_texname_and_proc_names_in_the_init_block():
     assert p.name == "CoWR" and p.doc == "doc"
     assert [t.reg_init for t in p.threads] == [{"r5": "x"}, {"r5": "x"}]
     assert ("reg", 0, "r2") in p.condition.keys()
+
+
+@pytest.mark.parametrize("name", ["A010", "A011", "A013"])
+def test_herds_own_instruction_tests_give_herds_output(name):
+    """herd's PPC instruction tests for cmplwi and rlwinm (tests/litmus/data/ppc-instructions)."""
+    from pathlib import Path
+
+    from refdata import outcome
+
+    from mmdsl.axiomatic import check
+    from mmdsl.lang import load_model
+    from mmdsl.litmus import load_litmus
+    from mmdsl.render.herd_text import herd_block
+
+    path = Path(__file__).parent / "data" / "ppc-instructions" / f"{name}.litmus"
+    got = outcome(herd_block(check(load_litmus(path), load_model("power")), show_time=False))
+    assert got == outcome(Path(f"{path}.expected").read_text())
