@@ -243,35 +243,52 @@ class Machine:
 def refuse_cas_dependencies(thread) -> None:
     """Refuse, by name, a compare-and-swap whose dependencies herd splits in ways the
     explorer's one-step read-modify-write cannot (``Rmw.compared``, the AArch64 CAS): a
-    compared register that holds a loaded value (herd orders only the write after it, the
-    explorer would make the read wait too), or a result register a later instruction
-    reads (herd takes its dependencies from the read or from the compared register, either
-    way). The axiomatic checker runs both, as herd does."""
-    if not any(isinstance(ins, Rmw) and ins.compared is not None for ins in thread.instrs):
+    compared register that may hold a loaded value (herd orders only the write after it,
+    the explorer would make the read wait too), or a result register a later instruction
+    reads other than as a branch condition (herd takes its dependencies from the read or
+    from the compared register, either way; a branch on it orders the same later writes
+    either way). The axiomatic checker runs both, as herd does."""
+    instrs = thread.instrs
+    if not any(isinstance(ins, Rmw) and ins.compared is not None for ins in instrs):
         return
-    straight = not any(isinstance(ins, (Branch, Assume)) for ins in thread.instrs)
-    anywhere = _loaded_registers(thread)
-    loaded: set[str] = set()  # in straight-line code: the registers holding a loaded value here
-    for pc, ins in enumerate(thread.instrs):
+    loaded = _loaded_at(instrs)
+    for pc, ins in enumerate(instrs):
         if not isinstance(ins, Rmw) or ins.compared is None:
-            dst = getattr(ins, "dst", None)
-            if dst is not None and isinstance(ins, (Load, Rmw, StoreCond)):
-                loaded.add(dst)
-            elif dst is not None and isinstance(ins, Assign):
-                (loaded.add if ins.expr.regs() & loaded else loaded.discard)(dst)
             continue
-        if ins.compared.regs() & (loaded if straight else anywhere):
+        if ins.compared.regs() & loaded[pc]:
             raise UnsupportedError(
                 f"{thread.name}: the compared register of '{ins.text}' holds a loaded value; herd orders only "
                 "the CAS's write after that load, which the explorer's one-step CAS cannot", ins.pos,
                 hint="use the axiomatic checker (--engine axiomatic)")
-        if ins.dst is not None and any(ins.dst in _used_registers(later) for later in thread.instrs[pc + 1:]):
+        if ins.dst is not None and any(ins.dst in _used_registers(later) for later in instrs[pc + 1:]
+                                       if not isinstance(later, (Branch, Assume))):
             raise UnsupportedError(
                 f"{thread.name}: a later instruction reads the result register of '{ins.text}', whose "
                 "dependencies herd takes from the read or from the compared register (both ways); the "
                 "explorer has only the first", ins.pos, hint="use the axiomatic checker (--engine axiomatic)")
-        if ins.dst is not None:
-            loaded.add(ins.dst)
+
+
+def _loaded_at(instrs) -> list[set[str]]:
+    """For each instruction, the registers that may hold a loaded value (or one computed
+    from it) when it runs, over every path (a forward fixpoint over the control flow)."""
+    at: list[set[str]] = [set() for _ in range(len(instrs) + 1)]
+    changed = True
+    while changed:
+        changed = False
+        for pc, ins in enumerate(instrs):
+            out = set(at[pc])
+            dst = getattr(ins, "dst", None)
+            if dst is not None and isinstance(ins, (Load, Rmw, StoreCond)):
+                out.add(dst)
+            elif dst is not None and isinstance(ins, Assign):
+                (out.add if ins.expr.regs() & at[pc] else out.discard)(dst)
+            nexts = [ins.target] if isinstance(ins, Branch) and ins.cond is None else \
+                [ins.target, pc + 1] if isinstance(ins, Branch) else [pc + 1]
+            for n in nexts:
+                if not out <= at[n]:
+                    at[n] |= out
+                    changed = True
+    return at
 
 
 def _used_registers(ins) -> frozenset:
