@@ -18,6 +18,7 @@ from ..core.program import (
     OLD, Assign, Assume, BinOp, Branch, Const, Fence, Load, Nop, Program, Rmw, Store, StoreCond, Thread,
     UnOp, Value,
 )
+from .pick import PICK_ANY, after_access, after_branch, fence_pick, pick_of, read_pick, set_pick, write_picks
 from .symbolic import is_concrete, substitute, symbolic_eval, taint, value_of, variables
 
 MAX_DOMAIN = 64
@@ -43,6 +44,7 @@ class Template:
     pair: int = -1  # a store-conditional's write: the read index of its load-reserved
     source: int = -1  # a store-conditional's write: the index its status register's taint names
     raw: object = None  # a write: its value with no read pinned (None: ``value``), see thin_air_traces
+    pick: int = 0  # a write: the reads its address or value depend on by pick (axiomatic.pick)
 
 
 
@@ -149,9 +151,11 @@ class _PathWalker:
                     taints = dict(taints)
                     regs[ins.dst] = symbolic_eval(ins.expr, regs, pins)
                     taints[ins.dst] = taint(ins.expr, taints)
+                    set_pick(taints, ins.dst, pick_of(ins.expr, taints))
                     pc += 1
                 elif isinstance(ins, Fence):
-                    events = events + [Template("F", pc, fence=ins.kind, annots=ins.annots, ctrl_dep=ctrl)]
+                    events = events + [Template("F", pc, fence=ins.kind, annots=ins.annots,
+                                                ctrl_dep=ctrl | fence_pick(taints))]
                     pc += 1
                 elif isinstance(ins, (Load, Store, Rmw, StoreCond)):
                     addr = symbolic_eval(ins.addr, regs, pins)
@@ -170,6 +174,7 @@ class _PathWalker:
                         continue
                     cond = symbolic_eval(ins.cond, regs, pins)
                     t = taint(ins.cond, taints)
+                    taints = after_branch(taints, ins.cond)
                     for v, new_pins, err in self._choices(cond, pins, events):
                         if err is not None:
                             self._stop(err, ins, events, new_pins, regs, nreads)
@@ -196,10 +201,11 @@ class _PathWalker:
         adep = taint(ins.addr, taints)
         if isinstance(ins, Store):
             val = symbolic_eval(ins.value, regs, pins)
+            wpick, own = write_picks(taints, ins.addr, ins.value)
             ev = Template("W", pc, loc, val, annots=ins.annots, addr_dep=adep,
-                          data_dep=taint(ins.value, taints), ctrl_dep=ctrl,
-                          raw=symbolic_eval(ins.value, regs, {}) if pins else None)
-            self._walk(pc + 1, regs, taints, events + [ev], pins, nreads, ctrl)
+                          data_dep=taint(ins.value, taints), ctrl_dep=ctrl | wpick,
+                          raw=symbolic_eval(ins.value, regs, {}) if pins else None, pick=own)
+            self._walk(pc + 1, regs, after_access(taints, ins.addr), events + [ev], pins, nreads, ctrl)
             return
         if isinstance(ins, StoreCond):
             self._store_cond(pc, ins, loc, adep, regs, taints, events, pins, nreads, ctrl)
@@ -210,11 +216,16 @@ class _PathWalker:
         read = Template("R", pc, loc, ("v", k), read=k, annots=ins.annots, rmw=is_rmw,
                         addr_dep=adep, ctrl_dep=ctrl)
         regs = dict(regs)
-        taints = dict(taints)
+        rpick = read_pick(taints, ins.addr, loc, events)
+        taints = dict(after_access(taints, ins.addr))
+        if is_rmw and ins.compared is not None:
+            self._cas(pc, ins, loc, read, rpick, adep, regs, taints, events, pins, nreads, ctrl)
+            return
         if not is_rmw:
             if ins.dst:
                 regs[ins.dst] = rsym
                 taints[ins.dst] = 1 << k
+                set_pick(taints, ins.dst, rpick)
             if "lr" in ins.annots and isinstance(ins, Load):  # a load-reserved holds a reservation
                 regs[RESERVATION] = k
                 taints[RESERVATION] = adep  # herd: the reservation is written from the address
@@ -224,12 +235,15 @@ class _PathWalker:
         inner[OLD] = rsym
         itaints = dict(taints)
         itaints[OLD] = 1 << k
+        set_pick(itaints, OLD, rpick)
+        wpick, own = write_picks(itaints, ins.addr, ins.new)
         if ins.dst:
             regs[ins.dst] = rsym
             taints[ins.dst] = 1 << k
+            set_pick(taints, ins.dst, rpick)
         new = symbolic_eval(ins.new, inner, pins)
         write = Template("W", pc, loc, new, annots=ins.annots, rmw=True, addr_dep=adep,
-                         data_dep=taint(ins.new, itaints), ctrl_dep=ctrl)
+                         data_dep=taint(ins.new, itaints), ctrl_dep=ctrl | wpick, pick=own)
         if ins.cond is None:
             self._walk(pc + 1, regs, taints, events + [read, write], pins, nreads + 1, ctrl)
             return
@@ -241,7 +255,7 @@ class _PathWalker:
                 if v:
                     w = write if new_pins is pins else Template(
                         "W", pc, loc, substitute(new, new_pins), annots=ins.annots, rmw=True,
-                        addr_dep=adep, data_dep=write.data_dep, ctrl_dep=ctrl)
+                        addr_dep=adep, data_dep=write.data_dep, ctrl_dep=write.ctrl_dep, pick=own)
                     self._walk(pc + 1, _subst_regs(regs, new_pins), taints, events + [read, w], new_pins,
                                nreads + 1, ctrl)
                 elif not ins.blocking:  # a failed compare-and-swap only reads (with its failure order)
@@ -253,6 +267,50 @@ class _PathWalker:
             except UnsupportedError as err:
                 self._stop(err, ins, events, new_pins, regs, nreads)
 
+    def _cas(self, pc, ins, loc, read, rpick, adep, regs, taints, events, pins, nreads, ctrl):
+        """herd's AArch64 CAS (``Rmw.compared``), every way herd has: on success, the
+        result register takes its value (and dependencies) from the compared register
+        (herd's DataFromRRs: a pick dependency on the read too) or from the read
+        (DataFromRx); on failure, the write-back of the value read, or no write. The write
+        depends by pick on the compared register (through the comparison)."""
+        k = read.read
+        rsym = ("v", k)
+        cmp_pick = taint(ins.compared, taints) | pick_of(ins.compared, taints)
+        wpick, own = write_picks(taints, ins.addr, ins.new)
+        wctrl = ctrl | wpick | cmp_pick
+        inner = dict(regs)
+        inner[OLD] = rsym
+        new = symbolic_eval(ins.new, inner, pins)
+        cond = symbolic_eval(ins.cond, inner, pins)
+        compared = symbolic_eval(ins.compared, regs, pins)
+        for v, new_pins, err in self._choices(cond, pins, events + [read]):
+            try:
+                if err is not None:
+                    raise err
+                if v:
+                    w = Template("W", pc, loc, substitute(new, new_pins), annots=ins.annots, rmw=True,
+                                 addr_dep=adep, data_dep=taint(ins.new, taints), ctrl_dep=wctrl,
+                                 pick=own | cmp_pick)
+                    ways = [(rsym, 1 << k, rpick),  # DataFromRx
+                            (compared, taint(ins.compared, taints), (1 << k) | rpick | pick_of(ins.compared, taints))]
+                    writes = [[read, w]] * 2
+                else:
+                    back = Template("W", pc, loc, rsym, annots=ins.annots, rmw=True, addr_dep=adep,
+                                    data_dep=1 << k, ctrl_dep=wctrl, pick=rpick | own | cmp_pick)
+                    ways = [(rsym, 1 << k, rpick)] * 2
+                    writes = [[read], [read, back]]
+                for (value, real, pick), evs in zip(ways, writes):
+                    regs2 = dict(regs)
+                    taints2 = dict(taints)
+                    taints2[PICK_ANY] = 1  # the write may carry pick dependencies to later reads (lrs)
+                    if ins.dst:
+                        regs2[ins.dst] = value
+                        taints2[ins.dst] = real
+                        set_pick(taints2, ins.dst, pick)
+                    self._walk(pc + 1, _subst_regs(regs2, new_pins), taints2, events + evs, new_pins,
+                               nreads + 1, ctrl)
+            except UnsupportedError as err:
+                self._stop(err, ins, events, new_pins, regs, nreads)
 
     def _store_cond(self, pc, ins, loc, adep, regs, taints, events, pins, nreads, ctrl):
         """Fork a store-conditional: it fails (no write, ``dst`` = 1), or, when the
@@ -288,8 +346,9 @@ class _PathWalker:
             regs2[ins.dst] = 0
             taints2[ins.dst] = status if ins.reservation_dep is not None else 1 << nreads
         val = symbolic_eval(ins.value, regs, pins)
+        wpick, own = write_picks(taints, ins.addr, ins.value)
         ev = Template("W", pc, loc, val, annots=ins.annots, addr_dep=adep,
-                      data_dep=data_dep, ctrl_dep=ctrl, pair=lr, source=nreads)
+                      data_dep=data_dep, ctrl_dep=ctrl | wpick, pair=lr, source=nreads, pick=own)
         self._walk(pc + 1, regs2, taints2, events + [ev], pins, nreads + 1, ctrl)
 
 

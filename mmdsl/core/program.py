@@ -258,6 +258,12 @@ class Rmw(Instr):
     instead until ``cond`` holds (a lock acquisition: wait for 0, write 1).
     ``fail_annots``, when given, annotate the read of a failed one instead of ``annots``
     (C11's failure order, as herd reads it; the explorer keeps ``annots``).
+
+    ``compared`` marks herd's AArch64 CAS (``cond`` is ``%old == compared``), whose three
+    ways herd explores: it succeeds, and ``dst`` takes its value either from the read or
+    from ``compared`` (equal, with different dependencies); it fails and only reads; it
+    fails and writes back the value it read. Its write depends on ``compared`` through
+    the comparison (herd's ``pick`` dependencies, axiomatic.threads).
     """
 
     dst: str | None
@@ -267,6 +273,7 @@ class Rmw(Instr):
     blocking: bool = False
     annots: frozenset[str] = frozenset()
     fail_annots: frozenset[str] | None = None
+    compared: Expr | None = None
     # a C11 RMW or spin_lock, one event in herd's C (kernel RMWs are two, as here): how herd's
     # cat models read it (lang.cat_rmw), not what the instruction does, so not compared
     one_event: bool = field(default=False, compare=False)

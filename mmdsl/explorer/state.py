@@ -221,6 +221,7 @@ class Machine:
         """
         name = self.rules.model.name
         for t in self.threads:
+            refuse_cas_dependencies(t.thread)
             for relation in ("addr", "data"):
                 why = t.rules.value_speculation[relation]
                 ins = _dependent_instruction(t.thread, relation) if why else None
@@ -239,6 +240,82 @@ class Machine:
                     hint="run the loop-free form of the test, or use a model that honours ctrl for every pair")
 
 
+def refuse_cas_dependencies(thread) -> None:
+    """Refuse, by name, a compare-and-swap whose dependencies herd splits in ways the
+    explorer's one-step read-modify-write cannot (``Rmw.compared``, the AArch64 CAS): a
+    compared register that may hold a loaded value (herd orders only the write after it,
+    the explorer would make the read wait too), or a result register a later instruction
+    reads other than as a branch condition (herd takes its dependencies from the read or
+    from the compared register, either way; a branch on it orders the same later writes
+    either way). The axiomatic checker runs both, as herd does."""
+    instrs = thread.instrs
+    if not any(isinstance(ins, Rmw) and ins.compared is not None for ins in instrs):
+        return
+    loaded = _loaded_at(instrs)
+    for pc, ins in enumerate(instrs):
+        if not isinstance(ins, Rmw) or ins.compared is None:
+            continue
+        if ins.compared.regs() & loaded[pc]:
+            raise UnsupportedError(
+                f"{thread.name}: the compared register of '{ins.text}' holds a loaded value; herd orders only "
+                "the CAS's write after that load, which the explorer's one-step CAS cannot", ins.pos,
+                hint="use the axiomatic checker (--engine axiomatic)")
+        if ins.dst is not None and any(ins.dst in _used_registers(later) for later in instrs[pc + 1:]
+                                       if not isinstance(later, (Branch, Assume))):
+            raise UnsupportedError(
+                f"{thread.name}: a later instruction reads the result register of '{ins.text}', whose "
+                "dependencies herd takes from the read or from the compared register (both ways); the "
+                "explorer has only the first", ins.pos, hint="use the axiomatic checker (--engine axiomatic)")
+
+
+def _loaded_at(instrs) -> list[set[str]]:
+    """For each instruction, the registers that may hold a loaded value (or one computed
+    from it) when it runs, over every path (a forward fixpoint over the control flow)."""
+    at: list[set[str]] = [set() for _ in range(len(instrs) + 1)]
+    changed = True
+    while changed:
+        changed = False
+        for pc, ins in enumerate(instrs):
+            out = set(at[pc])
+            dst = getattr(ins, "dst", None)
+            if dst is not None and isinstance(ins, (Load, Rmw, StoreCond)):
+                out.add(dst)
+            elif dst is not None and isinstance(ins, Assign):
+                (out.add if ins.expr.regs() & at[pc] else out.discard)(dst)
+            nexts = [ins.target] if isinstance(ins, Branch) and ins.cond is None else \
+                [ins.target, pc + 1] if isinstance(ins, Branch) else [pc + 1]
+            for n in nexts:
+                if not out <= at[n]:
+                    at[n] |= out
+                    changed = True
+    return at
+
+
+def _used_registers(ins) -> frozenset:
+    out: frozenset = frozenset()
+    for attr in ("addr", "value", "new", "cond", "expr", "compared"):
+        e = getattr(ins, attr, None)
+        if e is not None and hasattr(e, "regs"):
+            out |= e.regs()
+    return out
+
+
+def _loaded_registers(thread) -> set[str]:
+    """The registers that (transitively) hold a loaded value."""
+    tainted: set[str] = set()
+    changed = True
+    while changed:
+        changed = False
+        for ins in thread.instrs:
+            dst = getattr(ins, "dst", None)
+            if dst is None or dst in tainted:
+                continue
+            if isinstance(ins, (Load, Rmw, StoreCond)) or (isinstance(ins, Assign) and ins.expr.regs() & tainted):
+                tainted.add(dst)
+                changed = True
+    return tainted
+
+
 def _dependent_instruction(thread, relation: str, spin_edges=()):
     """The first instruction that uses a loaded register by ``relation``.
 
@@ -248,17 +325,7 @@ def _dependent_instruction(thread, relation: str, spin_edges=()):
     that decide spin loops (``spin_edges``), which are guessed only to leave the loop.
     """
     loops = any(isinstance(ins, Branch) and ins.target <= pc for pc, ins in enumerate(thread.instrs))
-    tainted: set[str] = set()
-    changed = True
-    while changed:  # registers that (transitively) hold a loaded value
-        changed = False
-        for ins in thread.instrs:
-            dst = getattr(ins, "dst", None)
-            if dst is None or dst in tainted:
-                continue
-            if isinstance(ins, (Load, Rmw, StoreCond)) or (isinstance(ins, Assign) and ins.expr.regs() & tainted):
-                tainted.add(dst)
-                changed = True
+    tainted = _loaded_registers(thread)
     for pc, ins in enumerate(thread.instrs):
         used: frozenset = frozenset()
         if relation == "addr" and isinstance(ins, (Load, Store, Rmw, StoreCond)):

@@ -118,6 +118,7 @@ def _grammars():
     final = (
         pp.ZeroOrMore(locations | filt)
         + pp.Optional(pp.Group(quant("quant") - prop)("cond"))  # past the quantifier: no backtracking
+        + pp.Optional(pp.Suppress(";"))  # herd takes a condition ended by ';' (catalogue/aarch64-cas)
         + pp.ZeroOrMore(locations)
         + pp.StringEnd()
     )

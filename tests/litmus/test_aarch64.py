@@ -92,6 +92,35 @@ def test_atomics_swap_and_operate_with_no_return_to_the_zero_register():
     assert got[3] == Rmw(None, Reg("X1"), BinOp("xor", Reg(OLD), Reg("X0")), annots=frozenset({"L", "NoRet"}))
 
 
+def test_a_zero_register_destination_drops_the_acquire_as_herd_does():
+    """herd reads an atomic whose result goes to the zero register with NoRet instead of A
+    (its catalogue's MP+rel+SWPacq-noret and MP+rel+CASacq-noret-ok are Allowed)."""
+    got = instrs("SWPA W0,WZR,[X1]", "LDADDAL W0,WZR,[X1]", "CASA WZR,W2,[X1]")
+    assert got[0].annots == frozenset({"NoRet"})
+    assert got[1].annots == frozenset({"NoRet", "L"})
+    assert got[2].annots == frozenset({"NoRet"})
+
+
+def test_compare_and_swap_every_ordering():
+    got = instrs("CAS W0,W2,[X1]", "CASA W0,W2,[X1]", "CASL X0,X2,[X1]", "CASAL W0,W2,[X1]")
+    cond = BinOp("eq", Reg(OLD), Reg("X0"))
+    assert got[0] == Rmw("X0", Reg("X1"), Reg("X2"), cond, annots=frozenset(), compared=Reg("X0"))
+    assert [i.annots for i in got[1:]] == [frozenset({"A"}), frozenset({"L"}), frozenset({"A", "L"})]
+    assert all(i.cond == cond and i.compared == Reg("X0") for i in got)
+
+
+def test_unsigned_maximum_and_minimum_compare_as_unsigned():
+    from mmdsl.core.program import evaluate
+
+    umax, smax, umin = instrs("LDUMAX W0,W2,[X1]", "LDSMAX W0,W2,[X1]", "STUMINL W0,[X1]")
+    assert umin.annots == frozenset({"L", "NoRet"})
+    for old, src in ((-1, 5), (5, -1), (3, 7), (7, 3)):
+        env = {OLD: old, "X0": src}
+        assert evaluate(umax.new, env) == max(old, src, key=lambda v: v % 2 ** 64)
+        assert evaluate(smax.new, env) == max(old, src)
+        assert evaluate(umin.new, env) == min(old, src, key=lambda v: v % 2 ** 64)
+
+
 def test_barriers_of_every_option_and_isb():
     got = instrs("DMB SY", "DMB ISHLD", "DSB ST", "DMB OSHST", "DSB NSH", "ISB")
     assert [i.kind for i in got] == ["dmb-sy", "dmb-ishld", "dsb-st", "dmb-oshst", "dsb-nsh", "isb"]
@@ -119,7 +148,9 @@ def _err(line: str) -> MmdslError:
 
 @pytest.mark.parametrize("line, words", [
     ("LDP W0,W2,[X1]", "unsupported AArch64 instruction 'LDP'"),
-    ("CASAL W0,W2,[X1]", "compare-and-swap 'CASAL' is not supported"),
+    ("CASPAL W0,W1,W2,W3,[X4]", "compare-and-swap pair 'CASPAL' is not supported"),
+    ("CASALB W0,W2,[X1]", "byte and halfword access 'CASALB' is not supported"),
+    ("CAS W0,[X1]", "'CAS' takes 3 operands, not 2"),
     ("LDRB W0,[X1]", "byte and halfword access 'LDRB' is not supported"),
     ("SWPALH W0,W2,[X1]", "byte and halfword access 'SWPALH' is not supported"),
     ("DMB FOO", "'DMB' needs a barrier option"),
@@ -138,7 +169,7 @@ def test_bad_instructions_are_refused_at_their_place(line, words):
 
 
 def test_unsupported_instructions_are_refused_as_such():
-    assert isinstance(_err("CAS W0,W2,[X1]"), UnsupportedError)
+    assert isinstance(_err("CASP W0,W1,W2,W3,[X4]"), UnsupportedError)
     assert isinstance(_err("LDP W0,W2,[X1]"), LitmusError)
 
 
