@@ -72,6 +72,7 @@ _OP_TEXT = {
     "remrv": "%", "xor": "^", "and": "&", "or": "|",
     "shl": "<<", "shr": ">>",
     "eq": "==", "ne": "!=", "lt": "<", "le": "<=", "gt": ">", "ge": ">=", "land": "&&", "lor": "||",
+    "ult": "<u", "ugt": ">u",
 }
 
 
@@ -165,6 +166,9 @@ def apply_op(op: str, a: Value, b: Value) -> Value:
         return int(a != b)
     if op == "lt":
         return int(a < b)
+    if op in ("ult", "ugt"):  # the words compared as unsigned (AArch64's LDUMAX, RISC-V's maxu)
+        ua, ub = a % (1 << 64), b % (1 << 64)
+        return int(ua < ub if op == "ult" else ua > ub)
     if op == "le":
         return int(a <= b)
     if op == "gt":

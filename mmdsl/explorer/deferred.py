@@ -158,4 +158,5 @@ def deferred_text(v, names: dict[int, str] | None = None) -> str:
 _SYM = {
     "add": "+", "sub": "-", "mul": "*", "div": "/", "mod": "%", "div0": "/", "rem0": "%", "divrv": "/",
     "remrv": "%", "xor": "^", "and": "&", "or": "|", "after": "then", "eq": "==", "ne": "!=", "lt": "<", "le": "<=", "gt": ">", "ge": ">=", "land": "&&", "lor": "||",
+    "ult": "<u", "ugt": ">u",
 }

@@ -32,7 +32,6 @@ _CONDS = {"EQ": "eq", "NE": "ne", "GT": "gt", "GE": "ge", "LT": "lt", "LE": "le"
 _AMO_OPS = {"ADD": "add", "EOR": "xor", "SET": "or", "CLR": None, "SMAX": "max", "SMIN": "min",
             "UMAX": "umax", "UMIN": "umin"}
 _AMO = re.compile(r"(LD|ST)(ADD|EOR|SET|CLR|SMAX|SMIN|UMAX|UMIN)(A|L|AL)?(B|H)?")
-U64 = 2 ** 64  # LDUMAX/LDUMIN compare their operands as unsigned 64-bit values
 _SWP = re.compile(r"SWP(A|L|AL)?(B|H)?")
 # (the byte and halfword forms, B H SB SH SW, are matched to be refused by name)
 _LOADS = re.compile(r"(LDR|LDUR|LDAR|LDAPR|LDAPUR|LDXR|LDAXR)(B|H|SB|SH|SW)?")
@@ -238,17 +237,13 @@ def _amo(am: re.Match, mnemonic: str, ops: _Operands, code: CellCode) -> None:
     if op is None:  # CLR: old AND NOT src
         new: Expr = BinOp("and", Reg(OLD), BinOp("xor", src, Const(-1)))
     elif op in ("max", "min", "umax", "umin"):
-        left, right = (Reg(OLD), src) if op in ("max", "min") else (_unsigned(Reg(OLD)), _unsigned(src))
-        cond = BinOp("gt" if op.endswith("max") else "lt", left, right)
+        signed = op in ("max", "min")
+        cond = BinOp(("gt" if signed else "ugt") if op.endswith("max") else ("lt" if signed else "ult"),
+                     Reg(OLD), src)
         new = BinOp("add", BinOp("mul", cond, Reg(OLD)), BinOp("mul", BinOp("sub", Const(1), cond), src))
     else:
         new = BinOp(op, Reg(OLD), src)
     code.instrs.append(Rmw(dst, addr, new, annots=frozenset(annots)))
-
-
-def _unsigned(e: Expr) -> Expr:
-    """``e`` read as an unsigned 64-bit value (a negative value wraps to 2^64 + e)."""
-    return BinOp("mod", BinOp("add", BinOp("mod", e, Const(U64)), Const(U64)), Const(U64))
 
 
 def _cas(suffix: str | None, ops: _Operands, code: CellCode) -> None:

@@ -24,9 +24,9 @@ _ZERO = ("x0", "zero")
 _LOADS = {"lb": 8, "lh": 16, "lw": 32, "ld": 64, "lbu": 8, "lhu": 16, "lwu": 32}
 _STORES = {"sb": 8, "sh": 16, "sw": 32, "sd": 64}
 _AMOS = {"swap": None, "add": "add", "and": "and", "or": "or", "xor": "xor",
-         "max": "max", "min": "min", "maxu": "max", "minu": "min"}
+         "max": "gt", "min": "lt", "maxu": "ugt", "minu": "ult"}  # max/min: the comparison that keeps %old
 _ALU = {"add": "add", "sub": "sub", "xor": "xor", "or": "or", "and": "and", "sll": "shl", "srl": "shr",
-        "sra": "shr", "mul": "mul", "slt": "lt", "sltu": "lt", "div": "divrv", "rem": "remrv",
+        "sra": "shr", "mul": "mul", "slt": "lt", "sltu": "ult", "div": "divrv", "rem": "remrv",
         "addw": "add", "subw": "sub", "mulw": "mul", "divw": "divrv", "remw": "remrv"}
 _ALU_IMM = {"addi": "add", "xori": "xor", "ori": "or", "andi": "and", "slli": "shl", "srli": "shr",
             "srai": "shr", "slti": "lt", "sltiu": "lt", "addiw": "add"}
@@ -140,8 +140,8 @@ def lower_instruction(mnemonic: str, ops: _Operands, code: CellCode) -> None:
         op = _AMOS[base[3:]]
         if op is None:
             new: Expr = src
-        elif op in ("max", "min"):
-            new = _select(BinOp("gt" if op == "max" else "lt", Reg(OLD), src), Reg(OLD), src)
+        elif op in ("gt", "lt", "ugt", "ult"):
+            new = _select(BinOp(op, Reg(OLD), src), Reg(OLD), src)
         else:
             new = BinOp(op, Reg(OLD), src)
         code.instrs.append(Rmw(ops.dst(0), ops.mem(2), new, annots=annots))
