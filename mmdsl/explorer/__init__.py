@@ -5,8 +5,8 @@ from .memory import MemoryLimit
 from .graph import StateEdge, StateGraph, StateNode
 from .overtaking import Overtaking
 from .search import StateLimit
-from .state import control_successors
-from .transitions import PendingLimit
+from .machines.table.state import control_successors
+from .machines.table.transitions import PendingLimit
 
 __all__ = [
     "explore", "Exploration", "ENGINE", "DEFAULT_MAX_PENDING", "DEFAULT_MAX_STATES",

@@ -13,14 +13,14 @@ from ..core.outcome import TestResult
 from ..core.program import Program
 from ..lang.fence_use import fence_warnings
 from ..lang.ir import Model
-from .enabling import model_rules
+from .machines.table.enabling import model_rules
 from .graph import StateGraph, build_graph
 from .overtaking import Overtaking, step_overtakings, trace_overtakings
 from .memory import MemoryLimit
 from .search import SearchOutcome, StateLimit, path_to, search
-from .state import Machine
+from .machines.table.state import Machine
 from .trace import Describer, Step
-from .transitions import PendingLimit, Semantics
+from .machines.table.transitions import PendingLimit, Semantics
 
 ENGINE = "explorer"
 DEFAULT_MAX_PENDING = 16
@@ -180,7 +180,7 @@ def explore_space(program: Program, model: Model, *, target=None, por: bool = Tr
     max_pending = pending_bound(program, max_pending)
     semantics_class = Semantics
     if model.per_thread:  # writes reach each thread at its own time: a storage, not one memory
-        from .propagation import PropagationMachine, PropagationSemantics
+        from .machines.propagation.propagation import PropagationMachine, PropagationSemantics
 
         machine = PropagationMachine(program, model_rules(model))
         semantics_class = PropagationSemantics

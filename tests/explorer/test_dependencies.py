@@ -60,7 +60,7 @@ def test_default_dependencies_keep_every_pair_as_before(name, engine, tmp_path):
 def test_explorer_refuses_by_name_a_loop_it_would_have_to_unroll_speculatively():
     """Under rmo a load after a loop's exit test may go before the test's read: the explorer
     speculates forward branches only, so a back edge waiting on a pending read is refused --
-    unless the loop is a spin loop (explorer/state.py spin_loops), guessed only to leave."""
+    unless the loop is a spin loop (explorer/machines/table/state.py spin_loops), guessed only to leave."""
     # a store in the body: not a spin loop (an iteration dropped would drop a write)
     program = parse_litmus("""LISA wait-loop-store
 {
