@@ -38,10 +38,14 @@ def run(
                                             "axiomatic; exit 1 when one fails; see docs/datatypes.md)."),
     timeout: float = timeout_option(),
     cat_path: List[str] = cat_path_option(),
+    unroll: Optional[int] = typer.Option(None, "--unroll", min=1, show_default=False,
+                                         help="Unroll every loop this many times, herd's -unroll (both engines; "
+                                              "spin iterations are blocked, not unrolled; the explorer's graph "
+                                              "machine defaults to 2, the checker refuses loops without it)."),
 ) -> None:
     """Run tests under models and print herd-shaped results."""
     try:
         run_tests(tests, model, as_json, why, quiet, matrix, draw, draw_format, engine, max_memory, compact, spec,
-                  timeout, cat_path)
+                  timeout, cat_path, unroll)
     except CommandExit as stop:
         raise typer.Exit(stop.code) from None

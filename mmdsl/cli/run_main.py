@@ -88,7 +88,8 @@ def run_fast(argv: list[str]) -> int | None:
 
 
 def run_tests(tests, model=("sc",), as_json=False, why=False, quiet=False, matrix=False, draw=None, draw_format="svg",
-              engine=None, max_memory=None, compact=False, spec=None, timeout=0.0, cat_path=()) -> None:
+              engine=None, max_memory=None, compact=False, spec=None, timeout=0.0, cat_path=(),
+              unroll=None) -> None:
     """Run tests under models and print herd-shaped results (``mmdsl run``).
 
     The defaults are the typer command's (``run_cmd.run``; a test checks they agree): a new
@@ -130,6 +131,7 @@ def run_tests(tests, model=("sc",), as_json=False, why=False, quiet=False, matri
         from ..render.run_diagrams import RunDiagrams
 
         drawer = RunDiagrams(draw, draw_format, files)
+    explorer = {k: v for k, v in (("max_memory", max_memory), ("compact", compact), ("unroll", unroll)) if v}
     items = []
     progress = _progress(not as_json, len(files) * len(model))
     # -q needs only each verdict: the checker stops at the first allowed execution that
@@ -137,7 +139,7 @@ def run_tests(tests, model=("sc",), as_json=False, why=False, quiet=False, matri
     verdict_only = quiet and not why and not as_json and drawer is None and engine == "axiomatic"
     for item in run_many(files, list(model), engine=engine, why=why or drawer is not None,
                          timeout=timeout, collect="verdict" if verdict_only else "witness",
-                         explorer={"max_memory": max_memory, "compact": compact} if max_memory or compact else None):
+                         explorer=explorer or None):
         if not items:  # the first test loaded the model and the parser: start-up is done
             startup_done()
         items.append(item)
