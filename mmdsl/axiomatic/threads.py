@@ -55,6 +55,7 @@ class Trace:
     nreads: int
     error: MmdslError | None = None  # the path stops here: an unsupported value (see above)
     beyond: tuple = ()  # (location, value) of each read pinned out of thin air (thin_air_traces)
+    cut: bool = False  # stopped at the unrolling bound: its writes feed the value domains, it is no path
 
 
 def _loc_of(addr, instr, thread: Thread, k: int) -> str:
@@ -110,15 +111,19 @@ class _PathWalker:
         """Continue a path from ``pc`` (after the current step, in order)."""
         self._next.append((pc, regs, taints, events, pins, nreads, ctrl, self._loops if loops is None else loops))
 
-    def _back_edge(self, head: int, regs, events, nreads):
+    def _back_edge(self, head: int, regs, events, pins, nreads):
         """The loop state after following the back edge to ``head``, or None when the path
         stops there: a spin iteration (blocked) or the unrolling bound (axiomatic/loops.py)."""
-        taken, start, head_regs, head_reads = self._loops[head]
-        if spins(head_regs, head_reads, regs, events[start:]):
+        entry = self._loops.get(head)
+        if entry is None:  # the loop was entered past its head (a jump into the body): no iteration to judge
+            entry = (0, len(events), None, nreads)
+        taken, start, head_regs, head_reads = entry
+        if head_regs is not None and spins(head_regs, head_reads, regs, events[start:]):
             self.loops.spins += 1
             return None
         if taken + 1 >= self.loops.unroll:
             self.loops.cut += 1
+            self._done(Trace(events, pins, regs, nreads, cut=True))  # its writes still feed the domains
             return None
         return {**self._loops, head: (taken + 1, start, head_regs, head_reads)}
 
@@ -187,7 +192,7 @@ class _PathWalker:
                 elif isinstance(ins, (Branch, Assume)):
                     if isinstance(ins, Branch) and ins.cond is None:
                         if ins.target <= pc:
-                            loops = self._back_edge(ins.target, regs, events, nreads)
+                            loops = self._back_edge(ins.target, regs, events, pins, nreads)
                             if loops is None:
                                 return
                             self._loops = loops
@@ -202,7 +207,7 @@ class _PathWalker:
                             if v:
                                 self._walk(pc + 1, regs, taints, events, new_pins, nreads, ctrl | t)
                         elif v and ins.target <= pc:  # a back edge taken
-                            loops = self._back_edge(ins.target, regs, events, nreads)
+                            loops = self._back_edge(ins.target, regs, events, new_pins, nreads)
                             if loops is not None:
                                 self._walk(ins.target, regs, taints, events, new_pins, nreads, ctrl | t, loops)
                         else:
@@ -343,6 +348,13 @@ def _grounded(program: Program, locations: list[str] | None = None, loops: LoopB
 
 
 def _fixpoint(program: Program, domains: dict[str, set], loops: LoopBound | None = None):
+    """The paths of every thread walked with ``domains`` grown to a fixpoint, the domains,
+    and whether a path forked on them; paths cut at an unrolling bound are left out."""
+    all_traces, walked, forked = _fixpoint_all(program, domains, loops)
+    return [[tr for tr in traces if not tr.cut] for traces in all_traces], walked, forked
+
+
+def _fixpoint_all(program: Program, domains: dict[str, set], loops: LoopBound | None = None):
     # In a loop-free program a value reaches a read through a chain of distinct writes
     # (a chain through one write twice would be thin air), so after one round per write
     # instruction every value an execution can produce is in the domains: stop there even
