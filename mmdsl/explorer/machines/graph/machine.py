@@ -59,6 +59,7 @@ class GraphMachine:
         self.loc_index = {loc: i for i, loc in enumerate(self.locs)}
         self.inits = [tuple(w for w in structure.writes_by_loc[loc] if events[w].init) for loc in self.locs]
         self.checks = 0  # partial executions checked against the monotone axioms
+        self.pruned = 0  # steps not enabled: the extended execution fails a monotone axiom
 
     # ----- the machine interface (explorer.machine.ExplorerMachine) -------------------
     def initial_state(self) -> GraphState:
@@ -66,18 +67,11 @@ class GraphMachine:
 
     def enabled(self, state: GraphState) -> list[GraphStep]:
         """Every step from ``state`` that keeps the monotone axioms (none when complete)."""
-        k, rf, co = state
-        if k == len(self.schedule):
-            return []
-        eid = self.schedule[k]
-        ev = self.s.events[eid]
-        if ev.kind == "R":
-            candidates = [GraphStep(eid, w) for w in self.options.get(eid, [])]
-        else:
-            order = co[self.loc_index[ev.loc]]
-            first = len(self.inits[self.loc_index[ev.loc]])
-            candidates = [GraphStep(eid, pos) for pos in range(first, len(order) + 1)]
-        return [step for step in candidates if self.consistent(self.apply(state, step), ev.kind)]
+        kind = self.s.events[self.schedule[state[0]]].kind if state[0] < len(self.schedule) else "R"
+        candidates = self.candidates(state)
+        steps = [step for step in candidates if self.consistent(self.apply(state, step), kind)]
+        self.pruned += len(candidates) - len(steps)
+        return steps
 
     def apply(self, state: GraphState, step: GraphStep) -> GraphState:
         k, rf, co = state
@@ -116,12 +110,28 @@ class GraphMachine:
 
     def consistent(self, state: GraphState, kind: str) -> bool:
         """Do the monotone axioms that read what a step of ``kind`` changed hold on ``state``?"""
+        return self.failure(state, kind) is None
+
+    def failure(self, state: GraphState, kind: str) -> str | None:
+        """The first of those axioms ``state`` fails (its name), or None."""
         tests = self.plan.tests(kind)
         if not tests:
-            return True
+            return None
         self.checks += 1
         d = self.dynamic(state)
-        return all(test(d) for _, test in tests)
+        return next((ax.name for ax, test in tests if not test(d)), None)
+
+    def candidates(self, state: GraphState) -> list[GraphStep]:
+        """Every step from ``state``, enabled or not (``enabled`` keeps those the axioms allow)."""
+        k, rf, co = state
+        if k == len(self.schedule):
+            return []
+        eid = self.schedule[k]
+        ev = self.s.events[eid]
+        if ev.kind == "R":
+            return [GraphStep(eid, w) for w in self.options.get(eid, [])]
+        li = self.loc_index[ev.loc]
+        return [GraphStep(eid, pos) for pos in range(len(self.inits[li]), len(co[li]) + 1)]
 
     def root_consistent(self) -> bool:
         """Do the monotone axioms hold on the execution of no event but the inits? Each is

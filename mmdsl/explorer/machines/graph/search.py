@@ -4,7 +4,8 @@ The program's paths per thread come from the checker's path walker (``program_pa
 the same paths, the same values, the same thin-air and C11 read-modify-write handling);
 each combination is one ``Structure``, explored by a ``GraphMachine`` from the execution
 of no event to every complete execution the axioms allow. The counts: ``explored`` partial
-executions (states, the root of each combination included), ``complete`` executions the
+executions (states, the root of each combination included), ``pruned`` steps not enabled
+(the extended execution fails a monotone axiom), ``complete`` executions the
 model allows, ``blocked`` states with nothing enabled that are not allowed complete
 executions (a step every choice of which breaks a monotone axiom, or a complete execution
 that fails a non-monotone axiom or its path's values), and ``duplicates`` (complete
@@ -65,7 +66,8 @@ def explore_graph(program: Program, model: Model, *, max_states: int, target=Non
     checked_model, locations, traces, extra = program_paths(program, model, loops)
     states: Counter = Counter()
     counts = [0, 0]
-    stats = {"explored": 0, "complete": 0, "blocked": 0, "duplicates": 0, "checks": 0, "structures": 0}
+    stats = {"explored": 0, "complete": 0, "blocked": 0, "duplicates": 0, "checks": 0, "pruned": 0,
+             "structures": 0}
     found: dict = {"trace": None, "final": None, "first": None}
     for combo, thin_air in combinations(traces, extra):
         structure = Structure(program, list(combo), locations)
@@ -89,6 +91,7 @@ def explore_graph(program: Program, model: Model, *, max_states: int, target=Non
 
         _search(machine, on_leaf, stats, found, max_states)
         stats["checks"] += machine.checks
+        stats["pruned"] += machine.pruned
     result_class = result_class or Exploration
     result = result_class(test=program.name, model=model.name, engine=ENGINE, condition=cond,
                           states=dict(states), positive=counts[0], negative=counts[1], path=program.path)
