@@ -168,6 +168,16 @@ def test_complete_execution_counts_under_rc11(test, complete):
 
 
 @needs_cats
+@pytest.mark.parametrize("test, complete", [("SB", 4), ("MP", 3), ("LB", 3), ("2+2W", 4), ("CoRR", 6)])
+def test_genmc_execution_counts_under_rc11(test, complete):
+    """GenMC's own counts (its expected.rc11.mo.in) for its release/acquire litmus tests,
+    written as herd C tests in data/genmc (ORIGIN.md there): the same complete executions."""
+    program = load_litmus(Path(__file__).parent / "data" / "genmc" / f"{test}.litmus")
+    stats = assert_graph_agrees(program, load_model(str(CATS / "rc11.cat")))
+    assert stats["complete"] == complete
+
+
+@needs_cats
 def test_c11_sample_agrees_under_rc11():
     model = load_model(str(CATS / "rc11.cat"))
     for path in sorted(C11.glob("**/*.litmus"))[::12]:
