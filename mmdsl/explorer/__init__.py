@@ -1,4 +1,4 @@
-"""The operational explorer: reordering tables compiled into enabling predicates, state-space search."""
+"""The operational explorer: reordering tables and axioms compiled into enabling steps, state-space search."""
 
 from .explore import DEFAULT_MAX_PENDING, DEFAULT_MAX_STATES, ENGINE, Exploration, StateSpace, explore, explore_space
 from .memory import MemoryLimit

@@ -1,4 +1,4 @@
-"""The explorer's entry point: run a program under a table model, return final states, trace, stats."""
+"""The explorer's entry point: run a program on the machine its model needs, return final states, trace, stats."""
 
 from __future__ import annotations
 
@@ -88,6 +88,11 @@ def explore(program: Program, model: Model, *, por: bool = True, order: str = "d
     ``compare_sc`` sc_states, sc_transitions.
     """
     if uses_graph_machine(model):  # axioms without a table machine: execution graphs (machines/graph)
+        if graph:
+            raise UnsupportedError(
+                f"model '{model.name}' runs on the execution-graph machine (it has no reordering table), "
+                "whose states are partial executions, not the table machines' states: it draws no state graph",
+                hint="draw its executions instead: mmdsl draw TEST -m MODEL --show allowed")
         return _on_graph(program, model, max_states, target, unroll)
     start = time.perf_counter()
     try:
