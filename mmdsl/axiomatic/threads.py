@@ -84,7 +84,8 @@ class _PathWalker:
             k = next(k for k, i in enumerate(self.thread.instrs) if isinstance(i, Branch) and i.target <= k)
             raise UnsupportedError(
                 f"{self.thread.name} has a loop (the branch at '{self.thread.instrs[k].text}' jumps backwards); "
-                "the axiomatic checker runs loop-free tests, use --engine explorer",
+                "the axiomatic checker runs loop-free tests, use --engine explorer, or --unroll N to unroll "
+                "its loops as herd does",
                 self.thread.instrs[k].pos,
             )
         for ins in self.thread.instrs:
