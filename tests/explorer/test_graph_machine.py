@@ -140,6 +140,14 @@ def test_a_loop_with_effects_is_unrolled_to_the_bound_every_verdict_states(unrol
     assert result.state_set() == check(program, model, collect="none", unroll=unroll).state_set()
 
 
+def test_run_unroll_gives_both_engines_the_bound(tmp_path):
+    test = tmp_path / "counter.litmus"
+    test.write_text(COUNTER)
+    out = CliRunner().invoke(app, ["run", str(test), "-m", "tso-axioms", "--engine", "both", "--unroll", "3"])
+    assert out.exit_code == 0, out.output  # both engines ran the loop, and agree
+    assert "Observation counter Sometimes" in out.output
+
+
 def test_the_checker_refuses_a_loop_without_unroll():
     with pytest.raises(MmdslError, match="has a loop"):
         check(parse_litmus(COUNTER, "counter.litmus"), load_model("tso-axioms"))
