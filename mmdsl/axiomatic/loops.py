@@ -5,7 +5,8 @@ A thread with a backward jump has infinitely many paths; the path walker
 ``-unroll N``: N copies of the body, a path needing more is not an execution), and
 never after an iteration that changed nothing but what it read (a *spin* iteration:
 no write, no fence, and every register it changed now holds a value computed from this
-iteration's reads only). Blocking a spin iteration instead of repeating it is the
+iteration's reads only, in a loop whose body has no branch but its back edge, so the
+iteration that leaves writes every such register again). Blocking a spin iteration instead of repeating it is the
 assume-transformation of GenMC: an execution that spins k times before leaving the
 loop has the final state of the one that leaves at once, with the failed iterations'
 reads removed -- and removing reads keeps an execution consistent under axioms that are

@@ -77,6 +77,13 @@ class _PathWalker:
         self.used_domains = False  # did a path fork on a value domain? (else they change nothing)
         self.loops = loops  # None: a loop is refused; else unrolled to its bound (axiomatic/loops.py)
         self.heads = {i.target for k, i in enumerate(thread.instrs) if isinstance(i, Branch) and i.target <= k}
+        # a loop whose body has no branch but its back edges: every iteration runs the same
+        # instructions, so the last one writes again every register a spin iteration wrote
+        self.straight = {h: not any(isinstance(i, (Branch, Assume)) and not (i.target == h and i.target <= k)
+                                    for k, i in enumerate(thread.instrs)
+                                    if h <= k <= max(j for j, b in enumerate(thread.instrs)
+                                                     if isinstance(b, Branch) and b.target == h))
+                         for h in self.heads}
         self._loops: dict = {}  # the current path's loop heads: pc -> (back edges taken, events, regs, reads)
 
     def run(self) -> list[Trace]:
@@ -119,7 +126,7 @@ class _PathWalker:
         if entry is None:  # the loop was entered past its head (a jump into the body): no iteration to judge
             entry = (0, len(events), None, nreads)
         taken, start, head_regs, head_reads = entry
-        if head_regs is not None and spins(head_regs, head_reads, regs, events[start:]):
+        if head_regs is not None and self.straight[head] and spins(head_regs, head_reads, regs, events[start:]):
             self.loops.spins += 1
             return None
         if taken + 1 >= self.loops.unroll:

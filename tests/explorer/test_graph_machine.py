@@ -113,6 +113,30 @@ def test_a_spin_loop_is_blocked_not_unrolled():
     assert not any("--unroll" in w for w in result.warnings)
 
 
+BRANCHY = """LISA branchy-spin
+{ }
+ P0       | P1                 ;
+ w[] z 1  | LC00:              ;
+ w[] y 1  | r[] r0 y           ;
+          | b[] r0 LC01        ;
+          | r[] r5 z           ;
+          | LC01:              ;
+          | mov r2 (eq r0 0)   ;
+          | b[] r2 LC00        ;
+exists (1:r5=1)
+"""
+
+
+def test_a_read_only_iteration_of_a_loop_with_an_inner_branch_is_not_blocked():
+    """Only a failed iteration reads z (the one that leaves skips it), so its r5 survives:
+    blocking it as a spin would lose 1:r5=1. The body has a branch, so it is unrolled."""
+    program = parse_litmus(BRANCHY, "branchy-spin.litmus")
+    model = load_model("tso-axioms")
+    result = explore(program, model)
+    assert result.positive > 0 and "1:r5=1;" in _texts(result.states)
+    assert result.state_set() == check(program, model, collect="none", unroll=2).state_set()
+
+
 COUNTER = """LISA counter
 { }
  P0             | P1       ;
