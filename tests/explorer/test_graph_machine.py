@@ -225,6 +225,16 @@ def test_the_lr_sc_retry_loop_under_riscv_cat_gives_herds_verdict():
     assert result.stats["duplicates"] == 0 and result.stats["unroll_cut"] == 0
 
 
+@needs_cats
+@pytest.mark.parametrize("test, states", [("MP+spin", ["1:r1=1;"]), ("MP+spin-rlx", ["1:r1=0;", "1:r1=1;"])])
+def test_a_c_spin_loop_under_rc11_gives_herds_states(test, states):
+    """A while loop (its test at the top, so unrolled to the bound, not blocked): herd7
+    -model rc11.cat gives these states (release/acquire Never, relaxed Sometimes)."""
+    program = load_litmus(Path(__file__).parent / "data" / "loops" / f"{test}.litmus")
+    result = explore(program, load_model(str(CATS / "rc11.cat")))
+    assert _texts(result.states) == states and result.stats["duplicates"] == 0
+
+
 # ----- whole sets ----------------------------------------------------------------------
 def _whole_set(model, files, expected_files) -> None:
     assert len(files) == expected_files
