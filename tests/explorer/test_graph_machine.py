@@ -57,9 +57,9 @@ def test_classic_and_hand_written_tests_agree_under_tso_axioms():
 def test_every_bundled_table_model_agrees_on_the_graph_machine(name):
     """Tables are axioms too: the graph machine runs a table model's axioms (its own
     machine stays the default), and finds the checker's states on the classic shapes
-    (every fifth here; all of them in the slow test below)."""
+    (every seventh here; all of them in the slow test below)."""
     model = load_model(name)
-    for path in classic_tests()[::5]:
+    for path in classic_tests()[::7]:
         assert_graph_agrees(load_litmus(path), model)
 
 
@@ -182,7 +182,7 @@ def test_the_checker_refuses_a_loop_without_unroll():
 @pytest.mark.parametrize("cat", ["x86tso.cat", "sc.cat", "rc11.cat"])
 def test_classic_tests_agree_under_herds_cats(cat):
     model = load_model(str(CATS / cat))
-    for path in classic_tests():
+    for path in classic_tests()[::2]:  # every second: the others in the slow x86 and c11 sets
         assert_graph_agrees(load_litmus(path), model)
 
 
@@ -212,7 +212,7 @@ def test_genmc_execution_counts_under_rc11(test, complete):
 @needs_cats
 def test_c11_sample_agrees_under_rc11():
     model = load_model(str(CATS / "rc11.cat"))
-    for path in sorted(C11.glob("**/*.litmus"))[::12]:
+    for path in sorted(C11.glob("**/*.litmus"))[::24]:
         assert_graph_agrees(load_litmus(path), model)
 
 
