@@ -55,10 +55,14 @@ def run(
     conf: Optional[str] = typer.Option(None, "--conf", metavar="FILE",
                                        help="herd's -conf: read options from a herd configuration file "
                                             "(model, include, variant, skipchecks, through, show, timeout)."),
+    unroll: Optional[int] = typer.Option(None, "--unroll", min=1, show_default=False,
+                                         help="Unroll every loop this many times, herd's -unroll (both engines; "
+                                              "spin iterations are blocked, not unrolled; the explorer's graph "
+                                              "machine defaults to 2, the checker refuses loops without it)."),
 ) -> None:
     """Run tests under models and print herd-shaped results."""
     try:
         run_tests(tests, model, as_json, why, quiet, matrix, draw, draw_format, engine, max_memory, compact, spec,
-                  timeout, cat_path, variant, skipcheck, through, show, output_dir, conf)
+                  timeout, cat_path, variant, skipcheck, through, show, output_dir, conf, unroll)
     except CommandExit as stop:
         raise typer.Exit(stop.code) from None

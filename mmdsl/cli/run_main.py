@@ -107,7 +107,7 @@ def run_fast(argv: list[str]) -> int | None:
 
 def run_tests(tests, model=(), as_json=False, why=False, quiet=False, matrix=False, draw=None, draw_format="svg",
               engine=None, max_memory=None, compact=False, spec=None, timeout=0.0, cat_path=(), variant=(),
-              skipcheck=(), through=None, show=None, output_dir=None, conf=None) -> None:
+              skipcheck=(), through=None, show=None, output_dir=None, conf=None, unroll=None) -> None:
     """Run tests under models and print herd-shaped results (``mmdsl run``).
 
     The defaults are the typer command's (``run_cmd.run``; a test checks they agree): a new
@@ -201,6 +201,7 @@ def _run(tests, model, as_json, why, quiet, matrix, draw, draw_format, engine, m
         from ..render.herd_dot_out import check_show
 
         check_show(show)
+    explorer = {k: v for k, v in (("max_memory", max_memory), ("compact", compact), ("unroll", unroll)) if v}
     items = []
     progress = _progress(not as_json, len(files) * len(model))
     # -q needs only each verdict: the checker stops at the first allowed execution that
@@ -208,7 +209,7 @@ def _run(tests, model, as_json, why, quiet, matrix, draw, draw_format, engine, m
     verdict_only = quiet and not why and not as_json and drawer is None and engine == "axiomatic"
     for item in run_many(files, list(model), engine=engine, why=why or drawer is not None,
                          timeout=timeout, collect="verdict" if verdict_only else "witness",
-                         explorer={"max_memory": max_memory, "compact": compact} if max_memory or compact else None):
+                         explorer=explorer or None):
         if not items:  # the first test loaded the model and the parser: start-up is done
             startup_done()
         items.append(item)

@@ -1,4 +1,4 @@
-"""The explorer's entry point: run a program under a table model, return final states, trace, stats."""
+"""The explorer's entry point: run a program on the machine its model needs, return final states, trace, stats."""
 
 from __future__ import annotations
 
@@ -13,14 +13,14 @@ from ..core.outcome import TestResult
 from ..core.program import Program
 from ..lang.fence_use import fence_warnings
 from ..lang.ir import Model
-from .enabling import model_rules
+from .machines.table.enabling import model_rules
 from .graph import StateGraph, build_graph
 from .overtaking import Overtaking, step_overtakings, trace_overtakings
 from .memory import MemoryLimit
 from .search import SearchOutcome, StateLimit, path_to, search
-from .state import Machine
+from .machines.table.state import Machine
 from .trace import Describer, Step
-from .transitions import PendingLimit, Semantics
+from .machines.table.transitions import PendingLimit, Semantics
 
 ENGINE = "explorer"
 DEFAULT_MAX_PENDING = 16
@@ -62,7 +62,7 @@ def explore(program: Program, model: Model, *, por: bool = True, order: str = "d
             max_pending: int | None = None, max_states: int = DEFAULT_MAX_STATES,
             graph: bool = False, truncate: bool | None = None, compare_sc: bool = False,
             max_memory: float | None = None, progress: bool = False, compact: bool = False,
-            target=None) -> Exploration:
+            target=None, unroll: int | None = None) -> Exploration:
     """Explore every state of ``program`` under ``model`` (a reordering-table model).
 
     ``por`` turns the partial-order reduction on (the final states are the same either
@@ -76,16 +76,40 @@ def explore(program: Program, model: Model, *, por: bool = True, order: str = "d
     instead of the state (less memory; a collision, very unlikely, would miss states).
     ``target(values)`` chooses the final states the trace leads to (default: the outcome's).
 
+    A model without a table machine (axioms of its own, a herd cat) runs on the
+    execution-graph machine (``machines/graph``), and so does a program with loops that
+    the table machine refuses; there ``unroll`` bounds the loops (default herd's 2, spin
+    iterations blocked, see ``axiomatic/loops.py``) and the stats are the graph machine's.
+
     ``stats``: states, transitions, final_states (distinct full final states),
     deadlocks (non-final states with nothing enabled: a lock never freed, an assume
     failed), max_pending, search_time, first_violation_time (seconds until the first
     final state reaching the outcome, or None), por, search, truncated, time, and with
     ``compare_sc`` sc_states, sc_transitions.
     """
+    if uses_graph_machine(model):  # axioms without a table machine: execution graphs (machines/graph)
+        if graph:
+            raise UnsupportedError(
+                f"model '{model.name}' runs on the execution-graph machine (it has no reordering table), "
+                "whose states are partial executions, not the table machines' states: it draws no state graph",
+                hint="draw its executions instead: mmdsl draw TEST -m MODEL --show allowed")
+        return _on_graph(program, model, max_states, target, unroll)
     start = time.perf_counter()
-    space = explore_space(program, model, por=por, order=order, max_pending=max_pending, max_states=max_states,
-                          graph=graph, truncate=truncate, max_memory=max_memory, progress=progress,
-                          compact=compact, target=target)
+    try:
+        space = explore_space(program, model, por=por, order=order, max_pending=max_pending,
+                              max_states=max_states, graph=graph, truncate=truncate, max_memory=max_memory,
+                              progress=progress, compact=compact, target=target)
+    except UnsupportedError as err:
+        from .machines.graph.search import refusal
+
+        if not program.has_loops() or graph or refusal(program, model) is not None:
+            raise
+        # a loop the table machine cannot run (a branch it would have to guess in a loop):
+        # the graph machine unrolls it, and says so
+        result = _on_graph(program, model, max_states, target, unroll)
+        result.warnings.insert(0, f"note: {program.name}: the table machine of {model.name} cannot run this "
+                                  f"loop ({err.message.splitlines()[0]}); explored on the execution-graph machine")
+        return result
     result = space.result(Exploration)
     machine, found = space.machine, space.found
     describer = Describer(machine)
@@ -105,6 +129,28 @@ def explore(program: Program, model: Model, *, por: bool = True, order: str = "d
     result.time = time.perf_counter() - start
     result.stats["time"] = round(result.time, 4)
     return result
+
+
+def _on_graph(program: Program, model: Model, max_states: int, target, unroll: int | None) -> Exploration:
+    from .machines.graph.search import explore_graph
+
+    try:
+        return explore_graph(program, model, max_states=max_states, target=target, unroll=unroll)
+    except StateLimit as err:
+        err.message = f"exploring {program.name} under {model.name}: {err.message}"
+        raise
+
+
+def uses_graph_machine(model: Model) -> bool:
+    """Whether ``model`` runs on the execution-graph machine: it has no reordering-table
+    machine (axioms of its own, a cat model, no table); a table model keeps its machine."""
+    from .machines.table.enabling import require_explorable
+
+    try:
+        require_explorable(model)
+    except UnsupportedError:
+        return True
+    return False
 
 
 @dataclass
@@ -180,7 +226,7 @@ def explore_space(program: Program, model: Model, *, target=None, por: bool = Tr
     max_pending = pending_bound(program, max_pending)
     semantics_class = Semantics
     if model.per_thread:  # writes reach each thread at its own time: a storage, not one memory
-        from .propagation import PropagationMachine, PropagationSemantics
+        from .machines.propagation.propagation import PropagationMachine, PropagationSemantics
 
         machine = PropagationMachine(program, model_rules(model))
         semantics_class = PropagationSemantics

@@ -12,8 +12,8 @@ from ..core.condition import FinalState
 from ..core.errors import MmdslError, UnsupportedError
 from .memory import MEMORY_CHECK_EVERY, MemoryCeiling, Progress
 from .reduction import Reduction
-from .state import Machine
-from .transitions import MISSPECULATED, Semantics
+from .machines.table.state import Machine
+from .machines.table.transitions import MISSPECULATED, Semantics
 
 
 class StateLimit(MmdslError):

@@ -46,6 +46,12 @@ def trace_block(result: Exploration) -> str:
 def stats_text(result: Exploration) -> str:
     """Two lines: the counts, then (a line herd's doc tests ignore) the times."""
     st = result.stats
+    if st.get("machine") == "graph":  # the execution-graph machine (explorer/machines/graph)
+        return (f"Stats {result.test} under {result.model}: executions explored {st['explored']}, "
+                f"complete {st['complete']}, blocked {st['blocked']}, duplicates {st['duplicates']} "
+                f"(graph machine: {st['structures']} path combinations, {st['pruned']} steps pruned by an axiom, "
+                f"{st['checks']} partial checks)\n"
+                f"Time {result.test}: search {st['search_time']:.2f} s\n")
     text = (f"Stats {result.test} under {result.model}: states {st['states']}, transitions {st['transitions']}, "
             f"final machine states {st['final_states']}, deadlocks {st['deadlocks']}, "
             + (f"wrong guesses {st['misspeculated']}, " if st.get("misspeculated") else "")

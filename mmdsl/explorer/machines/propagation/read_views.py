@@ -37,14 +37,14 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from ..core.errors import UnsupportedError
-from ..core.events import EventShape
-from ..core.program import Assign, BinOp, Branch, Const, Fence, Load, Reg, Rmw, Store, StoreCond
-from .enabling import instruction_shapes, model_rules
-from .reduction import LOCATION_OPS
-from .state import FENCE, READ, RMW, control_successors
+from ....core.errors import UnsupportedError
+from ....core.events import EventShape
+from ....core.program import Assign, BinOp, Branch, Const, Fence, Load, Reg, Rmw, Store, StoreCond
+from ..table.enabling import instruction_shapes, model_rules
+from ...reduction import LOCATION_OPS
+from ..table.state import FENCE, READ, RMW, control_successors
 from .storage import EV_BARRIER, EV_WRITE, _bits, _loc_writes
-from .transitions import PERFORM
+from ..table.transitions import PERFORM
 
 def named_location(thread, expr) -> str | None:
     """The location an address names when it is a constant or an initialised register, alone

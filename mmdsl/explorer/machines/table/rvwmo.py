@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from ..lang.ir import Model, render_expr
+from ....lang.ir import Model, render_expr
 from .enabling import ALWAYS, BIND, G_ADDR, G_CTRL, NEVER, ModelRules, ThreadRules
 
 ACQ_REL = frozenset({"Acq", "Rel", "AcqRel"})
@@ -45,7 +45,7 @@ def _fingerprint(model: Model) -> tuple:
 
 @lru_cache(maxsize=1)
 def _rvwmo_fingerprint() -> tuple:
-    from ..lang import load_model
+    from ....lang import load_model
 
     return _fingerprint(load_model("riscv"))
 

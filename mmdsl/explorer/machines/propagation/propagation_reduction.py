@@ -1,4 +1,4 @@
-"""Reductions of the per-thread propagation machine that keep every final state (explorer/propagation.py).
+"""Reductions of the per-thread propagation machine that keep every final state (explorer/machines/propagation/propagation.py).
 
 The multi-copy-atomic reduction (``reduction.py``) does not apply here: propagation steps
 change what other threads read and what fences wait for. Reductions that are exact for
@@ -38,11 +38,11 @@ from __future__ import annotations
 
 import itertools
 
-from .state import FENCE, I_ASSIGN, I_STORE, RESV
-from .deferred import evaluate, is_deferred
+from ..table.state import FENCE, I_ASSIGN, I_STORE, RESV
+from ..table.deferred import evaluate, is_deferred
 from .read_views import access_locations, prerequisites, union_ahead
 from .storage import EV_WRITE, _bits, _loc_writes, _order_after, coverage, final_memory, maximal_writes, propagation_acyclic
-from .transitions import ISSUE, MEMO_LIMIT, Transition
+from ..table.transitions import ISSUE, MEMO_LIMIT, Transition
 
 FINISH = 5  # a Transition action beyond propagation.py's PROPAGATE, FENCE_DONE and SETTLE
 

@@ -61,18 +61,18 @@ its independence argument does not cover them. Reductions exact for this machine
 
 from __future__ import annotations
 
-from ..core.errors import UnsupportedError
-from ..core.events import EventShape
-from ..core.program import Branch, Fence, Load, Rmw, Store
-from .deferred import resolve
-from .state import FENCE, READ, RESV, RMW, WRITE, Machine
-from .transitions import (
+from ....core.errors import UnsupportedError
+from ....core.events import EventShape
+from ....core.program import Branch, Fence, Load, Rmw, Store
+from ..table.deferred import resolve
+from ..table.state import FENCE, READ, RESV, RMW, WRITE, Machine
+from ..table.transitions import (
     ISSUE, LR_RESERVES, MEMO_LIMIT, MISSPECULATED, PERFORM, Semantics, Transition, _others,
     located,
 )
-from .passing import drop_dead_fences
-from .reservations import reservations as _reservations
-from .reservations import resolve_op as _resolve_op
+from ..table.passing import drop_dead_fences
+from ..table.reservations import reservations as _reservations
+from ..table.reservations import resolve_op as _resolve_op
 from .read_views import (
     accesses_ahead, may_reread, named_location, read_orders, remember_read, useful_propagations,
     with_read_choices,
@@ -152,7 +152,7 @@ class PropagationMachine(Machine):
         for th in self.threads:
             _refuse_early_forwarding(th.thread, self.loc_index, rules)
         # per thread and read (instruction index): the earlier reads it is performed after,
-        # whose views it inherits (explorer/read_views.py)
+        # whose views it inherits (explorer/machines/propagation/read_views.py)
         self.read_orders = [read_orders(th.thread, rules.model) for th in self.threads]
         self.read_before = [order.before for order in self.read_orders]
         # storages keep their events in event_key order (storage.place_last), unless a thread's
@@ -198,7 +198,7 @@ class PropagationSemantics(Semantics):
 
     def _orders_no_read(self, t: int, pc: int) -> bool:
         """Does the fence at ``pc`` of thread ``t`` order no read before anything (eieio)?"""
-        from ..core.events import EventShape
+        from ....core.events import EventShape
 
         memo = self.__dict__.setdefault("_no_read_memo", {})
         key = (t, pc)

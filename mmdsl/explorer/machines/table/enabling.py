@@ -11,11 +11,11 @@ the fences' masks. The search then only indexes lists.
 
 from __future__ import annotations
 
-from ..core.errors import UnsupportedError
-from ..core.events import EventShape
-from ..core.program import Assign, Branch, Fence, Load, Rmw, Store, StoreCond, Thread
-from ..lang.ir import ADDR_PO_CTRL, Model, ctrl_fence_of
-from ..lang.table import compiled_dependencies, compiled_fences, compiled_table
+from ....core.errors import UnsupportedError
+from ....core.events import EventShape
+from ....core.program import Assign, Branch, Fence, Load, Rmw, Store, StoreCond, Thread
+from ....lang.ir import ADDR_PO_CTRL, Model, ctrl_fence_of
+from ....lang.table import compiled_dependencies, compiled_fences, compiled_table
 
 # guards: a branch (ctrl) or an address (addr;po) issued on a guessed value of pending reads
 G_CTRL, G_ADDR = 0, 1
@@ -68,7 +68,7 @@ class ModelRules:
         self.diff_ok = [[not c.keeps(False, False) for c in row] for row in cells]
         self.same_ok = [[not c.keeps(True, False) for c in row] for row in cells]
         if model.per_thread:  # a thread performs its accesses to one location in program order:
-            # its reads see its own view, so this is how SC per location holds (explorer/propagation.py)
+            # its reads see its own view, so this is how SC per location holds (explorer/machines/propagation/propagation.py)
             self.same_ok = [[False] * len(row) for row in cells]
 
     def overtake(self, earlier: EventShape, later: EventShape) -> int:
@@ -223,7 +223,7 @@ class ThreadRules:
         self.atomic = {k: self._indistinguishable(ids, thread.instrs[k])
                        for k, ids in self.halves.items() if len(ids) == 2}
         model = rules.model
-        # a per-thread model's cumulative fences stay pending until performed (explorer/propagation.py)
+        # a per-thread model's cumulative fences stay pending until performed (explorer/machines/propagation/propagation.py)
         self.cumulative = {}
         if model.per_thread:
             for f in range(n):

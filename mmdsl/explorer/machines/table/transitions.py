@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from ..core.errors import MmdslError, UnsupportedError
+from ....core.errors import MmdslError, UnsupportedError
 from .deferred import evaluate, is_deferred, resolve, waits_for_reads, with_old
 from .enabling import G_ADDR, G_CTRL
 from .passing import drop_dead_fences, holds, issued_for_sure, may_pass

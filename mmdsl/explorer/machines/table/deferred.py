@@ -10,7 +10,7 @@ them. Expressions of the program are compiled once to ``("c", v)``, ``("r", inde
 
 from __future__ import annotations
 
-from ..core.program import EXTENSIONS, OLD, BinOp, Const, Expr, Reg, UnOp, apply_op, apply_unop
+from ....core.program import EXTENSIONS, OLD, BinOp, Const, Expr, Reg, UnOp, apply_op, apply_unop
 
 OLD_VALUE = ("o",)
 

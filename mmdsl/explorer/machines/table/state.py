@@ -28,10 +28,10 @@ canonical hashable key. Pending operations are tuples whose first field is their
 
 from __future__ import annotations
 
-from ..axiomatic.checker import observed_keys
-from ..core.condition import FinalState
-from ..core.errors import UnsupportedError
-from ..core.program import (
+from ....axiomatic.checker import observed_keys
+from ....core.condition import FinalState
+from ....core.errors import UnsupportedError
+from ....core.program import (
     Assign, Assume, Branch, Fence, Load, Nop, Program, Rmw, Store, StoreCond,
 )
 from .deferred import compile_expr
