@@ -133,7 +133,7 @@ def run_tests(tests, model=(), as_json=False, why=False, quiet=False, matrix=Fal
         if variant:
             _warn_untested_variants(model, variant)
         _run(tests, model, as_json, why, quiet, matrix, draw, draw_format, engine, max_memory, compact, spec,
-             timeout, cat_path, show or "none", output_dir)
+             timeout, cat_path, show or "none", output_dir, unroll)
     finally:
         set_options()
 
@@ -156,7 +156,7 @@ def _warn_untested_variants(models, variants) -> None:
 
 
 def _run(tests, model, as_json, why, quiet, matrix, draw, draw_format, engine, max_memory, compact, spec,
-         timeout, cat_path, show, output_dir) -> None:
+         timeout, cat_path, show, output_dir, unroll=None) -> None:
     from ..core.limits import TimeLimitError, check_timeout
     from ..render.herd_text import herd_block, reached_no_final_state, why_text
     from ..suite.runner import EngineDisagreement, check_engine, iter_test_files, run_many
