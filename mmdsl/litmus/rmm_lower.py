@@ -28,16 +28,20 @@ _CMP = {"=": "eq", "!=": "ne", "<": "lt", ">": "gt", "<=": "le", ">=": "ge"}
 _TMP = "%rd"  # the register of a `read: x = e`
 
 
-def lower_rmm(tree: RmmFile, path: str | None, source: str, name: str) -> Program:
-    """The core program of a parsed `.rmm` file (explorer only: its property is on states)."""
-    low = _Lowering(tree, path)
+def lower_rmm(tree: RmmFile, path: str | None, source: str, name: str, origin=None) -> Program:
+    """The core program of a parsed `.rmm` file (explorer only: its property is on states).
+
+    ``origin`` maps the tree's places to the file's (a file with macros: ``rmm_macros``).
+    """
+    low = _Lowering(tree, path, origin or (lambda at: at))
     return low.program(source, name)
 
 
 class _Lowering:
-    def __init__(self, tree: RmmFile, path: str | None):
+    def __init__(self, tree: RmmFile, path: str | None, origin):
         self.tree = tree
         self.path = path
+        self.origin = origin
         self.globals: list[str] = []
         self.init: dict[str, int] = {}
         self.choices: dict[str, tuple[int, ...]] = {}
@@ -64,7 +68,7 @@ class _Lowering:
 
     # ----- helpers ----------------------------------------------------------------
     def error(self, message: str, at, cls=LitmusError, **kw):
-        return cls(message, SourcePos(self.path, *at), **kw)
+        return cls(message, SourcePos(self.path, *self.origin(at)), **kw)
 
     def _values(self, decl: VarDecl) -> tuple[int, ...]:
         if decl.value is not None:
@@ -153,7 +157,7 @@ class _Body:
         self.gotos: list[tuple[int, str, tuple]] = []
 
     def pos(self, at) -> SourcePos:
-        return SourcePos(self.low.path, *at)
+        return SourcePos(self.low.path, *self.low.origin(at))
 
     def emit(self, ins) -> int:
         self.instrs.append(ins)
@@ -248,6 +252,11 @@ class _Body:
         elif kind == "syncwr":
             raise self.low.error("'syncwr:' (a synchronised write of Memorax's VIPS model) is not supported",
                                  node.at, UnsupportedError, hint="under tso and pso write 'locked write:'")
+        elif kind == "vips":
+            raise self.low.error(f"'{parts[0]}' (a fence or synchronised read of Memorax's VIPS-M model, "
+                                 "its --vips analyses) is not supported", node.at, UnsupportedError,
+                                 hint="mmdsl's models are tso, pso and the others of 'mmdsl models'; "
+                                      "VIPS-M is not one of them")
         else:  # pragma: no cover - the grammar has no other statement
             raise ValueError(kind)
 

@@ -107,7 +107,9 @@ def test_errors_are_located(text, where, words):
     ("forbidden CS\ndata x = 0\nprocess\ntext\n  syncwr: x := 1;\n  CS: nop\n", "'syncwr:'"),
     ("forbidden CS\ndata x = 0\nprocess\ntext\n  locked { write: x := 1 };\n  CS: nop\n", "'locked { ... }'"),
     ("forbidden CS\ndata x = *\nprocess\ntext\n  CS: write: x := 1\n", "needs a finite domain"),
-    ("forbidden CS\nmacro p(x)\nprocess\ntext\n  CS: nop\nendmacro\n", "'macro'"),
+    ("forbidden CS\ndata x = 0\nprocess\ntext\n  llfence;\n  CS: nop\n", "'llfence' (a fence or synchronised read of Memorax's VIPS-M"),
+    ("forbidden CS\ndata x = 0\nprocess\ntext\n  ssfence;\n  CS: nop\n", "VIPS-M"),
+    ("forbidden CS\ndata x = 0\nprocess\ntext\n  syncrd: x = 0;\n  CS: nop\n", "'syncrd:'"),
 ])
 def test_unsupported_constructs_are_refused_by_name(text, words):
     with pytest.raises((UnsupportedError, LitmusError)) as info:
