@@ -37,6 +37,9 @@ def explore(
     spec: Optional[str] = typer.Option(None, "--spec",
                                        help="serial: every observation must be one of a run with each operation "
                                             "atomic (CheckFence's check; exit 1 when not; see docs/datatypes.md)."),
+    first: bool = typer.Option(False, "--first",
+                               help="Stop at the first state reaching the outcome (a Memorax-style verdict: "
+                                    "the violation and its trace, without the full counts)."),
     timeout: float = timeout_option(),
 ) -> None:
     """Explore every state of TEST under MODEL: herd's block, the outcome, a trace, the stats."""
@@ -55,8 +58,9 @@ def explore(
 
     program = load_litmus(test)
     result = run_explorer(program, load_model(model), por=not no_por, order="bfs" if bfs else "dfs",
-                          max_pending=max_pending, max_states=max_states, compare_sc=stats or as_json,
-                          max_memory=max_memory, progress=not as_json, compact=compact)
+                          max_pending=max_pending, max_states=max_states,
+                          compare_sc=(stats or as_json) and not first,
+                          max_memory=max_memory, progress=not as_json, compact=compact, first=first)
     empty = no_final_state_line(result, program.filter is not None)
     if empty is not None:
         result.warnings.append(empty)

@@ -134,7 +134,8 @@ def run_tests(tests, model=("sc",), as_json=False, why=False, quiet=False, matri
     progress = _progress(not as_json, len(files) * len(model))
     # -q needs only each verdict: the checker stops at the first allowed execution that
     # satisfies the condition (herd's -speedcheck true) unless something else wants them all
-    verdict_only = quiet and not why and not as_json and drawer is None and engine == "axiomatic"
+    # (the explorer: at the first reachable state of a state property, Memorax's forbidden labels)
+    verdict_only = quiet and not why and not as_json and drawer is None and engine in ("axiomatic", "explorer")
     for item in run_many(files, list(model), engine=engine, why=why or drawer is not None,
                          timeout=timeout, collect="verdict" if verdict_only else "witness",
                          explorer={"max_memory": max_memory, "compact": compact} if max_memory or compact else None):

@@ -273,3 +273,38 @@ text
 """
     assert not reachable(rmm(text), "sc", max_states=200_000)
     assert reachable(rmm(text), "tso", max_states=200_000)
+
+
+def test_first_stops_at_the_first_violation_of_an_endless_program():
+    # Memorax's bakery shape with unbounded tickets: the full space never ends, the violation is near
+    text = """forbidden CS CS
+process
+data c = 0, n = 0
+registers $r0 = 0, $r1 = 0
+text
+  L0: write: c[my] := 1; read: $r0 := n[0]; $r1 := $r0 + 1; write: n[my] := $r1; write: c[my] := 0;
+  read: c[0] = 0;
+  L1: read: $r0 := n[0]; if $r0 != 0 && $r0 < $r1 then goto L1;
+  CS: write: n[my] := 0; goto L0
+process
+data c = 0, n = 0
+registers $r0 = 0, $r1 = 0
+text
+  L0: write: c[my] := 1; read: $r0 := n[0]; $r1 := $r0 + 1; write: n[my] := $r1; write: c[my] := 0;
+  read: c[0] = 0;
+  L1: read: $r0 := n[0]; if $r0 != 0 && [$r0 < $r1 || $r0 = $r1] then goto L1;
+  CS: write: n[my] := 0; goto L0
+"""
+    p = rmm(text, "bakery.rmm")
+    found = explore(p, load_model("tso"), first=True, order="bfs", max_states=50_000)
+    assert found.positive == 1 and found.stats["stopped_at_first"] and found.trace
+    with pytest.raises(Exception, match="without finishing"):
+        explore(p, load_model("tso"), order="bfs", max_states=50_000)
+    result = run_test(None, "tso", engine="explorer", program=p, collect="verdict")
+    assert result.positive == 1 and result.stats["stopped_at_first"]
+
+
+def test_first_cli_says_the_counts_are_partial():
+    out = CliRunner().invoke(app, ["explore", f"{BENCH}/peterson.rmm", "-m", "tso", "--first"])
+    assert out.exit_code in (0, 1), out.output
+    assert "the search stopped at the first" in out.output and "partial" in out.output
