@@ -42,6 +42,9 @@ def explore(
                                          help="Graph machine (axiomatic models): unroll every loop this many "
                                               "times, herd's -unroll (default 2; spin iterations are blocked, "
                                               "not unrolled; a verdict the bound affects says so)."),
+    first: bool = typer.Option(False, "--first",
+                               help="Stop at the first state reaching the outcome (a Memorax-style verdict: "
+                                    "the violation and its trace, without the full counts)."),
     timeout: float = timeout_option(),
 ) -> None:
     """Explore every state of TEST under MODEL: herd's block, the outcome, a trace, the stats."""
@@ -60,8 +63,10 @@ def explore(
 
     program = load_litmus(test)
     result = run_explorer(program, load_model(model), por=not no_por, order="bfs" if bfs else "dfs",
-                          max_pending=max_pending, max_states=max_states, compare_sc=stats or as_json,
-                          max_memory=max_memory, progress=not as_json, compact=compact, unroll=unroll)
+                          max_pending=max_pending, max_states=max_states,
+                          compare_sc=(stats or as_json) and not first,
+                          max_memory=max_memory, progress=not as_json, compact=compact, unroll=unroll,
+                          first=first)
     empty = no_final_state_line(result, program.filter is not None)
     if empty is not None:
         result.warnings.append(empty)

@@ -206,7 +206,8 @@ def _run(tests, model, as_json, why, quiet, matrix, draw, draw_format, engine, m
     progress = _progress(not as_json, len(files) * len(model))
     # -q needs only each verdict: the checker stops at the first allowed execution that
     # satisfies the condition (herd's -speedcheck true) unless something else wants them all
-    verdict_only = quiet and not why and not as_json and drawer is None and engine == "axiomatic"
+    # (the explorer: at the first reachable state of a state property, Memorax's forbidden labels)
+    verdict_only = quiet and not why and not as_json and drawer is None and engine in ("axiomatic", "explorer")
     for item in run_many(files, list(model), engine=engine, why=why or drawer is not None,
                          timeout=timeout, collect="verdict" if verdict_only else "witness",
                          explorer=explorer or None):

@@ -62,7 +62,7 @@ def explore(program: Program, model: Model, *, por: bool = True, order: str = "d
             max_pending: int | None = None, max_states: int = DEFAULT_MAX_STATES,
             graph: bool = False, truncate: bool | None = None, compare_sc: bool = False,
             max_memory: float | None = None, progress: bool = False, compact: bool = False,
-            target=None, unroll: int | None = None) -> Exploration:
+            target=None, unroll: int | None = None, first: bool = False) -> Exploration:
     """Explore every state of ``program`` under ``model`` (a reordering-table model).
 
     ``por`` turns the partial-order reduction on (the final states are the same either
@@ -75,6 +75,8 @@ def explore(program: Program, model: Model, *, por: bool = True, order: str = "d
     terminal for long searches. ``compact`` stores a 128-bit hash of each visited state
     instead of the state (less memory; a collision, very unlikely, would miss states).
     ``target(values)`` chooses the final states the trace leads to (default: the outcome's).
+    With ``first`` the search stops at the first state reaching the outcome (a verdict
+    without the full counts: ``stats["stopped_at_first"]``).
 
     A model without a table machine (axioms of its own, a herd cat) runs on the
     execution-graph machine (``machines/graph``), and so does a program with loops that
@@ -98,7 +100,8 @@ def explore(program: Program, model: Model, *, por: bool = True, order: str = "d
     try:
         space = explore_space(program, model, por=por, order=order, max_pending=max_pending,
                               max_states=max_states, graph=graph, truncate=truncate, max_memory=max_memory,
-                              progress=progress, compact=compact, target=target)
+                              progress=progress, compact=compact, target=target,
+                              first=first)
     except UnsupportedError as err:
         from .machines.graph.search import refusal
 
@@ -111,6 +114,7 @@ def explore(program: Program, model: Model, *, por: bool = True, order: str = "d
                                   f"loop ({err.message.splitlines()[0]}); explored on the execution-graph machine")
         return result
     result = space.result(Exploration)
+    result.stats["stopped_at_first"] = space.found.stopped_at_first
     machine, found = space.machine, space.found
     describer = Describer(machine)
     if found.target is not None:
@@ -215,7 +219,7 @@ class StateSpace:
 def explore_space(program: Program, model: Model, *, target=None, por: bool = True, order: str = "dfs",
                   max_pending: int | None = None, max_states: int = DEFAULT_MAX_STATES,
                   graph: bool = False, truncate: bool | None = None, max_memory: float | None = None,
-                  progress: bool = False, compact: bool = False) -> StateSpace:
+                  progress: bool = False, compact: bool = False, first: bool = False) -> StateSpace:
     """Search the states of ``program`` under ``model`` and keep the search (see ``explore`` for the options).
 
     ``target(values)`` says which final states to find (``values``: every register and
@@ -253,7 +257,7 @@ def explore_space(program: Program, model: Model, *, target=None, por: bool = Tr
                        keys=observed_keys(program), is_target=target, state_filter=program.filter, por=search_por,
                        order=order, max_states=max_states, truncate=graph if truncate is None else truncate,
                        keep_graph=graph, state_target=state_target, max_memory=max_memory, progress=progress,
-                       compact=compact)
+                       compact=compact, first=first)
     except (StateLimit, PendingLimit, MemoryLimit) as err:
         err.message = f"exploring {program.name} under {model.name}: {err.message}"
         unrolled = getattr(program.layout, "unroll_pos", None)

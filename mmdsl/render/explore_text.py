@@ -11,6 +11,11 @@ def outcome_line(result: Exploration) -> str:
     total = len(result.states)
     cond = result.condition
     head = f"Outcome {result.test} under {result.model}: "
+    if result.stats.get("stopped_at_first"):  # --first: the counts are of what was visited until then
+        prop = cond.text().split(" ", 1)[1]
+        what = "state" if result.stats.get("buffer_bound") is not None else "outcome"
+        return head + (f"the {what} {prop} is reachable (the search stopped at the first, after "
+                       f"{result.stats.get('states', 0)} states; the counts above are partial)")
     bound = result.stats.get("buffer_bound")
     if bound is not None:  # a property of every state (Memorax's forbidden labels)
         prop = cond.text().split(" ", 1)[1]

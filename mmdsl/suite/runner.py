@@ -82,6 +82,8 @@ def _check_with(program, model, engine: str, *, why: bool, collect: str, explore
 
         return check(program, model, why=why, collect=collect, unroll=unroll)
     if engine == "explorer":
+        if collect == "verdict" and program.state_property:  # reachable or not: the first one decides
+            explorer = dict(explorer or {}, first=True, order="bfs")  # the nearest, in a space maybe endless
         return _explore(program, model, explorer) if explorer else _explore(program, model)
     if engine == "both":
         from ..axiomatic import check
