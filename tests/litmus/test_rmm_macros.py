@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from mmdsl.core.errors import LitmusError, UnsupportedError
+from mmdsl.core.program import Store
 from mmdsl.explorer import explore
 from mmdsl.lang import load_model
 from mmdsl.litmus import parse_litmus
@@ -84,7 +85,8 @@ def test_arguments_may_hold_parentheses_commas_and_calls():
     expanded = expand_macros(text, None).text
     assert expanded.count("process") == 2
     assert "write: a := ( (1+1))+1" in " ".join(expanded.split("\n"))
-    assert [str(t.instrs[0].value) for t in rmm(text).threads] == ["((1 + 1) + 1)", "(0 + 1)"]
+    stores = [[i for i in t.instrs if isinstance(i, Store)][0] for t in rmm(text).threads]
+    assert [str(s.value) for s in stores] == ["((1 + 1) + 1)", "(0 + 1)"]
 
 
 def test_an_error_in_a_body_names_the_line_and_column_in_the_body():
