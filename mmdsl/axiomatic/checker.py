@@ -13,7 +13,7 @@ from ..core.outcome import TestResult, Violation
 from ..core.program import Program
 from ..lang.cat_choice import COUNTED_ORDERS
 from ..lang.fence_use import fence_warnings
-from ..lang.cat_rmw import has_one_event_rmw, refuse_c_locks
+from ..lang.cat_rmw import has_one_event_rmw, refuse_c11_rmw_with_locks, refuse_c_locks
 from ..lang.ir import Model
 from .candidates import Enumerator, Leaf
 from .explain import explain
@@ -95,8 +95,8 @@ def check(program: Program, model: Model, *, why: bool = False, collect: str = "
     nexplained = 0  # complete candidates enumerated to find explanations (--why)
     stopped = False
     if model.one_event_rmw_model is not None and program.arch == "C":
-        refuse_c_locks(program)
-    if model.one_event_rmw_model is not None and has_one_event_rmw(program):
+        (refuse_c11_rmw_with_locks if model.kernel_locks else refuse_c_locks)(program)
+    if model.one_event_rmw_model is not None and has_one_event_rmw(program, locks=not model.kernel_locks):
         model = model.one_event_rmw_model  # herd's C11 RMWs are one event: see lang.cat_rmw
     locations = program.locations  # a property that walks the program: once per check
     traces, extra = thin_air_traces(program, locations)
