@@ -13,7 +13,7 @@ from ..core.outcome import TestResult, Violation
 from ..core.program import Program
 from ..lang.cat_choice import COUNTED_ORDERS
 from ..lang.fence_use import fence_warnings
-from ..lang.cat_rmw import has_one_event_rmw, refuse_c_locks
+from ..lang.cat_rmw import has_one_event_rmw, refuse_c11_rmw_with_locks, refuse_c_locks
 from ..lang.ir import Model
 from .candidates import Enumerator, Leaf
 from .explain import explain
@@ -212,8 +212,8 @@ def program_paths(program: Program, model: Model, loops=None) -> tuple:
     paths, the extra paths only a value out of thin air takes or None; see ``combinations``).
     ``loops``: a ``loops.LoopBound`` to unroll loops to (None: a loop is refused)."""
     if model.one_event_rmw_model is not None and program.arch == "C":
-        refuse_c_locks(program)
-    if model.one_event_rmw_model is not None and has_one_event_rmw(program):
+        (refuse_c11_rmw_with_locks if model.kernel_locks else refuse_c_locks)(program)
+    if model.one_event_rmw_model is not None and has_one_event_rmw(program, locks=not model.kernel_locks):
         model = model.one_event_rmw_model  # herd's C11 RMWs are one event: see lang.cat_rmw
     locations = program.locations  # a property that walks the program: once per check
     traces, extra = thin_air_traces(program, locations, loops)

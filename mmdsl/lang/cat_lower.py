@@ -104,7 +104,13 @@ class CatLowerer(CatExpressions, CatOrders):
             self.model.c_rmw_refusal = ""
         elif self.model.own_co:  # see cat_own_co
             self.model.c_rmw_refusal = "computes co itself"
-        elif not self.lkmm and not self.model.c_rmw_refusal:
+        elif self.lkmm:
+            # herd's C makes a C11 RMW one event under linux-kernel.cat too, and lock.cat's
+            # `fr = rf^-1 ; co` (no `\ id`) then relates it to itself: coherence fails on every
+            # execution (herd7: States 0). Its locks stay lock.cat's events (cat_linux)
+            self.model.one_event_rmw_model = one_event_reading(self.model)
+            self.model.kernel_locks = True
+        elif not self.model.c_rmw_refusal:
             # any other model (sc.cat, uniproc.cat ...) on a C test: herd's C11 RMWs are one
             # event there too (its kernel RMWs, x86 xchg, RISC-V AMOs two: left as they are);
             # the checker runs this reading on a C test with such an RMW, the model as it is elsewhere

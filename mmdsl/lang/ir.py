@@ -343,6 +343,8 @@ class Model:
     # a herd model that names no C set, read over herd's one-event C11 RMWs (lang.cat_rmw):
     # what the axiomatic checker runs instead on a C test with such an RMW
     one_event_rmw_model: "Model | None" = field(default=None, repr=False, compare=False)
+    # a Linux-kernel model (lock.cat): a spin_lock is lock events there, not one C event
+    kernel_locks: bool = False
     # what engines compile from the model, built once each (see ``compiled``)
     derived: dict = field(default_factory=dict, repr=False, compare=False)
 
