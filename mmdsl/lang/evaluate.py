@@ -254,6 +254,10 @@ class Prepared:
         getters = [(lambda d, v=v: v) if k == "c" else v for k, v in parts]
         return ("f", lambda d: fn(n, full, [g(d) for g in getters]))
 
+    def compile_expr(self, e: Expr, env: dict | None = None) -> tuple:
+        """``e`` compiled in ``env`` (by default every let): ('c', value) or ('f', fn(dynamic))."""
+        return self._compile(e, env)
+
     def _compile_choice(self, e: Expr, env: dict) -> tuple:
         """``chosen(S, r)`` and ``choose(checks)`` (with x from linearisations): cat_choice.compile_choice."""
         return compile_choice(self, e, env)
