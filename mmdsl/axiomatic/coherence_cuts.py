@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from ..core.errors import ModelError
 from ..lang.evaluate import Prepared
-from ..lang.ir import SET, Expr
+from ..lang.ir import DYNAMIC_RELATIONS, SET, Expr
 from .structure import Structure
 
 _DIRECT = {"rf": {"rf"}, "co": {"co"}, "fr": {"fr"}, "com": {"rf", "co", "fr"},
@@ -78,41 +78,75 @@ class CoherenceCuts:
 
 def coherence_cuts(s: Structure, p: Prepared) -> CoherenceCuts | None:
     """The cuts ``p``'s prunable acyclicity axioms justify on ``s``, or None when there are none."""
+    parts = p.model.compiled("coherence-cut-parts", _model_parts)
+    if not parts:
+        return None
     n = s.n
     poloc = s.rels["po-loc"].rows
     pairs = {k: [0] * n for k in _NEEDS}
     found = False
-    lets = _unique_lets(p.model)
     memory = 0
     for e in s.events:
         if e.kind in ("R", "W"):
             memory |= 1 << e.eid
-    for ax, compiled, prunable in p.axioms:
-        if not prunable or ax.test != "acyclic" or ax.negated or compiled[0] == "c":
+    for index, entries in parts:
+        ax, compiled, prunable = p.axioms[index]
+        if not prunable or compiled[0] == "c":
             continue
         env = p.scope_of(ax)[0]
+        covered: dict[int, bool] = {}
         kinds: set[str] = set()
-        statics: list = []
-        _terms(ax.expr, lets, env, p, memory, kinds, statics, 0)
-        if not statics:
-            continue
-        have = set(kinds)
-        for k in ("rf", "co", "fr"):
-            if {k + "e", k + "i"} <= kinds:
-                have.add(k)
         static = [0] * n
-        for rel in statics:
-            static = [a | b for a, b in zip(static, rel.rows)]
+        for guards, got, expr in entries:
+            if not all(_covers(g, env, p, memory, covered) for g in guards):
+                continue
+            if got:
+                kinds |= got
+                continue
+            try:
+                kind, value = p.compile_expr(expr, env)
+            except ModelError:  # a part the cuts cannot read is simply not used
+                continue
+            if kind == "c":
+                static = [a | b for a, b in zip(static, value.rows)]
         rows = [a & b for a, b in zip(static, poloc)]
         if not any(rows):
             continue
+        for k in ("rf", "co", "fr"):
+            if {k + "e", k + "i"} <= kinds:
+                kinds.add(k)
         for pattern, needs in _NEEDS.items():
-            if all(k in have for k in needs):
+            if all(k in kinds for k in needs):
                 pairs[pattern] = [a | b for a, b in zip(pairs[pattern], rows)]
                 found = True
-    if not found:
-        return None
-    return CoherenceCuts(pairs)
+    return CoherenceCuts(pairs) if found else None
+
+
+def _model_parts(model) -> list[tuple[int, list]]:
+    """Per acyclicity axiom (its index): the parts of its union the cuts may use, each
+    (guards, dynamic relations, None) or (guards, None, a part that may be static); the
+    guards are sets that must hold every access (``X ; [M]``). Once per model."""
+    bound: set[str] = set()
+    lets: dict[str, Expr | None] = {}
+    for group in model.lets:
+        for b in group.bindings:
+            lets[b.name] = None if (b.name in bound or group.recursive) else b.expr
+            bound.add(b.name)
+    dynamic = set(_DIRECT) | {"fr", "com"} | set(DYNAMIC_RELATIONS)
+    expand: dict[str, Expr] = {}
+    for group in model.lets:  # the unique lets whose value depends on the candidate
+        for b in group.bindings:
+            if lets.get(b.name) is not None and b.expr.names() & (dynamic | set(expand)):
+                expand[b.name] = b.expr
+    out = []
+    for index, ax in enumerate(model.axioms):
+        if ax.test != "acyclic" or ax.negated:
+            continue
+        entries: list = []
+        _terms(ax.expr, expand, bound, (), entries, 0)
+        if entries:
+            out.append((index, entries))
+    return out
 
 
 def _inverse(rows: list[int]) -> list[int]:
@@ -125,68 +159,58 @@ def _inverse(rows: list[int]) -> list[int]:
     return inv
 
 
-def _unique_lets(model) -> dict[str, Expr]:
-    """The expressions of the non-recursive lets bound once (a name bound twice is not expanded)."""
-    seen: dict[str, Expr | None] = {}
-    for group in model.lets:
-        for b in group.bindings:
-            seen[b.name] = None if (b.name in seen or group.recursive) else b.expr
-    return {k: v for k, v in seen.items() if v is not None}
-
-
-def _terms(e: Expr, lets: dict, env: dict, p: Prepared, memory: int, kinds: set, statics: list,
-           depth: int) -> None:
-    """Collect the parts of a union ``e`` the cuts can use: dynamic names in ``kinds``, static
-    relations in ``statics``. Any other part is left out: it only adds edges."""
+def _terms(e: Expr, lets: dict, bound: set, guards: tuple, out: list, depth: int) -> None:
+    """Collect the parts of a union ``e`` the cuts can use into ``out`` (see _model_parts).
+    Any other part is left out: it only adds edges."""
     if depth > 50:
         return
     op = e.op
     if op == "union":
         for a in e.args:
-            _terms(a, lets, env, p, memory, kinds, statics, depth + 1)
+            _terms(a, lets, bound, guards, out, depth + 1)
         return
-    if op == "name" and e.name in _DIRECT and e.name not in env:
-        kinds |= _DIRECT[e.name]
+    if op == "name" and e.name in _DIRECT and e.name not in bound:
+        out.append((guards, frozenset(_DIRECT[e.name]), None))
         return
-    if op == "name" and e.name in env and env[e.name][0] == "f" and e.name in lets:
-        _terms(lets[e.name], lets, env, p, memory, kinds, statics, depth + 1)
+    if op == "name" and e.name in lets:
+        _terms(lets[e.name], lets, bound, guards, out, depth + 1)
         return
-    if op == "diff" and all(a.op == "name" and a.name == "id" for a in e.args[1:]):
-        _terms(e.args[0], lets, env, p, memory, kinds, statics, depth + 1)  # no edge used is an identity
+    if op == "diff" and all(a.op == "name" and a.name == "id" and "id" not in bound for a in e.args[1:]):
+        _terms(e.args[0], lets, bound, guards, out, depth + 1)  # no edge used is an identity
         return
     if op == "seq" and len(e.args) == 2:
-        a, b = (_resolve(x, lets, env) for x in e.args)
-        if a.op == "inv" and _is(_resolve(a.args[0], lets, env), "rf", env) and _is(b, "co", env):
-            kinds.add("fr")  # rf^-1 ; co (herd's cos.cat)
+        a, b = (_resolve(x, lets) for x in e.args)
+        if a.op == "inv" and _is(_resolve(a.args[0], lets), "rf", bound) and _is(b, "co", bound):
+            out.append((guards, frozenset({"fr"}), None))  # rf^-1 ; co (herd's cos.cat)
             return
-        if b.op == "id" and _covers(b.args[0], env, p, memory):  # X ; [M]: every edge used ends in M
-            _terms(a, lets, env, p, memory, kinds, statics, depth + 1)
+        if b.op == "id":  # X ; [S]: X's edges that end in S, all of them when S holds every access
+            _terms(a, lets, bound, guards + (b.args[0],), out, depth + 1)
             return
-    try:
-        kind, value = p.compile_expr(e, env)
-    except ModelError:  # a part the cuts cannot read is simply not used
-        return
-    if kind == "c" and e.type != SET:
-        statics.append(value)
+    if e.type != SET:
+        out.append((guards, None, e))
 
 
-def _resolve(e: Expr, lets: dict, env: dict) -> Expr:
+def _resolve(e: Expr, lets: dict) -> Expr:
     """``e`` with a dynamic let's name replaced by its expression, repeatedly."""
     for _ in range(50):
-        if not (e.op == "name" and e.name in env and env[e.name][0] == "f" and e.name in lets):
+        if not (e.op == "name" and e.name in lets):
             break
         e = lets[e.name]
     return e
 
 
-def _is(e: Expr, name: str, env: dict) -> bool:
+def _is(e: Expr, name: str, bound: set) -> bool:
     """Is ``e`` the candidate's own relation ``name`` (not a let of that name)?"""
-    return e.op == "name" and e.name == name and name not in env
+    return e.op == "name" and e.name == name and name not in bound
 
 
-def _covers(s: Expr, env: dict, p: Prepared, memory: int) -> bool:
-    try:
-        kind, value = p.compile_expr(s, env)
-    except ModelError:
-        return False
-    return kind == "c" and isinstance(value, int) and value & memory == memory
+def _covers(s: Expr, env: dict, p: Prepared, memory: int, seen: dict) -> bool:
+    """Does the set ``s`` hold every access of the structure (memo ``seen``)?"""
+    key = id(s)
+    if key not in seen:
+        try:
+            kind, value = p.compile_expr(s, env)
+        except ModelError:
+            kind, value = "f", None
+        seen[key] = kind == "c" and isinstance(value, int) and value & memory == memory
+    return seen[key]
