@@ -115,6 +115,10 @@ class Enumerator:
                 opts.append(w)
             self.choices.append((r, opts))
         self.locs = [loc for loc in sorted(s.writes_by_loc)]
+        writes = [e for e in s.events if e.kind == "W"]
+        self._consts = ({e.eid: e.value for e in writes} if all(e.value is not None for e in writes)
+                        else None)  # see _values
+        self._read_slots = [(r, s.events[r].tid, s.templates[r].read) for r in s.reads]
         self.locations = s.locations
         self._checked: Dynamic | None = None  # the last partial check, and its answer
         self._failed = False
@@ -474,6 +478,13 @@ class Enumerator:
         The two resolvers are methods, not nested functions calling each other: such a pair
         is a reference cycle per candidate, garbage only the cycle collector frees."""
         s = self.s
+        if self._consts is not None:  # every write's value is a constant: a read has its source's
+            values = dict(self._consts)
+            env = [dict() for _ in s.traces]
+            for r, tid, slot in self._read_slots:
+                env[tid][slot] = values[r] = values[src[r]]
+            self.env = env
+            return values
         values: dict[int, Value] = {}
         env: list[dict[int, Value]] = [dict() for _ in s.traces]
         visiting: dict[int, None] = {}  # the events being resolved, in order (a stack)

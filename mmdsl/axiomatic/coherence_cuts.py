@@ -78,11 +78,13 @@ class CoherenceCuts:
 
 def coherence_cuts(s: Structure, p: Prepared) -> CoherenceCuts | None:
     """The cuts ``p``'s prunable acyclicity axioms justify on ``s``, or None when there are none."""
+    poloc = s.rels["po-loc"].rows
+    if not any(poloc):  # no two accesses of one location in one thread: nothing to cut
+        return None
     parts = p.model.compiled("coherence-cut-parts", _model_parts)
     if not parts:
         return None
     n = s.n
-    poloc = s.rels["po-loc"].rows
     pairs = {k: [0] * n for k in _NEEDS}
     found = False
     memory = 0
