@@ -146,8 +146,15 @@ def _model_parts(model) -> list[tuple[int, list]]:
             continue
         entries: list = []
         _terms(ax.expr, expand, bound, (), entries, 0)
-        if entries:
-            out.append((index, entries))
+        kinds = set().union(*(got for _, got, _ in entries if got))
+        for k in ("rf", "co", "fr"):
+            if {k + "e", k + "i"} <= kinds:
+                kinds.add(k)
+        if not any(all(k in kinds for k in needs) for needs in _NEEDS.values()):
+            continue  # no pattern's cycle lies in this axiom's relation
+        # a part naming the candidate's relations is never static: not compiled per test
+        entries = [x for x in entries if x[1] or not (x[2].names() & (dynamic | set(expand)))]
+        out.append((index, entries))
     return out
 
 

@@ -2,7 +2,8 @@
 
 Every test of the family accesses one location only, so sc, tso and herd's x86tso.cat and
 sc.cat all allow exactly its sequentially consistent executions (on one location, every
-axiom of theirs reduces to SC per location, which is SC). The oracle here enumerates the
+axiom of theirs reduces to SC per location, which is SC). The oracle (``oracle`` in the
+generator, which writes the manifest's expectations with it) enumerates the
 interleavings of the threads' accesses, as written in the generator's own description
 (not through mmdsl's parser), and collects each distinct execution (what each read reads,
 the order of the writes): its final states are the states the checker must print, and its
@@ -37,54 +38,6 @@ TESTS = list({GEN.name_of(s, sh): (s, sh) for s, sh in TESTS}.values())
 SMALL = [t for t in TESTS if sum(t[0]) <= 3 or (t[0] == (2, 2, 2) and t[1] != "WR")]
 
 
-def oracle(split, shape) -> tuple[set, int, int]:
-    """(final states, Positive, Negative) of the SC executions, by interleaving the accesses."""
-    threads = GEN.threads_of(split, shape)
-    conds = GEN.condition(split, shape, threads, GEN.X86_REGS)
-    want = {}
-    for c in conds:
-        k, v = c.split("=")
-        want[k] = int(v)
-    # a partial execution: (positions, the reads' sources so far, the writes in co order);
-    # interleavings that reach the same one are merged (they have the same futures)
-    frontier = {(tuple(0 for _ in threads), (), ())}
-    executions = set()
-    while frontier:
-        nxt = set()
-        for pcs, rf, co in frontier:
-            moved = False
-            for tid, acc in enumerate(threads):
-                if pcs[tid] == len(acc):
-                    continue
-                moved = True
-                kind, value = acc[pcs[tid]]
-                step = pcs[:tid] + (pcs[tid] + 1,) + pcs[tid + 1:]
-                event = (tid, pcs[tid])
-                if kind == "W":
-                    nxt.add((step, rf, co + ((event, value),)))
-                else:
-                    nxt.add((step, rf + ((event, co[-1][1] if co else 0),), co))
-            if not moved:
-                executions.add((tuple(sorted(rf)), co))
-        frontier = nxt
-    states, pos, neg = set(), 0, 0
-    for rf, co in executions:
-        final = {"x": co[-1][1] if co else 0}
-        per_thread: dict[int, list[int]] = {}
-        for (tid, _), v in sorted(rf):
-            per_thread.setdefault(tid, []).append(v)
-        for tid, vs in per_thread.items():
-            for i, v in enumerate(vs):
-                final[f"{tid}:{GEN.X86_REGS[i]}"] = v
-        observed = tuple(sorted((k, final.get(k, 0)) for k in want))
-        states.add(observed)
-        if all(final.get(k, 0) == v for k, v in want.items()):
-            pos += 1
-        else:
-            neg += 1
-    return states, pos, neg
-
-
 def _states(result) -> set:
     out = set()
     for state in result.state_set():
@@ -107,7 +60,7 @@ def _agree(split, shape, models) -> None:
     from mmdsl.litmus import load_litmus
 
     name = GEN.name_of(split, shape)
-    states, pos, neg = oracle(split, shape)
+    states, pos, neg = GEN.oracle(split, shape)
     x86 = load_litmus(FAMILY / f"{name}.litmus")
     lisa = load_litmus(FAMILY / "lisa" / f"{name}.litmus")
     for m in models:
@@ -130,15 +83,26 @@ def test_the_files_are_the_generators():
         assert (FAMILY / f"{name}.litmus").read_text() == x86
         assert (FAMILY / "lisa" / f"{name}.litmus").read_text() == lisa
     assert len(TESTS) == 66 and {sh for _, sh in TESTS} == {"W", "R", "WR"}
+    assert (FAMILY / "manifest.yaml").read_text() == GEN.manifest()
+
+
+@pytest.mark.slow
+def test_the_suite_passes_its_manifest():
+    from mmdsl.suite.manifest import load_suite
+    from mmdsl.suite.run import model_columns, run_suite
+
+    suite = load_suite(str(FAMILY))
+    run = run_suite(suite, model_columns(suite, []), timeout=600)
+    assert run.problems() == [] and run.exit_code() == 0
 
 
 def test_both_verdicts_occur():
-    verdicts = {oracle(s, sh)[1] > 0 for s, sh in SMALL}
+    verdicts = {GEN.oracle(s, sh)[1] > 0 for s, sh in SMALL}
     assert verdicts == {True, False}
 
 
 @pytest.mark.parametrize("split,shape", SMALL, ids=[GEN.name_of(*t) for t in SMALL])
-def test_checker_matches_the_oracle(split, shape):
+def test_checker_matches_the_GEN.oracle(split, shape):
     _agree(split, shape, ["sc", "tso"])
 
 
