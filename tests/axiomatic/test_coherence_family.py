@@ -102,7 +102,7 @@ def test_both_verdicts_occur():
 
 
 @pytest.mark.parametrize("split,shape", SMALL, ids=[GEN.name_of(*t) for t in SMALL])
-def test_checker_matches_the_GEN.oracle(split, shape):
+def test_checker_matches_the_oracle(split, shape):
     _agree(split, shape, ["sc", "tso"])
 
 
