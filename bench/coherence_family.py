@@ -106,36 +106,26 @@ X86_REGS = ("EAX", "EBX", "ECX", "EDX", "ESI", "EDI")
 LISA_REGS = ("r1", "r2", "r3", "r4", "r5", "r6")
 
 
-def x86(split: tuple[int, ...], shape: str) -> str:
+def _text(split: tuple[int, ...], shape: str, head: str, write: str, read: str, regs) -> str:
+    """A test's text: ``write`` and ``read`` format one access (value / register)."""
     ths = threads_of(split, shape)
     cols = []
     for acc in ths:
         col, r = [], 0
         for kind, v in acc:
-            if kind == "W":
-                col.append(f"MOV [x],${v}")
-            else:
-                col.append(f"MOV {X86_REGS[r]},[x]")
-                r += 1
+            col.append(write.format(v=v) if kind == "W" else read.format(r=regs[r]))
+            r += kind == "R"
         cols.append(col)
+    return head + _table(cols) + "\nexists (" + " /\\ ".join(condition(split, shape, ths, regs)) + ")\n"
+
+
+def x86(split: tuple[int, ...], shape: str) -> str:
     head = f"X86 {name_of(split, shape)}\n\"coherence family (bench/coherence_family.py)\"\n{{\n}}\n"
-    return head + _table(cols) + "\nexists (" + " /\\ ".join(condition(split, shape, ths, X86_REGS)) + ")\n"
+    return _text(split, shape, head, "MOV [x],${v}", "MOV {r},[x]", X86_REGS)
 
 
 def lisa(split: tuple[int, ...], shape: str) -> str:
-    ths = threads_of(split, shape)
-    cols = []
-    for acc in ths:
-        col, r = [], 0
-        for kind, v in acc:
-            if kind == "W":
-                col.append(f"w[] x {v}")
-            else:
-                col.append(f"r[] {LISA_REGS[r]} x")
-                r += 1
-        cols.append(col)
-    head = f"LISA {name_of(split, shape)}\n{{ x = 0; }}\n"
-    return head + _table(cols) + "\nexists (" + " /\\ ".join(condition(split, shape, ths, LISA_REGS)) + ")\n"
+    return _text(split, shape, f"LISA {name_of(split, shape)}\n{{ x = 0; }}\n", "w[] x {v}", "r[] {r} x", LISA_REGS)
 
 
 def oracle(split: tuple[int, ...], shape: str) -> tuple[set, int, int]:
