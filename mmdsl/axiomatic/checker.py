@@ -7,7 +7,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from itertools import product
 
-from ..core.condition import FinalState
+from ..core.condition import FinalState, key_sort
 from ..core.events import Execution
 from ..core.outcome import TestResult, Violation
 from ..core.program import Program
@@ -86,6 +86,7 @@ def check(program: Program, model: Model, *, why: bool = False, collect: str = "
     program.require_final_condition("axiomatic checker")
     start = time.perf_counter()
     keys = observed_keys(program)
+    state_keys = sorted(keys, key=key_sort)  # a final state's keys in FinalState's order
     prop = program.condition.prop
     filt = program.filter
     states: Counter = Counter()
@@ -123,7 +124,7 @@ def check(program: Program, model: Model, *, why: bool = False, collect: str = "
             if filt is not None and not filt.holds(leaf.final):
                 return
             holds = prop.holds(leaf.final)
-            states[FinalState.of(leaf.final, keys)] += 1
+            states[FinalState.of_sorted(leaf.final, state_keys)] += 1
             if verdict_only:  # the counts are those seen so far: no orders counted
                 counts[0 if holds else 1] += 1
             else:
