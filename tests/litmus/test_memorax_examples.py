@@ -52,7 +52,7 @@ def test_the_vips_m_files_are_refused_by_name(name):
 def test_the_whole_folder_holds_memoraxs_verdicts():
     """Every file and model of the manifest, each stopped at its first violation (``run -q``)."""
     suite = load_suite(DATA)
-    assert len(suite.tests) == 9
+    assert len(suite.tests) == 10
     for entry in suite.tests:
         for model in ("sc", "tso", "pso"):
             want = suite.expect[(entry.key, model)].word
