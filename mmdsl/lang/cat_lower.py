@@ -442,11 +442,16 @@ def include_cat(path: Path, model: Model, search_dirs: list[Path], pos: SourcePo
 def lower_cat_file(path: str | Path, search_dirs: list[Path] | None = None,
                    variants: frozenset = frozenset()) -> Model:
     """Run a herd cat model (with stdlib.cat and its includes) into a core IR Model."""
+    lowerer = CatLowerer([Path(d) for d in (search_dirs or [])], variants)
     try:
-        return CatLowerer([Path(d) for d in (search_dirs or [])], variants).load(Path(path))
+        return lowerer.load(Path(path))
     except RecursionError:
-        raise ModelError("definitions chained too deeply to lower (each let built on the one before, "
-                         "thousands deep)", SourcePos(str(path), 1, 1)) from None
+        depth, outer = getattr(lowerer, "deepest", (0, None))
+        if outer is None:
+            raise ModelError("the model is nested too deeply to lower", SourcePos(str(path), 1, 1)) from None
+        raise ModelError(f"definitions chained too deeply to lower: '{outer.name}' reads a chain of more than "
+                         f"{depth - 1} definitions, each built on the next", outer.pos,
+                         hint="fewer lets, each doing more") from None
 
 
 __all__ = ["lower_cat_file"]

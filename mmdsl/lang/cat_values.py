@@ -99,10 +99,15 @@ class CatExpressions:
                 if v.busy:
                     raise ModelError(f"'{v.name}' is defined in terms of itself (use let rec)", v.pos)
                 v.busy = True
+                forcing = self.__dict__.setdefault("forcing", [])  # the definitions being read, outermost first
+                forcing.append(v)
+                if len(forcing) > self.__dict__.get("deepest", (0,))[0]:
+                    self.deepest = (len(forcing), forcing[0])  # for the error of a chain too deep to follow
                 try:
                     value = self._value(v.node, v.env)
                 finally:
                     v.busy = False
+                    forcing.pop()
                 if isinstance(value, Expr) and value.op not in ("name", "empty"):
                     ir = self._ir_name(v.name)
                     self.model.lets.append(LetGroup([Binding(ir, value, v.pos)]))

@@ -182,7 +182,8 @@ class Prepared:
                 if nxt == current:
                     return current
                 current = nxt
-            raise ModelError(f"let rec {', '.join(names)} did not reach a fixpoint")
+            raise ModelError(f"let rec {', '.join(names)} did not reach a fixpoint (it is not monotone: "
+                             f"an approximation takes back what an earlier one added)", group.bindings[0].pos)
 
         # recursive names read the current approximation from `cell`
         for nm in names:

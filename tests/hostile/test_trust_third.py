@@ -147,3 +147,62 @@ def test_a_refused_timeout_is_printed_as_given(given):
     with pytest.raises(MmdslError) as e:
         check_timeout(float(given))
     assert e.value.message == f"--timeout {given} is not a time limit"
+
+
+# ----- item 5: errors name the construct's own line and column, and the true depth -----------
+def _error_of(folder: Path, text: str, name: str, model: str = "sc") -> str:
+    path = folder / name
+    path.write_text(text)
+    r = mmdsl("run", str(path), "-m", model)
+    assert r.returncode == 2 and "Traceback" not in r.stderr, r.stderr
+    return r.stderr.replace(str(path), name)
+
+
+def test_a_let_rec_without_fixpoint_is_blamed_on_its_own_line(tmp_path):
+    cat = tmp_path / "osc.cat"
+    cat.write_text('"osc"\n\nlet rec r = po \\ r\nacyclic r as a\n')
+    r = mmdsl("run", "litmus/classic/SB.litmus", "-m", str(cat))
+    assert r.returncode == 2 and r.stderr.startswith(f"{cat}:3:9: model error: let rec r did not reach a fixpoint")
+
+
+@pytest.mark.parametrize("name,text,where,what", [
+    ("imp.litmus", "X86 imp\n{ x=0; }\n P0 ;\n MOV [x],$1 ;\nexists (" + " => ".join(["x=1"] * 3000) + ")\n",
+     "5:13", "a chain of 2999 '=>' in one statement"),
+    ("cif.litmus", "C cif\n{ x=0; }\nP0 (int* x) {\n  int r0 = 0;\n" + "  if (r0 == 0)" * 2000
+     + " r0 = 1;\n  *x = r0;\n}\nexists (x=1)\n", "5:3", "a chain of 2000 'if' in one statement"),
+    ("cplus.litmus", "C cplus\n{ x=0; }\nP0 (int* x) {\n  int r0 = 0;\n  r0 = " + " + ".join(["1"] * 3000)
+     + ";\n  *x = r0;\n}\nexists (x=1)\n", "5:10", "a chain of 2999 '+' in one statement"),
+    ("rif.rmm", "forbidden CS\nprocess\ntext\n  " + "if true then " * 1500 + "nop;\n  CS: nop\n",
+     "4:3", "a chain of 1500 'if' in one statement"),
+])
+def test_long_chains_are_located_at_their_first_operator(tmp_path, name, text, where, what):
+    err = _error_of(tmp_path, text, name)
+    assert err.startswith(f"{name}:{where}: litmus error: nested too deeply to be read ({what})"), err
+
+
+def test_long_postfix_chains_and_let_chains_in_cat_are_located(tmp_path):
+    inv = tmp_path / "inv.cat"
+    inv.write_text('"inv"\nlet r = po' + "^-1" * 200 + "\nacyclic r as a\n")
+    r = mmdsl("check-model", str(inv))
+    assert r.returncode == 2 and "Traceback" not in r.stderr
+    assert r.stderr.startswith(f"{inv}:2:11: model error: expression nested more than 50 deep: "
+                               "a chain of 200 postfix operators"), r.stderr
+    lets = tmp_path / "lets.cat"
+    lets.write_text('"lets"\nlet r0 = po\n' + "".join(f"let r{i} = r{i - 1}^-1\n" for i in range(1, 1000))
+                    + "acyclic r999 as a\n")
+    r = mmdsl("check-model", str(lets))
+    assert r.returncode == 2 and "Traceback" not in r.stderr
+    assert r.stderr.startswith(f"{lets}:1001:5: model error: definitions chained too deeply to lower: "
+                               "'r999' reads a chain of more than"), r.stderr
+
+
+def test_a_model_copied_for_one_event_rmws_shares_its_expressions():
+    """200 nested ^-1 (under the postfix limit through lets) once overflowed deepcopy."""
+    from copy import deepcopy
+
+    from mmdsl.lang.ir import Expr
+
+    e = Expr("name", name="po")
+    for _ in range(5000):
+        e = Expr("inv", (e,))
+    assert deepcopy([e])[0] is e
