@@ -110,3 +110,32 @@ def test_jobs_are_capped_at_the_tests_and_the_cores(tmp_path, monkeypatch):
     run = run_suite(suite, model_columns(suite, ["sc"]), jobs=10_000)
     assert len(run.cells) == 5 and all(c.status == "ok" for c in run.cells.values())
     assert len(spawned) == run.jobs == min(5, default_jobs())
+
+
+@pytest.mark.parametrize("term", ["~(x=2)", "a[1]=0", "0:EAX=0 \\/ ~x=3"])
+def test_a_condition_of_20000_terms_is_read_in_linear_time(term):
+    """The grammar took about a millisecond per term (a minute for 16,000); read flat, 20,000
+    terms take a fraction of a second: 5 CPU seconds is a margin of ten and more."""
+    from budget import cpu_budget
+
+    from mmdsl.litmus import parse_litmus
+
+    text = ("X86 big\n{ x=0; int a[2]; }\n P0 ;\n MOV [x],$1 ;\nexists ("
+            + " /\\ ".join([term] * 20_000) + ")\n")
+    with cpu_budget(5):
+        program = parse_litmus(text, "big.litmus")
+    prop = program.condition.prop
+    assert len(prop.items) == (20_000 if "\\/" not in term else 20_001)  # a \/ ~b /\ c \/ ...
+
+
+def test_a_condition_read_flat_keeps_the_grammars_errors():
+    from mmdsl.core.errors import LitmusError
+    from mmdsl.litmus import parse_litmus
+
+    head = "X86 t\n{ x=0; int a[2]; }\n P0 ;\n MOV [x],$1 ;\n"
+    for cond, where, words in (("exists (x=1 /\\ )", "5:13", "malformed final condition at '/\\ )'"),
+                               ("exists (a[5]=1 \\/ ~x=1)", "5:9", "'a[5]' is past the end of array 'a'"),
+                               ("exists (x=1 \\/ a=1)", "5:16", "'a' is an array of 2 cells")):
+        with pytest.raises(LitmusError) as e:
+            parse_litmus(head + cond + "\n", "t.litmus")
+        assert f"t.litmus:{where}:" in str(e.value) and words in str(e.value), str(e.value)
