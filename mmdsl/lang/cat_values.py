@@ -295,7 +295,9 @@ class CatExpressions:
         if op == "add":
             raise UnsupportedError("cat '++' (adding an element to a set) is not supported by mmdsl", pos)
         args = [self._expr(a, env) for a in node.args]
-        if len(args) > 2:  # a flat chain a | b | c ...: one operator at a time
+        if len(args) > 2 and op == "union":
+            return self._union_chain(args, pos)
+        if len(args) > 2:  # a flat chain a & b & c ...: one operator at a time
             acc = args[0]
             for b in args[1:]:
                 acc = self._binary(op, acc, b, pos)
@@ -303,6 +305,24 @@ class CatExpressions:
         if len(args) == 2:
             return self._binary(op, args[0], args[1], pos)
         return self._unary(op, args[0], pos)
+
+    def _union_chain(self, args: list[Expr], pos: SourcePos) -> Expr:
+        """``a | b | c ...`` as ``_binary`` folds it one term at a time, in time linear in the
+        terms: while the union so far is one union node, a term of its type joins its parts (a
+        term of no type, or a typed empty set, leaves it as it is) without copying them."""
+        acc, parts, typ = args[0], None, None
+        for b in args[1:]:
+            if parts is not None:
+                if b.type is None or (b.type == typ and b.op == "empty"):
+                    continue
+                if b.type == typ:
+                    parts.extend(b.args if b.op == "union" else (b,))
+                    continue
+                acc, parts = Expr("union", tuple(parts), type=typ, pos=pos), None
+            acc = self._binary("union", acc, b, pos)
+            if acc.op == "union":
+                parts, typ = list(acc.args), acc.type
+        return acc if parts is None else Expr("union", tuple(parts), type=typ, pos=pos)
 
     def _binary(self, op: str, a: Expr, b: Expr, pos: SourcePos) -> Expr:
         args = [a, b]
