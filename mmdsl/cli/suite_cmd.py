@@ -48,7 +48,7 @@ def suite(
     Exit code: 0 every expectation held, 1 a mismatch, a timeout or a crash, 2 bad input.
     """
     from ..suite.console import RunProgress, print_run
-    from ..suite.manifest import load_suite, select_tests
+    from ..suite.manifest import load_suite_within, select_tests
     from ..suite.report import render_report, report_format, write_report
     from ..suite.run import model_columns, run_suite
 
@@ -58,7 +58,7 @@ def suite(
         return
     report = report_format(report, output, as_json)
     to_stdout = report is not None and output is None
-    the_suite = select_tests(load_suite(target), list(tests))
+    the_suite = select_tests(load_suite_within(target, timeout), list(tests))
     columns = model_columns(the_suite, list(model))
     if draw is not None:
         from ..render.graphviz_out import check_format
@@ -122,14 +122,14 @@ def _fences_table(target, models: list, tests: list, timeout: float, report, out
     """``--fences``: every minimal fence set per program and model, one cell at a time."""
     from ..core.limits import check_timeout
     from ..suite.fence_table import FORMATS, fence_table, render_fence_table
-    from ..suite.manifest import load_suite, select_tests
+    from ..suite.manifest import load_suite_within, select_tests
     from ..suite.report import write_report
     from ..suite.run import model_columns
 
     fmt = "json" if as_json else (report or "text")
     if fmt not in FORMATS:
         raise MmdslError(f"--report {fmt} with --fences", expected=", ".join(FORMATS))
-    the_suite = select_tests(load_suite(target), tests)
+    the_suite = select_tests(load_suite_within(target, timeout), tests)
     columns = model_columns(the_suite, models)
 
     def progress(cell) -> None:

@@ -97,10 +97,15 @@ class CatExpressions:
                 if v.busy:
                     raise ModelError(f"'{v.name}' is defined in terms of itself (use let rec)", v.pos)
                 v.busy = True
+                forcing = self.__dict__.setdefault("forcing", [])  # the definitions being read, outermost first
+                forcing.append(v)
+                if len(forcing) > self.__dict__.get("deepest", (0,))[0]:
+                    self.deepest = (len(forcing), forcing[0])  # for the error of a chain too deep to follow
                 try:
                     value = self._value(v.node, v.env)
                 finally:
                     v.busy = False
+                    forcing.pop()
                 if isinstance(value, Expr) and value.op not in ("name", "empty"):
                     ir = self._ir_name(v.name)
                     self.model.lets.append(LetGroup([Binding(ir, value, v.pos)]))
@@ -303,7 +308,9 @@ class CatExpressions:
             args = [self._expr_of(v, a) for v, a in zip(values, node.args)]  # or says what is not one
         else:
             args = [self._expr(a, env) for a in node.args]
-        if len(args) > 2:  # a flat chain a | b | c ...: one operator at a time
+        if len(args) > 2 and op == "union":
+            return self._union_chain(args, pos)
+        if len(args) > 2:  # a flat chain a & b & c ...: one operator at a time
             acc = args[0]
             for b in args[1:]:
                 acc = self._binary(op, acc, b, pos)
@@ -311,6 +318,24 @@ class CatExpressions:
         if len(args) == 2:
             return self._binary(op, args[0], args[1], pos)
         return self._unary(op, args[0], pos)
+
+    def _union_chain(self, args: list[Expr], pos: SourcePos) -> Expr:
+        """``a | b | c ...`` as ``_binary`` folds it one term at a time, in time linear in the
+        terms: while the union so far is one union node, a term of its type joins its parts (a
+        term of no type, or a typed empty set, leaves it as it is) without copying them."""
+        acc, parts, typ = args[0], None, None
+        for b in args[1:]:
+            if parts is not None:
+                if b.type is None or (b.type == typ and b.op == "empty"):
+                    continue
+                if b.type == typ:
+                    parts.extend(b.args if b.op == "union" else (b,))
+                    continue
+                acc, parts = Expr("union", tuple(parts), type=typ, pos=pos), None
+            acc = self._binary("union", acc, b, pos)
+            if acc.op == "union":
+                parts, typ = list(acc.args), acc.type
+        return acc if parts is None else Expr("union", tuple(parts), type=typ, pos=pos)
 
     def _binary(self, op: str, a: Expr, b: Expr, pos: SourcePos) -> Expr:
         args = [a, b]

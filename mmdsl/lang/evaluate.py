@@ -192,7 +192,8 @@ class Prepared:
                 if nxt == current:
                     return current
                 current = nxt
-            raise ModelError(f"let rec {', '.join(names)} did not reach a fixpoint")
+            raise ModelError(f"let rec {', '.join(names)} did not reach a fixpoint (it is not monotone: "
+                             f"an approximation takes back what an earlier one added)", group.bindings[0].pos)
 
         # recursive names read the current approximation from `cell`
         for nm in names:
@@ -443,8 +444,10 @@ def _specialised(op: str, is_set: bool, n: int, full: int, parts: list[tuple]) -
                 more = rest[1:]
             else:
                 rows, more = first, rest
-            for g in more:
+            for k, g in enumerate(more, 1):
                 rows = map(combine, rows, g(d).rows)
+                if k % 256 == 0:  # a long chain of lazy maps is consumed by as deep a C recursion
+                    rows = tuple(rows)
             return Rel(n, tuple(rows))
 
         return rows_op

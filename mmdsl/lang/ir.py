@@ -113,6 +113,11 @@ class Expr:
     def __str__(self) -> str:
         return render_expr(self)
 
+    def __deepcopy__(self, memo) -> "Expr":
+        """An expression is not changed once built (rewrites build new ones): a copied model
+        shares its expressions, however deeply they nest (``po^-1^-1...``)."""
+        return self
+
     def names(self) -> set[str]:
         if self.op == "name":
             return {self.name}

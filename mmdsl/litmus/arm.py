@@ -81,10 +81,24 @@ def _operand2(ops: Operands, i: int) -> Expr:
     return Const(ops.imm(i)) if ops.kind(i) == "imm" else ops.reg(i)
 
 
+def _refuse_pc(m: str, ops: Operands) -> None:
+    """PC (R15) as an operand: writing it branches to the value (``LDR PC,[R1]`` jumps to what it
+    loads) and reading it gives the instruction's own address; neither is a data register here."""
+    for k, node in enumerate(ops.nodes):
+        kind = node.get_name()
+        regs = [node[0]] if kind == "reg" else [node.get("base"), node.get("index")] if kind == "mem" else []
+        if "PC" in regs:
+            what = ("writing PC branches to the value written" if k == 0 and kind == "reg" and m not in
+                    ("STR", "STREX", "CMP", "CBZ", "CBNZ") else "reading PC gives the instruction's address")
+            raise UnsupportedError(f"PC as an operand of '{m}' is not supported: {what}, and litmus "
+                                   "threads have no instruction addresses", hint="use a general register R0-R12")
+
+
 def lower_instruction(mnemonic: str, ops: Operands, code: CellCode) -> None:
     """Append the core instructions of one ARM instruction to ``code``."""
     out = code.instrs
     m = mnemonic.upper()
+    _refuse_pc(m, ops)
     if m in ("LDR", "STR"):
         ops.arity(2)
         if m == "LDR":

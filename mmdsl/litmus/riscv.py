@@ -114,8 +114,22 @@ def _word(mnemonic: str, op: str, a: Expr, b: Expr) -> Expr:
     return UnOp("sext32", BinOp(op, a, b))
 
 
+_SHAMT_BITS = {"slli": 6, "srli": 6, "srai": 6, "slliw": 5, "srliw": 5, "sraiw": 5}  # RV64I's shamt fields
+
+
+def _check_shamt(mnemonic: str, ops: _Operands) -> None:
+    """An immediate shift's amount fits its shamt field (0..63; 0..31 for the W forms), or the
+    instruction has no encoding (the assembler refuses ``slli x5,x5,64``)."""
+    bits = _SHAMT_BITS[mnemonic]
+    if len(ops.nodes) == 3 and ops.kind(2) == "imm" and not 0 <= ops.imm(2) < 1 << bits:
+        raise CellError(f"shift amount {ops.imm(2)} of '{mnemonic}' is out of range", 0,
+                        f"a shift amount from 0 to {(1 << bits) - 1}")
+
+
 def lower_instruction(mnemonic: str, ops: _Operands, code: CellCode) -> None:
     """Append the core instructions of one RISC-V instruction to ``code``."""
+    if mnemonic in _SHAMT_BITS:
+        _check_shamt(mnemonic, ops)
     parts = mnemonic.split(".")
     base = parts[0]
     if base in _LOADS or base in _STORES:

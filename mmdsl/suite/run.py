@@ -30,6 +30,12 @@ def default_jobs() -> int:
         return os.cpu_count() or 1
 
 
+def local_jobs(asked: int, tests: int) -> int:
+    """The worker processes worth starting on this machine: no more than the tests, nor than
+    the CPUs this process may use (more only share those CPUs, each with its own memory)."""
+    return max(1, min(asked, tests, default_jobs()))
+
+
 @dataclass
 class SuiteRun:
     """The cells of one run of a suite, with what each was expected to give."""
@@ -164,6 +170,7 @@ def run_suite(suite: Suite, models: list[ModelRef], *, engine: str | None = None
     elif executor == "local":
         from .local import LocalPool
 
+        jobs = local_jobs(jobs, len(items))
         chunks = make_chunks(items, jobs)
         run.jobs = max(1, min(jobs, len(chunks)))  # the worker processes actually started
         LocalPool(spec, jobs).run(chunks, take, on_tick)
