@@ -210,7 +210,11 @@ def build_harness(program: Program, backend: str) -> Harness:
     out.append("}")
     out.append("static void reset(void) {\n    for (long i = 0; i < size; i++) {")
     for loc, c in locs.items():
-        out.append(f"        {c}[i] = {c_int(program.init.get(loc, 0))};")
+        try:
+            out.append(f"        {c}[i] = {c_int(program.init.get(loc, 0))};")
+        except UnsupportedError as err:
+            raise UnsupportedError(f"{program.path or program.name}: the initial value of '{loc}': "
+                                   f"{err.message}") from None
     out.append("    }\n}")
     out.append("static void collect(void) {\n    int64_t v[NK] = {0};\n    for (long i = 0; i < size; i++) {")
     for k, key in enumerate(keys):
