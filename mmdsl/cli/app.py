@@ -24,7 +24,7 @@ def _build_app():
         import typer
 
         from . import (check_model_cmd, compare_cmd, diff_models_cmd, draw_cmd, explore_cmd, fences_cmd,
-                       generate_cmd, models_cmd, run_cmd, serve_cmd, suite_cmd)
+                       generate_cmd, hw_cmd, models_cmd, run_cmd, serve_cmd, suite_cmd)
     finally:
         gc.set_threshold(*before)  # importing this module (tests do) changes nothing
 
@@ -46,6 +46,7 @@ def _build_app():
     typer_app.command("draw")(draw_cmd.draw)
     typer_app.command("generate")(generate_cmd.generate)
     typer_app.command("serve")(serve_cmd.serve)
+    typer_app.command("hw")(hw_cmd.hw)
     return typer_app
 
 

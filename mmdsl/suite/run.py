@@ -14,7 +14,7 @@ from ..core.files import read_input
 from ..core.limits import check_timeout, within
 from .expectations import Expectation
 from .manifest import ManifestError, ModelRef, Suite, resolve_model
-from .work import DISAGREE, ERROR, OK, Cell, RunSpec, WorkItem, make_chunks, run_item
+from .work import DISAGREE, ERROR, HW_FORBIDDEN, OK, Cell, RunSpec, WorkItem, make_chunks, run_item
 
 EXECUTORS = ("local", "inline", "dask")
 DEFAULT_TIMEOUT = 60.0
@@ -99,7 +99,7 @@ class SuiteRun:
         outcomes = self.outcomes()
         if outcomes.get(ERROR):
             return 2
-        failed = ("timeout", "limit", "crash", DISAGREE) + ((MISMATCH,) if count_mismatches else ())
+        failed = ("timeout", "limit", "crash", DISAGREE, HW_FORBIDDEN) + ((MISMATCH,) if count_mismatches else ())
         return 1 if any(outcomes.get(o) for o in failed) else 0
 
 
