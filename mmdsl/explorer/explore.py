@@ -14,15 +14,15 @@ from ..core.program import Program
 from ..lang.fence_use import fence_warnings
 from ..lang.ir import Model
 from .machines.table.enabling import model_rules
-from .graph import StateGraph, build_graph
+from .graph import build_graph
+from .result import ENGINE, Exploration
 from .overtaking import Overtaking, step_overtakings, trace_overtakings
 from .memory import MemoryLimit
 from .search import SearchOutcome, StateLimit, path_to, search
 from .machines.table.state import Machine
-from .trace import Describer, Step
+from .trace import Describer
 from .machines.table.transitions import PendingLimit, Semantics
 
-ENGINE = "explorer"
 DEFAULT_MAX_PENDING = 16
 DEFAULT_MAX_STATES = 2_000_000
 # the pending-list bound of a program that loops forever with a property on its states
@@ -37,25 +37,6 @@ def pending_bound(program: Program, max_pending: int | None) -> int:
     return DEFAULT_BUFFER_BOUND if program.state_property else DEFAULT_MAX_PENDING
 
 
-@dataclass
-class Exploration(TestResult):
-    """What the explorer found: a ``TestResult`` (engine "explorer") plus a trace and the state graph.
-
-    ``states`` maps each reachable final state (restricted to the observed keys, exactly
-    as the axiomatic checker's) to the number of distinct full final states showing it;
-    ``positive``/``negative`` count distinct final states satisfying or not the
-    condition's proposition (herd counts executions). ``stats`` holds the search
-    counters (see ``explore``).
-    """
-
-    trace: list[Step] | None = None  # a path to the first final state reaching the outcome
-    trace_final: str | None = None  # that final state, as text
-    graph: StateGraph | None = None
-
-    @property
-    def result(self) -> "Exploration":
-        """The exploration itself (it is the ``TestResult``); kept for callers of the first version."""
-        return self
 
 
 def explore(program: Program, model: Model, *, por: bool = True, order: str = "dfs",

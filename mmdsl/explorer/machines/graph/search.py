@@ -51,7 +51,7 @@ def explore_graph(program: Program, model: Model, *, max_states: int, target=Non
 
     A program with loops has them unrolled ``unroll`` times (default herd's 2), spin
     iterations blocked (``axiomatic/loops.py``); a verdict the bound may change says so."""
-    from ...explore import ENGINE, Exploration
+    from ...result import ENGINE, Exploration
 
     why = refusal(program, model)
     if why is not None:
