@@ -4,7 +4,7 @@
 #                    verdicts (matrices, HTML reports in out/), diagrams in out/diagrams/
 #   ./dev.sh test    the whole test suite, slow corpus checks included (what CI runs)
 #   ./dev.sh setup   only the set-up
-# Set-up: Debian's graphviz (for diagrams), chromium + chromium-driver (browser tests), a virtualenv in .venv with mmdsl installed
+# Set-up: Debian's graphviz (for diagrams), gcc (mmdsl hw), chromium + chromium-driver (browser tests), a virtualenv in .venv with mmdsl installed
 # (editable) and its test and Dask extras. Re-running skips what is already done.
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -39,6 +39,19 @@ setup_browser() {
         || echo "warning: chromium could not be installed; the browser tests will skip" >&2
 }
 
+setup_cc() {
+    # Debian's gcc, for `mmdsl hw` (litmus tests compiled and run on this CPU); without it
+    # those tests skip, saying so
+    command -v gcc >/dev/null 2>&1 && return
+    local sudo=""
+    [ "$(id -u)" -ne 0 ] && sudo="sudo"
+    echo "installing Debian's gcc (for mmdsl hw)..." >&2
+    local apt="$sudo env DEBIAN_FRONTEND=noninteractive apt-get"
+    $apt install -y -q gcc libc6-dev binutils >/dev/null 2>&1 \
+        || { $apt update -q >/dev/null && $apt install -y -q gcc libc6-dev binutils >/dev/null; } \
+        || echo "warning: gcc could not be installed; the hardware tests will skip" >&2
+}
+
 setup_venv() {
     local py stamp want
     py=$(python_bin)
@@ -57,6 +70,7 @@ job=${1:-run}
 shift || true
 setup_graphviz
 setup_browser
+setup_cc
 setup_venv
 case "$job" in
     setup) ;;

@@ -8,7 +8,10 @@ corpus is X86_64, herd's x86tso.cat says X86: without it herd refuses every file
 and both tools get the same files, one per test name (herd checks a name once per run and
 silently skips a later file of the same name), and the verdicts each printed are counted; mmdsl is
 byte-compiled first, as an installed mmdsl is. Also times start-up (``mmdsl run`` on one classic
-test, best of --repeat) and the scaling family of bench/scaling.py through the CLI.
+test, best of --repeat) and the slowest tests of the scaling family (bench/scaling.py) and of
+the coherence family (bench/coherence_family.py) through the CLI, one process each.
+Each corpus row is run in pairs, mmdsl then herd7, --pairs times (A B A B ...), and the
+medians are printed, with the median and range of the pairs' CPU ratios.
 Run it from the repository root:  .venv/bin/python bench/compare_herd.py [--model tso]
 Not a timed test: our machines are shared, compare ratios within one run.
 """
@@ -129,10 +132,43 @@ def mmdsl() -> list[str]:
     return [str(exe)] if exe.exists() else [sys.executable, "-m", "mmdsl.cli.app"]
 
 
+def median(xs: list[float]) -> float:
+    xs = sorted(xs)
+    mid = len(xs) // 2
+    return xs[mid] if len(xs) % 2 else (xs[mid - 1] + xs[mid]) / 2
+
+
+def paired(ours: list[str], theirs: list[str] | None, pairs: int) -> dict:
+    """Run ``ours`` and ``theirs`` alternately (A B A B ...) ``pairs`` times: the median wall and
+    CPU seconds of each, the median and range of the per-pair CPU ratios, the verdicts printed
+    and the exit codes. A pair's two runs see about the same load, so its ratio is fairer
+    than a ratio of two separate single runs."""
+    runs: dict[str, list] = {"ours": [], "theirs": []}
+    for _ in range(pairs):
+        runs["ours"].append(timed(ours))
+        if theirs:
+            runs["theirs"].append(timed(theirs))
+    out = {}
+    for side, rs in runs.items():
+        if rs:
+            out[side] = (median([r[0] for r in rs]), median([r[1] for r in rs]),
+                         max(r[2] for r in rs), rs[-1][3])
+    if theirs:
+        ratios = [a[1] / b[1] for a, b in zip(runs["ours"], runs["theirs"]) if b[1]]
+        out["ratios"] = ratios
+    return out
+
+
+def cell(wall: float, cpu: float, rc: int) -> str:
+    return f"{wall:.2f} s wall, {cpu:.2f} s CPU" + ("" if rc == 0 else f" (exit {rc})")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--model", default="tso")
     ap.add_argument("--repeat", type=int, default=5, help="start-up runs (the best is kept)")
+    ap.add_argument("--pairs", type=int, default=5,
+                    help="paired runs (mmdsl, herd7, mmdsl, herd7 ...) per row; medians are printed")
     args = ap.parse_args()
     corpus = sorted(glob.glob(str(CORPUS / "**" / "*.litmus"), recursive=True))
     files, dropped = one_file_per_test(corpus)
@@ -141,7 +177,8 @@ def main() -> None:
     print(byte_compile())
     print(f"{len(files)} corpus files ({len(dropped)} of {len(corpus)} left out: a test name "
           f"already seen), model {args.model}; "
-          + (f"herd7 {herd_version(herd)} at {herd}" if herd else "herd7 is not on PATH: mmdsl alone"))
+          + (f"herd7 {herd_version(herd)} at {herd}" if herd else "herd7 is not on PATH: mmdsl alone")
+          + f"; medians of {args.pairs} paired runs")
     print()
     rows, counts = [], []
     m = mmdsl() + ["run", *files, "-m", args.model]
@@ -151,34 +188,37 @@ def main() -> None:
         ("verdicts only: mmdsl `-q`, herd7 `-speedcheck true`", m + ["-q"],
          herd_command(herd, args.model, files, speedcheck=True) if herd else None),
     ]:
-        wall, cpu, rc, n = timed(ours)
-        cell = f"{wall:.1f} s wall, {cpu:.1f} s CPU" + ("" if rc == 0 else f" (exit {rc})")
+        got = paired(ours, theirs, args.pairs)
+        wall, cpu, rc, n = got["ours"]
+        short = label.split(":")[0].split(" (")[0]
         if theirs:
-            hw, hc, hrc, hn = timed(theirs)
-            hcell = f"{hw:.1f} s wall, {hc:.1f} s CPU" + ("" if hrc == 0 else f" (exit {hrc})")
-            rows.append((label, cell, hcell, f"{cpu / hc:.2f}" if hc else ""))
-            counts.append(f"{label.split(':')[0].split(' (')[0]}: mmdsl {n}, herd7 {hn} verdicts")
+            hw, hc, hrc, hn = got["theirs"]
+            ratios = got["ratios"]
+            spread = f"{median(ratios):.2f} ({min(ratios):.2f} to {max(ratios):.2f})" if ratios else ""
+            rows.append((label, cell(wall, cpu, rc), cell(hw, hc, hrc), spread))
+            counts.append(f"{short}: mmdsl {n}, herd7 {hn} verdicts")
         else:
-            rows.append((label, cell, "not run", ""))
-            counts.append(f"{label.split(':')[0].split(' (')[0]}: mmdsl {n} verdicts")
+            rows.append((label, cell(wall, cpu, rc), "not run", ""))
+            counts.append(f"{short}: mmdsl {n} verdicts")
     best = min(timed(mmdsl() + ["run", "litmus/classic/SB.litmus", "-m", args.model])[:2]
                for _ in range(args.repeat))
     rows.append((f"start-up: `mmdsl run litmus/classic/SB.litmus` (best of {args.repeat})",
                  f"{best[0]:.2f} s wall, {best[1]:.2f} s CPU", "", ""))
-    scaling = sorted(glob.glob(str(ROOT / "litmus" / "scaling" / "*.litmus")))
-    worst = ("", 0.0, 0.0)
-    for f in scaling:
-        wall, cpu, _, _ = timed(mmdsl() + ["run", f, "-m", args.model])
-        if cpu > worst[2]:
-            worst = (Path(f).stem, wall, cpu)
-    rows.append((f"scaling family ({len(scaling)} tests, one process each): the slowest, {worst[0]}",
-                 f"{worst[1]:.2f} s wall, {worst[2]:.2f} s CPU", "", ""))
-    print("| what | mmdsl | herd7 | ratio (CPU) |")
+    for family in ("scaling", "coherence"):
+        tests = sorted(glob.glob(str(ROOT / "litmus" / family / "*.litmus")))
+        worst = ("", 0.0, 0.0)
+        for f in tests:
+            wall, cpu, _, _ = timed(mmdsl() + ["run", f, "-m", args.model])
+            if cpu > worst[2]:
+                worst = (Path(f).stem, wall, cpu)
+        rows.append((f"{family} family ({len(tests)} tests, one process each): the slowest, {worst[0]}",
+                     f"{worst[1]:.2f} s wall, {worst[2]:.2f} s CPU", "", ""))
+    print("| what | mmdsl (median) | herd7 (median) | ratio (CPU, median of pairs, range) |")
     print("|---|---|---|---|")
     for r in rows:
         print("| " + " | ".join(r) + " |")
     print()
-    print("Verdicts printed (" + str(len(files)) + " files): " + "; ".join(counts) + ".")
+    print("Verdicts printed (" + str(len(files)) + " files, last run): " + "; ".join(counts) + ".")
 
 
 if __name__ == "__main__":

@@ -14,7 +14,7 @@ annotation Rel "sw.rl, sc.w.rl, amoswap.w.rl ...: release (.rl)"
 annotation AcqRel "both (.aqrl or .aq.rl)"
 annotation X "the accesses of lr and sc (exclusives)"
 annotation AMO "both events of an AMO (amoswap, amoadd, amoor ...)"
-annotation lr, sc "load-reserved, store-conditional"
+annotation lr, stcond "load-reserved, store-conditional"
 
 class AQ = Acq | AcqRel                  "acquire accesses"
 class RL = Rel | AcqRel                  "release accesses"

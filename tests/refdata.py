@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import hashlib
+import os
 import re
 from pathlib import Path
 
@@ -11,8 +12,9 @@ ROOT = Path(__file__).resolve().parent.parent
 # the repository's own copies (tests/reference/README.md says where each came from)
 REFERENCE = ROOT / "tests" / "reference"
 # where new reference data arrives; only drift checks and tests of third-party model
-# files (herd's .cat models, not copied) read it, and they skip when it is absent
-SHARED_REFERENCE = (ROOT / ".." / "shared" / "reference").resolve()
+# files (herd's .cat models, not copied) read it, and they skip when it is absent;
+# MMDSL_SHARED_REFERENCE names it for a checkout that is not beside ../shared (a worktree)
+SHARED_REFERENCE = Path(os.environ.get("MMDSL_SHARED_REFERENCE") or (ROOT / ".." / "shared" / "reference")).resolve()
 X86_SUITE = ROOT / "litmus" / "x86"
 RISCV_SUITE = ROOT / "litmus" / "riscv"
 # corpus tests mmdsl refuses to read (left out of litmus/riscv; see its ORIGIN.md): a

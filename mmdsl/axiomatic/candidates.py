@@ -22,6 +22,7 @@ from ..core.program import Load, Value
 from ..lang.cat_linux import lock_order
 from ..lang.evaluate import Dynamic, Prepared
 from ..relations import Rel
+from .coherence_cuts import coherence_cuts
 from .structure import Structure
 from .symbolic import value_of, variables
 
@@ -114,12 +115,19 @@ class Enumerator:
                 opts.append(w)
             self.choices.append((r, opts))
         self.locs = [loc for loc in sorted(s.writes_by_loc)]
+        writes = [e for e in s.events if e.kind == "W"]
+        self._consts = ({e.eid: e.value for e in writes} if all(e.value is not None for e in writes)
+                        else None)  # see _values
+        self._read_slots = [(r, s.events[r].tid, s.templates[r].read) for r in s.reads]
         self.locations = s.locations
         self._checked: Dynamic | None = None  # the last partial check, and its answer
         self._failed = False
         self._locks(prepared)
         # a herd model that computes co itself (lang.cat_own_co): co only picks final writes
         self.own_co = own_co_locations(s.program) if getattr(prepared.model, "own_co", False) else None
+        # the model's own coherence cycles, cut with bit operations (see coherence_cuts)
+        self.cuts = coherence_cuts(s, prepared) if self.prune and self.own_co is None else None
+        self.rr = self.cuts.prepare_reads([r for r, _ in self.choices]) if self.cuts else None
         refusal = getattr(prepared.model, "c_rmw_refusal", "")
         if refusal and s.program.arch == "C":
             _refuse_c_rmws(s, refusal)
@@ -267,6 +275,7 @@ class Enumerator:
             inits.append([w for w in writes if s.events[w].init])
             rests.append([w for w in writes if not s.events[w].init])
         stack = [(0, list(inits[0]), rests[0], 0)]
+        cuts = self.cuts if self._prune_now else None
         while stack:
             li, order, rest, k = stack.pop()
             loc = locs[li]
@@ -287,6 +296,8 @@ class Enumerator:
                 continue  # lock.cat: an unlock right after its lock write (see _locks)
             prefix = order + [w]
             remaining = rest[:k] + rest[k + 1:]
+            if cuts is not None and cuts.before[w] and any(cuts.before[w] >> x & 1 for x in remaining):
+                continue  # coWW: a write that must come before w in co is not placed yet
             if remaining and loc in self.last_value and not any(self._last_ok(loc, x) for x in remaining):
                 continue  # -q: none of the writes left can end the order with the wanted value
             if self._prune_now and remaining and len(prefix) + len(remaining) > 2:
@@ -317,16 +328,26 @@ class Enumerator:
             return
         if self.lock_after is not None and self._prune_now:
             self._need = self._lock_need(chosen)
-        self._rf(0, [0] * self.n, {}, chosen, co_rows)
-
-    def _rf(self, i: int, rf_rows: list[int], src: dict[int, int], co: dict, co_rows: list[int]) -> None:
         choices = self.choices
-        if i == len(choices):
+        rr = None
+        if self.cuts is not None and self._prune_now:  # sources coherence leaves each read
+            choices = [(r, self.cuts.sources(r, opts, co_rows)) for r, opts in choices]
+            if any(not opts for _, opts in choices):
+                return
+            rr = self.rr
+        self._rf(choices, rr, [0] * self.n, {}, chosen, co_rows)
+
+    def _rf(self, choices: list, rr: list | None, rf_rows: list[int], src: dict[int, int], co: dict,
+            co_rows: list[int]) -> None:
+        """Reads-from, read by read, for the reads' options in ``choices``; ``rr``: per read
+        the earlier reads coRR relates it to (see coherence_cuts), None for no such cut."""
+        if not choices:
             self._leaf(rf_rows, src, co, co_rows)
             return
-        at = [-1] * len(choices)  # per read from i on: the index of its current write in its options
+        at = [-1] * len(choices)  # per read: the index of its current write in its options
+        chosen = [0] * len(choices)  # per read: its current write
         need = self._need if self.lock_after is not None and self._prune_now else None
-        depth = i
+        depth = i = 0
         while depth >= i:
             r, opts = choices[depth]
             bit = 1 << r
@@ -341,6 +362,9 @@ class Enumerator:
             w = opts[at[depth]]
             if need and need.get(r, w) != w:
                 continue  # lock.cat: a lock's read reads the write just before its lock's write
+            if rr is not None and rr[depth] and _co_rr(rr[depth], chosen, w, co_rows):
+                continue  # coRR: two reads see their writes against coherence
+            chosen[depth] = w
             rf_rows[w] |= bit
             src[r] = w
             if self._prune_now and self._fails(rf_rows, co_rows):
@@ -454,6 +478,13 @@ class Enumerator:
         The two resolvers are methods, not nested functions calling each other: such a pair
         is a reference cycle per candidate, garbage only the cycle collector frees."""
         s = self.s
+        if self._consts is not None:  # every write's value is a constant: a read has its source's
+            values = dict(self._consts)
+            env = [dict() for _ in s.traces]
+            for r, tid, slot in self._read_slots:
+                env[tid][slot] = values[r] = values[src[r]]
+            self.env = env
+            return values
         values: dict[int, Value] = {}
         env: list[dict[int, Value]] = [dict() for _ in s.traces]
         visiting: dict[int, None] = {}  # the events being resolved, in order (a stack)
@@ -529,6 +560,15 @@ class Enumerator:
                 except UnsupportedError as err:  # e.g. an address plus a value read, never used
                     raise err.locate(*_writer_of(s.program.threads[tid].instrs, reg)) from None
         return final
+
+
+def _co_rr(related: list[tuple[int, bool]], chosen: list[int], w: int, co_rows: list[int]) -> bool:
+    """Does reading ``w`` contradict coherence with an earlier read's write ``chosen[j]``?"""
+    for j, before in related:
+        other = chosen[j]
+        if other != w and (co_rows[w] >> other & 1 if before else co_rows[other] >> w & 1):
+            return True
+    return False
 
 
 def _writer_of(instrs, reg: str) -> tuple:

@@ -7,16 +7,17 @@ from collections import Counter
 from dataclasses import dataclass, field
 from itertools import product
 
-from ..core.condition import FinalState
+from ..core.condition import FinalState, key_sort
 from ..core.events import Execution
 from ..core.outcome import TestResult, Violation
 from ..core.program import Program
 from ..lang.cat_choice import COUNTED_ORDERS
 from ..lang.fence_use import fence_warnings
-from ..lang.cat_rmw import has_one_event_rmw, refuse_c_locks
+from ..lang.cat_rmw import has_one_event_rmw, refuse_c11_rmw_with_locks, refuse_c_locks
 from ..lang.ir import Model
 from .candidates import Enumerator, Leaf
 from .explain import explain
+from .loops import LoopBound
 from .structure import Structure
 from .thin_air import SeedOverflow, model_forbids_thin_air
 from .threads import supplied, thin_air_traces
@@ -58,7 +59,7 @@ def _execution(structure: Structure, leaf: Leaf) -> Execution:
     return Execution(events, leaf.rf, leaf.co, dict(structure.rels), leaf.final)
 
 
-def _reached(error):
+def reached(error):
     """The leaf callback of a path that stops at ``error``: taken by an allowed execution, it is
     the test's error; taken by none (the value domains over-approximate), it is no error."""
     def on_leaf(leaf: Leaf, allowed: bool) -> None:
@@ -67,7 +68,8 @@ def _reached(error):
 
 
 def check(program: Program, model: Model, *, why: bool = False, collect: str = "witness",
-          prune: bool = True, max_explanations: int = 4, max_collected: int = 10_000) -> TestResult:
+          prune: bool = True, max_explanations: int = 4, max_collected: int = 10_000,
+          unroll: int | None = None) -> TestResult:
     """Run ``program`` under ``model``.
 
     collect: "witness" keeps one allowed execution matching the condition; "allowed" keeps
@@ -75,13 +77,16 @@ def check(program: Program, model: Model, *, why: bool = False, collect: str = "
     with its violations (in ``result.stats["collected"]``); "none" keeps nothing;
     "verdict" keeps nothing and stops at the first allowed execution that satisfies the
     condition's proposition (herd's ``-speedcheck true``): the verdict is known then, but
-    the states and counts are those seen so far (``result.stats["stopped_early"]``). With
+    the states and counts are those seen so far (``result.stats["stopped_early"]``). ``unroll``:
+    a program with loops has each unrolled that many times, herd's ``-unroll`` (spin
+    iterations blocked, see ``loops.py``; a loop is refused without it). With
     ``why``, forbidden executions whose final state satisfies the condition are explained
     (axiom and cycle) in ``result.why``.
     """
     program.require_final_condition("axiomatic checker")
     start = time.perf_counter()
     keys = observed_keys(program)
+    state_keys = sorted(keys, key=key_sort)  # a final state's keys in FinalState's order
     prop = program.condition.prop
     filt = program.filter
     states: Counter = Counter()
@@ -94,16 +99,8 @@ def check(program: Program, model: Model, *, why: bool = False, collect: str = "
     npartial = 0
     nexplained = 0  # complete candidates enumerated to find explanations (--why)
     stopped = False
-    if model.one_event_rmw_model is not None and program.arch == "C":
-        refuse_c_locks(program)
-    if model.one_event_rmw_model is not None and has_one_event_rmw(program):
-        model = model.one_event_rmw_model  # herd's C11 RMWs are one event: see lang.cat_rmw
-    locations = program.locations  # a property that walks the program: once per check
-    traces, extra = thin_air_traces(program, locations)
-    if isinstance(extra, SeedOverflow):  # no thin-air values looked for: see thin_air.py
-        if not model_forbids_thin_air(model):
-            raise extra.error(program)
-        extra = None
+    loops = LoopBound(unroll) if unroll is not None and program.has_loops() else None
+    model, locations, traces, extra = program_paths(program, model, loops)
     # verdict-only: stop at the first witness, unless a path ends at an error that the full
     # run would report (it is raised only when an allowed execution takes that path)
     verdict_only = (collect == "verdict" and not why
@@ -111,12 +108,12 @@ def check(program: Program, model: Model, *, why: bool = False, collect: str = "
     wanted = wanted_values(prop) if verdict_only else None
     final_locations = [k[1] for k in keys if k[0] == "mem"]
     uncounted = False  # some candidate's orders were too many to count (Prepared.uncounted)
-    for combo, thin_air in _combinations(traces, extra):
+    for combo, thin_air in combinations(traces, extra):
         structure = Structure(program, list(combo), locations)
         prepared = structure.prepare(model)
         error = next((tr.error for tr in combo if tr.error is not None), None)
         if error is not None:  # some thread's path stops at an unsupported value
-            Enumerator(structure, prepared, prune=prune).run(_reached(error))
+            Enumerator(structure, prepared, prune=prune).run(reached(error))
             continue
         enum = Enumerator(structure, prepared, prune=prune, wanted=wanted, thin_air=thin_air)
         # herd's executions that several candidates stand for (herd_execution): the
@@ -127,7 +124,7 @@ def check(program: Program, model: Model, *, why: bool = False, collect: str = "
             if filt is not None and not filt.holds(leaf.final):
                 return
             holds = prop.holds(leaf.final)
-            states[FinalState.of(leaf.final, keys)] += 1
+            states[FinalState.of_sorted(leaf.final, state_keys)] += 1
             if verdict_only:  # the counts are those seen so far: no orders counted
                 counts[0 if holds else 1] += 1
             else:
@@ -196,6 +193,8 @@ def check(program: Program, model: Model, *, why: bool = False, collect: str = "
     result.witness = witness[0] if witness else None
     result.flags = sorted(flags)
     result.warnings = fence_warnings(program, model)
+    if loops is not None and loops.cut:
+        result.warnings.append(f"warning: {program.name}: {loops.note()}")
     if uncounted:
         result.warnings.append(f"warning: {program.name}: witness counts are lower than herd's: some "
                                "execution has more orders from linearisations(...) than mmdsl counts "
@@ -206,6 +205,24 @@ def check(program: Program, model: Model, *, why: bool = False, collect: str = "
     result.stats["partial"] = npartial  # work done besides the complete candidates
     result.stats["why_candidates"] = nexplained
     return result
+
+
+def program_paths(program: Program, model: Model, loops=None) -> tuple:
+    """What every engine over candidate executions starts from: (the model to check, C11's
+    one-event RMW variant where herd's applies, the program's locations, every thread's
+    paths, the extra paths only a value out of thin air takes or None; see ``combinations``).
+    ``loops``: a ``loops.LoopBound`` to unroll loops to (None: a loop is refused)."""
+    if model.one_event_rmw_model is not None and program.arch == "C":
+        (refuse_c11_rmw_with_locks if model.kernel_locks else refuse_c_locks)(program)
+    if model.one_event_rmw_model is not None and has_one_event_rmw(program, locks=not model.kernel_locks):
+        model = model.one_event_rmw_model  # herd's C11 RMWs are one event: see lang.cat_rmw
+    locations = program.locations  # a property that walks the program: once per check
+    traces, extra = thin_air_traces(program, locations, loops)
+    if isinstance(extra, SeedOverflow):  # no thin-air values looked for: see thin_air.py
+        if not model_forbids_thin_air(model):
+            raise extra.error(program)
+        extra = None
+    return model, locations, traces, extra
 
 
 def herd_execution(leaf: Leaf, prepared, model: Model, final_locations: list) -> tuple | None:
@@ -248,7 +265,7 @@ def _reads_co(model: Model) -> bool:
             or any(reads(ax.expr) for ax in model.axioms))
 
 
-def _combinations(traces, extra):
+def combinations(traces, extra):
     """One path per thread, and whether one of them is only taken by a value out of thin air:
     every combination of ``traces``, then those with at least one path of ``extra`` (see
     ``thin_air_traces``)."""

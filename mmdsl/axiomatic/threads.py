@@ -18,6 +18,8 @@ from ..core.program import (
     OLD, Assign, Assume, BinOp, Branch, Const, Fence, Load, Nop, Program, Rmw, Store, StoreCond, Thread,
     UnOp, Value,
 )
+from .loops import LoopBound, spins
+from .pick import PICK_ANY, after_access, after_branch, fence_pick, pick_of, read_pick, set_pick, write_picks
 from .symbolic import is_concrete, substitute, symbolic_eval, taint, value_of, variables
 
 MAX_DOMAIN = 64
@@ -43,6 +45,7 @@ class Template:
     pair: int = -1  # a store-conditional's write: the read index of its load-reserved
     source: int = -1  # a store-conditional's write: the index its status register's taint names
     raw: object = None  # a write: its value with no read pinned (None: ``value``), see thin_air_traces
+    pick: int = 0  # a write: the reads its address or value depend on by pick (axiomatic.pick)
 
 
 
@@ -54,6 +57,7 @@ class Trace:
     nreads: int
     error: MmdslError | None = None  # the path stops here: an unsupported value (see above)
     beyond: tuple = ()  # (location, value) of each read pinned out of thin air (thin_air_traces)
+    cut: bool = False  # stopped at the unrolling bound: its writes feed the value domains, it is no path
 
 
 def _loc_of(addr, instr, thread: Thread, k: int) -> str:
@@ -68,18 +72,29 @@ def _loc_of(addr, instr, thread: Thread, k: int) -> str:
 class _PathWalker:
     """Every path of one thread, forking where a read's value must be known."""
 
-    def __init__(self, thread: Thread, domains: dict[str, set]):
+    def __init__(self, thread: Thread, domains: dict[str, set], loops: LoopBound | None = None):
         self.thread = thread
         self.domains = domains
         self.traces: list[Trace] = []
         self.used_domains = False  # did a path fork on a value domain? (else they change nothing)
+        self.loops = loops  # None: a loop is refused; else unrolled to its bound (axiomatic/loops.py)
+        self.heads = {i.target for k, i in enumerate(thread.instrs) if isinstance(i, Branch) and i.target <= k}
+        # a loop whose body has no branch but its back edges: every iteration runs the same
+        # instructions, so the last one writes again every register a spin iteration wrote
+        self.straight = {h: not any(isinstance(i, (Branch, Assume)) and not (i.target == h and i.target <= k)
+                                    for k, i in enumerate(thread.instrs)
+                                    if h <= k <= max(j for j, b in enumerate(thread.instrs)
+                                                     if isinstance(b, Branch) and b.target == h))
+                         for h in self.heads}
+        self._loops: dict = {}  # the current path's loop heads: pc -> (back edges taken, events, regs, reads)
 
     def run(self) -> list[Trace]:
-        if self.thread.has_loops():
+        if self.thread.has_loops() and self.loops is None:
             k = next(k for k, i in enumerate(self.thread.instrs) if isinstance(i, Branch) and i.target <= k)
             raise UnsupportedError(
                 f"{self.thread.name} has a loop (the branch at '{self.thread.instrs[k].text}' jumps backwards); "
-                "the axiomatic checker runs loop-free tests, use --engine explorer",
+                "the axiomatic checker runs loop-free tests, use --engine explorer, or --unroll N to unroll "
+                "its loops as herd does",
                 self.thread.instrs[k].pos,
             )
         for ins in self.thread.instrs:
@@ -90,20 +105,37 @@ class _PathWalker:
         # Paths fork at pinned reads; each fork is a pending walk on an explicit stack (a long
         # thread would otherwise recurse once per access). The stack holds pending walks and
         # finished traces in the order the depth-first walk produces them.
-        todo: list = [(0, regs, {}, [], {}, 0, 0)]
+        todo: list = [(0, regs, {}, [], {}, 0, 0, {})]
         while todo:
             job = todo.pop()
             if isinstance(job, Trace):
                 self.traces.append(job)
                 continue
             self._next = []
-            self._step(*job)
+            self._loops = job[-1]
+            self._step(*job[:-1])
             todo.extend(reversed(self._next))
         return self.traces
 
-    def _walk(self, pc, regs, taints, events, pins, nreads, ctrl) -> None:
+    def _walk(self, pc, regs, taints, events, pins, nreads, ctrl, loops=None) -> None:
         """Continue a path from ``pc`` (after the current step, in order)."""
-        self._next.append((pc, regs, taints, events, pins, nreads, ctrl))
+        self._next.append((pc, regs, taints, events, pins, nreads, ctrl, self._loops if loops is None else loops))
+
+    def _back_edge(self, head: int, regs, events, pins, nreads):
+        """The loop state after following the back edge to ``head``, or None when the path
+        stops there: a spin iteration (blocked) or the unrolling bound (axiomatic/loops.py)."""
+        entry = self._loops.get(head)
+        if entry is None:  # the loop was entered past its head (a jump into the body): no iteration to judge
+            entry = (0, len(events), None, nreads)
+        taken, start, head_regs, head_reads = entry
+        if head_regs is not None and self.straight[head] and spins(head_regs, head_reads, regs, events[start:]):
+            self.loops.spins += 1
+            return None
+        if taken + 1 >= self.loops.unroll:
+            self.loops.cut += 1
+            self._done(Trace(events, pins, regs, nreads, cut=True))  # its writes still feed the domains
+            return None
+        return {**self._loops, head: (taken + 1, start, head_regs, head_reads)}
 
     def _done(self, trace: Trace) -> None:
         self._next.append(trace)
@@ -141,6 +173,9 @@ class _PathWalker:
         instrs = self.thread.instrs
         while pc < len(instrs):
             ins = instrs[pc]
+            if pc in self.heads:  # a loop head: where an iteration starts (see _back_edge)
+                taken = self._loops.get(pc, (0,))[0]
+                self._loops = {**self._loops, pc: (taken, len(events), regs, nreads)}
             try:
                 if isinstance(ins, Nop):
                     pc += 1
@@ -149,9 +184,11 @@ class _PathWalker:
                     taints = dict(taints)
                     regs[ins.dst] = symbolic_eval(ins.expr, regs, pins)
                     taints[ins.dst] = taint(ins.expr, taints)
+                    set_pick(taints, ins.dst, pick_of(ins.expr, taints))
                     pc += 1
                 elif isinstance(ins, Fence):
-                    events = events + [Template("F", pc, fence=ins.kind, annots=ins.annots, ctrl_dep=ctrl)]
+                    events = events + [Template("F", pc, fence=ins.kind, annots=ins.annots,
+                                                ctrl_dep=ctrl | fence_pick(taints))]
                     pc += 1
                 elif isinstance(ins, (Load, Store, Rmw, StoreCond)):
                     addr = symbolic_eval(ins.addr, regs, pins)
@@ -166,16 +203,26 @@ class _PathWalker:
                     return
                 elif isinstance(ins, (Branch, Assume)):
                     if isinstance(ins, Branch) and ins.cond is None:
+                        if ins.target <= pc:
+                            loops = self._back_edge(ins.target, regs, events, pins, nreads)
+                            if loops is None:
+                                return
+                            self._loops = loops
                         pc = ins.target
                         continue
                     cond = symbolic_eval(ins.cond, regs, pins)
                     t = taint(ins.cond, taints)
+                    taints = after_branch(taints, ins.cond)
                     for v, new_pins, err in self._choices(cond, pins, events):
                         if err is not None:
                             self._stop(err, ins, events, new_pins, regs, nreads)
                         elif isinstance(ins, Assume):
                             if v:
                                 self._walk(pc + 1, regs, taints, events, new_pins, nreads, ctrl | t)
+                        elif v and ins.target <= pc:  # a back edge taken
+                            loops = self._back_edge(ins.target, regs, events, new_pins, nreads)
+                            if loops is not None:
+                                self._walk(ins.target, regs, taints, events, new_pins, nreads, ctrl | t, loops)
                         else:
                             nxt = ins.target if v else pc + 1
                             self._walk(nxt, regs, taints, events, new_pins, nreads, ctrl | t)
@@ -196,10 +243,11 @@ class _PathWalker:
         adep = taint(ins.addr, taints)
         if isinstance(ins, Store):
             val = symbolic_eval(ins.value, regs, pins)
+            wpick, own = write_picks(taints, ins.addr, ins.value)
             ev = Template("W", pc, loc, val, annots=ins.annots, addr_dep=adep,
-                          data_dep=taint(ins.value, taints), ctrl_dep=ctrl,
-                          raw=symbolic_eval(ins.value, regs, {}) if pins else None)
-            self._walk(pc + 1, regs, taints, events + [ev], pins, nreads, ctrl)
+                          data_dep=taint(ins.value, taints), ctrl_dep=ctrl | wpick,
+                          raw=symbolic_eval(ins.value, regs, {}) if pins else None, pick=own)
+            self._walk(pc + 1, regs, after_access(taints, ins.addr), events + [ev], pins, nreads, ctrl)
             return
         if isinstance(ins, StoreCond):
             self._store_cond(pc, ins, loc, adep, regs, taints, events, pins, nreads, ctrl)
@@ -210,11 +258,16 @@ class _PathWalker:
         read = Template("R", pc, loc, ("v", k), read=k, annots=ins.annots, rmw=is_rmw,
                         addr_dep=adep, ctrl_dep=ctrl)
         regs = dict(regs)
-        taints = dict(taints)
+        rpick = read_pick(taints, ins.addr, loc, events)
+        taints = dict(after_access(taints, ins.addr))
+        if is_rmw and ins.compared is not None:
+            self._cas(pc, ins, loc, read, rpick, adep, regs, taints, events, pins, nreads, ctrl)
+            return
         if not is_rmw:
             if ins.dst:
                 regs[ins.dst] = rsym
                 taints[ins.dst] = 1 << k
+                set_pick(taints, ins.dst, rpick)
             if "lr" in ins.annots and isinstance(ins, Load):  # a load-reserved holds a reservation
                 regs[RESERVATION] = k
                 taints[RESERVATION] = adep  # herd: the reservation is written from the address
@@ -224,12 +277,15 @@ class _PathWalker:
         inner[OLD] = rsym
         itaints = dict(taints)
         itaints[OLD] = 1 << k
+        set_pick(itaints, OLD, rpick)
+        wpick, own = write_picks(itaints, ins.addr, ins.new)
         if ins.dst:
             regs[ins.dst] = rsym
             taints[ins.dst] = 1 << k
+            set_pick(taints, ins.dst, rpick)
         new = symbolic_eval(ins.new, inner, pins)
         write = Template("W", pc, loc, new, annots=ins.annots, rmw=True, addr_dep=adep,
-                         data_dep=taint(ins.new, itaints), ctrl_dep=ctrl)
+                         data_dep=taint(ins.new, itaints), ctrl_dep=ctrl | wpick, pick=own)
         if ins.cond is None:
             self._walk(pc + 1, regs, taints, events + [read, write], pins, nreads + 1, ctrl)
             return
@@ -241,7 +297,7 @@ class _PathWalker:
                 if v:
                     w = write if new_pins is pins else Template(
                         "W", pc, loc, substitute(new, new_pins), annots=ins.annots, rmw=True,
-                        addr_dep=adep, data_dep=write.data_dep, ctrl_dep=ctrl)
+                        addr_dep=adep, data_dep=write.data_dep, ctrl_dep=write.ctrl_dep, pick=own)
                     self._walk(pc + 1, _subst_regs(regs, new_pins), taints, events + [read, w], new_pins,
                                nreads + 1, ctrl)
                 elif not ins.blocking:  # a failed compare-and-swap only reads (with its failure order)
@@ -253,6 +309,50 @@ class _PathWalker:
             except UnsupportedError as err:
                 self._stop(err, ins, events, new_pins, regs, nreads)
 
+    def _cas(self, pc, ins, loc, read, rpick, adep, regs, taints, events, pins, nreads, ctrl):
+        """herd's AArch64 CAS (``Rmw.compared``), every way herd has: on success, the
+        result register takes its value (and dependencies) from the compared register
+        (herd's DataFromRRs: a pick dependency on the read too) or from the read
+        (DataFromRx); on failure, the write-back of the value read, or no write. The write
+        depends by pick on the compared register (through the comparison)."""
+        k = read.read
+        rsym = ("v", k)
+        cmp_pick = taint(ins.compared, taints) | pick_of(ins.compared, taints)
+        wpick, own = write_picks(taints, ins.addr, ins.new)
+        wctrl = ctrl | wpick | cmp_pick
+        inner = dict(regs)
+        inner[OLD] = rsym
+        new = symbolic_eval(ins.new, inner, pins)
+        cond = symbolic_eval(ins.cond, inner, pins)
+        compared = symbolic_eval(ins.compared, regs, pins)
+        for v, new_pins, err in self._choices(cond, pins, events + [read]):
+            try:
+                if err is not None:
+                    raise err
+                if v:
+                    w = Template("W", pc, loc, substitute(new, new_pins), annots=ins.annots, rmw=True,
+                                 addr_dep=adep, data_dep=taint(ins.new, taints), ctrl_dep=wctrl,
+                                 pick=own | cmp_pick)
+                    ways = [(rsym, 1 << k, rpick),  # DataFromRx
+                            (compared, taint(ins.compared, taints), (1 << k) | rpick | pick_of(ins.compared, taints))]
+                    writes = [[read, w]] * 2
+                else:
+                    back = Template("W", pc, loc, rsym, annots=ins.annots, rmw=True, addr_dep=adep,
+                                    data_dep=1 << k, ctrl_dep=wctrl, pick=rpick | own | cmp_pick)
+                    ways = [(rsym, 1 << k, rpick)] * 2
+                    writes = [[read], [read, back]]
+                for (value, real, pick), evs in zip(ways, writes):
+                    regs2 = dict(regs)
+                    taints2 = dict(taints)
+                    taints2[PICK_ANY] = 1  # the write may carry pick dependencies to later reads (lrs)
+                    if ins.dst:
+                        regs2[ins.dst] = value
+                        taints2[ins.dst] = real
+                        set_pick(taints2, ins.dst, pick)
+                    self._walk(pc + 1, _subst_regs(regs2, new_pins), taints2, events + evs, new_pins,
+                               nreads + 1, ctrl)
+            except UnsupportedError as err:
+                self._stop(err, ins, events, new_pins, regs, nreads)
 
     def _store_cond(self, pc, ins, loc, adep, regs, taints, events, pins, nreads, ctrl):
         """Fork a store-conditional: it fails (no write, ``dst`` = 1), or, when the
@@ -288,8 +388,9 @@ class _PathWalker:
             regs2[ins.dst] = 0
             taints2[ins.dst] = status if ins.reservation_dep is not None else 1 << nreads
         val = symbolic_eval(ins.value, regs, pins)
+        wpick, own = write_picks(taints, ins.addr, ins.value)
         ev = Template("W", pc, loc, val, annots=ins.annots, addr_dep=adep,
-                      data_dep=data_dep, ctrl_dep=ctrl, pair=lr, source=nreads)
+                      data_dep=data_dep, ctrl_dep=ctrl | wpick, pair=lr, source=nreads, pick=own)
         self._walk(pc + 1, regs2, taints2, events + [ev], pins, nreads + 1, ctrl)
 
 
@@ -297,33 +398,43 @@ def _subst_regs(regs, pins):
     return {r: (substitute(v, pins) if isinstance(v, tuple) else v) for r, v in regs.items()}
 
 
-def thread_traces(program: Program, locations: list[str] | None = None) -> list[list[Trace]]:
+def thread_traces(program: Program, locations: list[str] | None = None,
+                  loops: LoopBound | None = None) -> list[list[Trace]]:
     """Every path of every thread, with value domains computed to a fixpoint (``locations``:
-    ``program.locations`` when the caller has it)."""
-    return _grounded(program, locations)[0]
+    ``program.locations`` when the caller has it; ``loops``: unroll loops, see loops.py)."""
+    return _grounded(program, locations, loops)[0]
 
 
-def _grounded(program: Program, locations: list[str] | None = None):
+def _grounded(program: Program, locations: list[str] | None = None, loops: LoopBound | None = None):
     """The paths of every thread, the domains they were walked with, and whether any path
     forked on a domain."""
     if locations is None:
         locations = program.locations
     domains: dict[str, set] = {loc: {program.init.get(loc, 0)} for loc in locations}
-    return _fixpoint(program, domains)
+    return _fixpoint(program, domains, loops)
 
 
-def _fixpoint(program: Program, domains: dict[str, set]):
+def _fixpoint(program: Program, domains: dict[str, set], loops: LoopBound | None = None):
+    """The paths of every thread walked with ``domains`` grown to a fixpoint, the domains,
+    and whether a path forked on them; paths cut at an unrolling bound are left out."""
+    all_traces, walked, forked = _fixpoint_all(program, domains, loops)
+    return [[tr for tr in traces if not tr.cut] for traces in all_traces], walked, forked
+
+
+def _fixpoint_all(program: Program, domains: dict[str, set], loops: LoopBound | None = None):
     # In a loop-free program a value reaches a read through a chain of distinct writes
     # (a chain through one write twice would be thin air), so after one round per write
     # instruction every value an execution can produce is in the domains: stop there even
     # if the over-approximation (every value of the domain feeds every write) still grows.
     rounds = 1 + sum(isinstance(i, (Store, Rmw, StoreCond)) for t in program.threads for i in t.instrs)
+    if loops is not None:  # a write instruction in a loop is that many writes
+        rounds *= max(1, loops.unroll)
     fixed = None  # the traces, when no path forks on a domain: the walks do not depend on them
     for round_no in range(rounds + 1):
         if fixed is not None:
             all_traces = fixed  # the same walks again would give the same traces
         else:
-            walkers = [_PathWalker(t, domains) for t in program.threads]
+            walkers = [_PathWalker(t, domains, loops) for t in program.threads]
             all_traces = [w.run() for w in walkers]
             if not any(w.used_domains for w in walkers):
                 fixed = all_traces
@@ -356,7 +467,7 @@ def _fixpoint(program: Program, domains: dict[str, set]):
     return all_traces, walked, fixed is None
 
 
-def thin_air_traces(program: Program, locations: list[str] | None = None):
+def thin_air_traces(program: Program, locations: list[str] | None = None, loops: LoopBound | None = None):
     """Every path of every thread, and apart, the paths only a value out of thin air takes.
 
     Returns ``(traces, extra)``: ``traces`` as ``thread_traces`` gives them; ``extra[t]``
@@ -369,7 +480,7 @@ def thin_air_traces(program: Program, locations: list[str] | None = None):
     ``thin_air.SeedOverflow`` when the seeded domains would exceed MAX_DOMAIN values."""
     if locations is None:
         locations = program.locations
-    traces, grounded, forked = _grounded(program, locations)
+    traces, grounded, forked = _grounded(program, locations, loops)
     if not forked:
         return traces, None
     seeds = _int_constants(program)
@@ -378,7 +489,7 @@ def thin_air_traces(program: Program, locations: list[str] | None = None):
     if all(domains[loc] == set(grounded[loc]) for loc in grounded):
         return traces, None
     try:
-        wide = _fixpoint(program, domains)[0]
+        wide = _fixpoint(program, domains, loops)[0]
     except UnsupportedError as err:
         if getattr(err, "location", None) is None:  # a path the seeds make unsupported: grounded values only
             return traces, None

@@ -24,7 +24,7 @@ def _build_app():
         import typer
 
         from . import (check_cmd, check_model_cmd, compare_cmd, diff_models_cmd, draw_cmd, explore_cmd, fences_cmd,
-                       generate_cmd, models_cmd, run_cmd, serve_cmd, suite_cmd)
+                       generate_cmd, hw_cmd, models_cmd, run_cmd, serve_cmd, suite_cmd)
     finally:
         gc.set_threshold(*before)  # importing this module (tests do) changes nothing
 
@@ -47,6 +47,7 @@ def _build_app():
     typer_app.command("draw")(draw_cmd.draw)
     typer_app.command("generate")(generate_cmd.generate)
     typer_app.command("serve")(serve_cmd.serve)
+    typer_app.command("hw")(hw_cmd.hw)
     return typer_app
 
 
@@ -64,8 +65,9 @@ def __getattr__(name: str):
 def main() -> None:
     collect_seldom()  # until the command's start-up is done (common.startup_done)
     if len(sys.argv) > 1 and sys.argv[1] == "run":
-        from .run_main import run_fast
+        from .run_main import herd_spellings, run_fast
 
+        sys.argv[2:] = herd_spellings(sys.argv[2:])  # herd's -variant, -show ...: for typer too
         code = run_fast(sys.argv[2:])
         if code is not None:
             sys.exit(code)

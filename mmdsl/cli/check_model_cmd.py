@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import typer
 
-from .common import user_errors
+from .common import timeout_option, user_errors, within_timeout
 
 
 @user_errors
+@within_timeout("checking model {model}")  # parsing and lowering included
 def check_model(
     model: str = typer.Argument(..., help="A model file (.mm) or a bundled model name."),
     as_json: bool = typer.Option(False, "--json", help="Machine-readable output."),
+    timeout: float = timeout_option(),
 ) -> None:
     """Validate a model file; print what it defines, or every error with file:line:col."""
     from ..lang import load_model

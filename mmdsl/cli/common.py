@@ -65,7 +65,7 @@ def cat_path_option():
     """``--cat-path DIR`` (repeatable): where a herd .cat model's includes are searched, like herd's -I."""
     import typer
 
-    return typer.Option([], "--cat-path", metavar="DIR",
+    return typer.Option([], "--cat-path", "-I", metavar="DIR",
                         help="For -m FILE.cat: a folder searched for included .cat files and stdlib.cat "
                              "after the model's own folder (like herd's -I); repeat for several.")
 

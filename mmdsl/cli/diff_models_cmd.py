@@ -44,14 +44,14 @@ def diff_models(
         diff_generated(model_a, model_b, size, threads, max_count, arch, output, timeout, as_json, engine)
         return
     from ..suite.diffmodels import differences, write_executions
-    from ..suite.manifest import load_suite, select_tests
+    from ..suite.manifest import load_suite_within, select_tests
     from ..suite.run import model_columns, run_suite
 
     if output is not None:
         from ..render.graphviz_out import check_format
 
         check_format(fmt)
-    the_suite = select_tests(load_suite(suite), list(tests))
+    the_suite = select_tests(load_suite_within(suite, timeout), list(tests))
     a, b = model_columns(the_suite, [model_a, model_b])
     run = run_suite(the_suite, [a, b], engine=engine, jobs=jobs, timeout=timeout)
     diff = differences(run, a, b)

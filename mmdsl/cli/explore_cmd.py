@@ -13,7 +13,8 @@ from .common import EXIT_MISMATCH, timeout_option, user_errors, warn, within_tim
 @within_timeout("exploring {test} under {model}")
 def explore(
     test: str = typer.Argument(..., help="A litmus file (loops allowed)."),
-    model: str = typer.Option("sc", "--model", "-m", help="Model name or .mm file (a reordering-table model)."),
+    model: str = typer.Option("sc", "--model", "-m", help="Model name, .mm or herd .cat file (a table model runs "
+                                                          "on its machine, axioms on the execution-graph machine)."),
     stats: bool = typer.Option(False, "--stats", help="Print states, transitions, the SC state count, times."),
     as_json: bool = typer.Option(False, "--json", help="Machine-readable output (stats included)."),
     no_por: bool = typer.Option(False, "--no-por", help="Switch the partial-order reduction off."),
@@ -37,6 +38,13 @@ def explore(
     spec: Optional[str] = typer.Option(None, "--spec",
                                        help="serial: every observation must be one of a run with each operation "
                                             "atomic (CheckFence's check; exit 1 when not; see docs/datatypes.md)."),
+    unroll: Optional[int] = typer.Option(None, "--unroll", min=1, show_default=False,
+                                         help="Graph machine (axiomatic models): unroll every loop this many "
+                                              "times, herd's -unroll (default 2; spin iterations are blocked, "
+                                              "not unrolled; a verdict the bound affects says so)."),
+    first: bool = typer.Option(False, "--first",
+                               help="Stop at the first state reaching the outcome (a Memorax-style verdict: "
+                                    "the violation and its trace, without the full counts)."),
     timeout: float = timeout_option(),
 ) -> None:
     """Explore every state of TEST under MODEL: herd's block, the outcome, a trace, the stats."""
@@ -55,8 +63,10 @@ def explore(
 
     program = load_litmus(test)
     result = run_explorer(program, load_model(model), por=not no_por, order="bfs" if bfs else "dfs",
-                          max_pending=max_pending, max_states=max_states, compare_sc=stats or as_json,
-                          max_memory=max_memory, progress=not as_json, compact=compact)
+                          max_pending=max_pending, max_states=max_states,
+                          compare_sc=(stats or as_json) and not first,
+                          max_memory=max_memory, progress=not as_json, compact=compact, unroll=unroll,
+                          first=first)
     empty = no_final_state_line(result, program.filter is not None)
     if empty is not None:
         result.warnings.append(empty)

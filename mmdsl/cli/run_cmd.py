@@ -14,7 +14,7 @@ from .run_main import run_tests
 @user_errors
 def run(
     tests: List[str] = typer.Argument(..., help="Litmus files or directories (searched recursively)."),
-    model: List[str] = typer.Option(["sc"], "--model", "-m", help="Model name, .mm file or herd .cat file; repeat for several."),
+    model: List[str] = typer.Option([], "--model", "-m", help="Model name, .mm file or herd .cat file; repeat for several."),
     as_json: bool = typer.Option(False, "--json", help="Machine-readable output."),
     why: bool = typer.Option(False, "--why", help="Explain forbidden outcomes: violated axiom and cycle."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="Verdicts only: no herd blocks, just --why, the matrix "
@@ -38,10 +38,31 @@ def run(
                                             "axiomatic; exit 1 when one fails; see docs/datatypes.md)."),
     timeout: float = timeout_option(),
     cat_path: List[str] = cat_path_option(),
+    variant: List[str] = typer.Option([], "--variant", metavar="NAME",
+                                      help="herd's -variant: a cat model's if \"NAME\" branches are taken; "
+                                           "comma-separated or repeated."),
+    skipcheck: List[str] = typer.Option([], "--skipcheck", metavar="NAME",
+                                        help="herd's -skipcheck: the check named NAME (acyclic ... as NAME) "
+                                             "is not applied; comma-separated or repeated."),
+    through: Optional[str] = typer.Option(None, "--through", show_default=False,
+                                          help="herd's -through: none (default), all or invalid (every "
+                                               "execution passes the model's checks; flags still computed)."),
+    show: Optional[str] = typer.Option(None, "--show", show_default=False,
+                                       help="herd's -show, for -o: none (default), prop, neg, cond, wit, all."),
+    output_dir: Optional[str] = typer.Option(None, "-o", "--output-dir", metavar="DIR",
+                                             help="herd's -o: write DIR/TEST.dot per test with the executions "
+                                                  "--show selects."),
+    conf: Optional[str] = typer.Option(None, "--conf", metavar="FILE",
+                                       help="herd's -conf: read options from a herd configuration file "
+                                            "(model, include, variant, skipchecks, through, show, timeout)."),
+    unroll: Optional[int] = typer.Option(None, "--unroll", min=1, show_default=False,
+                                         help="Unroll every loop this many times, herd's -unroll (both engines; "
+                                              "spin iterations are blocked, not unrolled; the explorer's graph "
+                                              "machine defaults to 2, the checker refuses loops without it)."),
 ) -> None:
     """Run tests under models and print herd-shaped results."""
     try:
         run_tests(tests, model, as_json, why, quiet, matrix, draw, draw_format, engine, max_memory, compact, spec,
-                  timeout, cat_path)
+                  timeout, cat_path, variant, skipcheck, through, show, output_dir, conf, unroll)
     except CommandExit as stop:
         raise typer.Exit(stop.code) from None

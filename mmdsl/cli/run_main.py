@@ -4,7 +4,9 @@ typer (with pydantic, which it coerces every parameter through) is a third of th
 of ``mmdsl run`` on one test and ~0.1 s of every run. ``app.main`` therefore reads a
 ``mmdsl run`` command line here first (``run_fast``): files, ``-m``/``--model``,
 ``-q``/``--quiet``, ``--json``, ``--why``, ``--matrix``, ``-e``/``--engine``,
-``--timeout``, ``--cat-path``, each value given as the next word. Anything else -- help,
+``--timeout``, ``--cat-path``/``-I``, herd's ``--variant``, ``--skipcheck``, ``--through``,
+``--show``, ``-o``, ``--conf``, each value given as the next word; herd's single-dash
+spellings (``-variant``, ``-show`` ...) are read as these (``herd_spellings``, before typer too). Anything else -- help,
 another option, ``--opt=value``, a value that starts with ``-`` or is not a plain number --
 goes to the typer command (``run_cmd``), which calls the same ``run_tests``, so both give
 the same output and exit codes; typer's own messages (bad options, help) stay typer's.
@@ -23,7 +25,23 @@ from .common import (EXIT_ERROR, EXIT_MISMATCH, EXIT_TIMEOUT, CommandExit, repor
 
 _FLAGS = {"-q": "quiet", "--quiet": "quiet", "--json": "as_json", "--why": "why", "--matrix": "matrix"}
 _VALUES = {"-m": "model", "--model": "model", "-e": "engine", "--engine": "engine", "--timeout": "timeout",
-           "--cat-path": "cat_path"}
+           "--cat-path": "cat_path", "-I": "cat_path", "--variant": "variant", "--skipcheck": "skipcheck",
+           "--through": "through", "--show": "show", "-o": "output_dir", "--output-dir": "output_dir",
+           "--conf": "conf"}
+_LISTS = ("model", "cat_path", "variant", "skipcheck")
+# herd7's spellings of the options `mmdsl run` shares with it
+HERD_SPELLINGS = {"-model": "--model", "-variant": "--variant", "-skipcheck": "--skipcheck",
+                  "-skipchecks": "--skipcheck", "-through": "--through", "-show": "--show", "-conf": "--conf",
+                  "-timeout": "--timeout"}
+
+
+def herd_spellings(argv: list[str]) -> list[str]:
+    """``argv`` with herd's single-dash option names (``-variant mixed``) spelled as mmdsl's."""
+    out, value_next = [], False
+    for word in argv:
+        out.append(word if value_next else HERD_SPELLINGS.get(word, word))
+        value_next = not value_next and out[-1] in _VALUES
+    return out
 _NUMBER = re.compile(r"(0|[1-9][0-9]*)(\.[0-9]+)?\Z")  # --timeout: what typer reads the same
 
 
@@ -31,7 +49,8 @@ def parse_run_args(argv: list[str]) -> dict | None:
     """The arguments of ``run_tests`` for the words after ``mmdsl run``, or None when they are
     not of the common shapes above (typer reads them then)."""
     args = {"tests": [], "model": [], "as_json": False, "quiet": False, "why": False, "matrix": False,
-            "engine": None, "timeout": 0.0, "cat_path": []}  # the others: run_tests' defaults
+            "engine": None, "timeout": 0.0, "cat_path": [], "variant": [], "skipcheck": []}
+    # the others: run_tests' defaults
     words = iter(argv)
     for word in words:
         if not word.startswith("-"):
@@ -47,21 +66,20 @@ def parse_run_args(argv: list[str]) -> dict | None:
                 if not _NUMBER.match(value):
                     return None
                 args["timeout"] = float(value)
-            elif name == "engine":
-                args["engine"] = value
-            else:
+            elif name in _LISTS:
                 args[name].append(value)
+            else:
+                args[name] = value
         else:
             return None
     if not args["tests"]:
         return None
-    args["model"] = args["model"] or ["sc"]
     return args
 
 
 def run_fast(argv: list[str]) -> int | None:
     """``mmdsl run ARGV`` without typer: its exit code, or None (not read here: use typer)."""
-    args = parse_run_args(argv)
+    args = parse_run_args(herd_spellings(argv))
     if args is None:
         return None
     try:
@@ -87,14 +105,58 @@ def run_fast(argv: list[str]) -> int | None:
     return 0
 
 
-def run_tests(tests, model=("sc",), as_json=False, why=False, quiet=False, matrix=False, draw=None, draw_format="svg",
-              engine=None, max_memory=None, compact=False, spec=None, timeout=0.0, cat_path=()) -> None:
+def run_tests(tests, model=(), as_json=False, why=False, quiet=False, matrix=False, draw=None, draw_format="svg",
+              engine=None, max_memory=None, compact=False, spec=None, timeout=0.0, cat_path=(), variant=(),
+              skipcheck=(), through=None, show=None, output_dir=None, conf=None, unroll=None) -> None:
     """Run tests under models and print herd-shaped results (``mmdsl run``).
 
     The defaults are the typer command's (``run_cmd.run``; a test checks they agree): a new
     option of ``mmdsl run`` goes into both, with the same default, and ``parse_run_args``
-    leaves it to typer unless it is added to ``_FLAGS`` / ``_VALUES`` too."""
-    model = list(model)
+    leaves it to typer unless it is added to ``_FLAGS`` / ``_VALUES`` too. herd's options
+    (``variant`` ... ``conf``) hold for this run only (``lang.herd_options``)."""
+    from ..lang.herd_options import set_options
+
+    model, cat_path, variant, skipcheck = list(model), list(cat_path), list(variant), list(skipcheck)
+    if conf is not None:  # herd's -conf FILE: its options, after the command line's own
+        from ..lang.herd_options import read_conf
+
+        c = read_conf(conf)
+        model = model or c.models
+        cat_path += c.cat_path
+        variant += c.variants
+        skipcheck += c.skipchecks
+        through, show = through or c.through, show or c.show
+        timeout = timeout or c.timeout or 0.0
+    model = model or ["sc"]
+    set_options(variant, skipcheck, through or "none")
+    try:
+        if variant:
+            _warn_untested_variants(model, variant)
+        _run(tests, model, as_json, why, quiet, matrix, draw, draw_format, engine, max_memory, compact, spec,
+             timeout, cat_path, show or "none", output_dir, unroll)
+    finally:
+        set_options()
+
+
+def _warn_untested_variants(models, variants) -> None:
+    """A --variant no `if` of a model tests changes nothing there: say so (herd's variants
+    that change instruction semantics, -variant mixed ..., are not mmdsl's)."""
+    from ..lang import load_model
+    from ..lang.herd_options import split_names
+
+    for name in models:
+        try:
+            m = load_model(name)
+        except MmdslError:
+            continue  # the run reports it
+        untested = [v for v in split_names(variant for variant in variants) if v not in m.variants_tested]
+        if untested:
+            warn([f"warning: no condition of model {m.name} tests the variant(s) {', '.join(untested)}: "
+                  "they change nothing there"])
+
+
+def _run(tests, model, as_json, why, quiet, matrix, draw, draw_format, engine, max_memory, compact, spec,
+         timeout, cat_path, show, output_dir, unroll=None) -> None:
     from ..core.limits import TimeLimitError, check_timeout
     from ..render.herd_text import herd_block, reached_no_final_state, why_text
     from ..suite.runner import EngineDisagreement, check_engine, iter_test_files, run_many
@@ -130,19 +192,32 @@ def run_tests(tests, model=("sc",), as_json=False, why=False, quiet=False, matri
         from ..render.run_diagrams import RunDiagrams
 
         drawer = RunDiagrams(draw, draw_format, files)
+    herd_dots = None
+    if output_dir is not None:  # herd's -o DIR (with -show): DIR/TEST.dot
+        from ..render.herd_dot_out import HerdDotOutput
+
+        herd_dots = HerdDotOutput(output_dir, show, model)
+    elif show != "none":
+        from ..render.herd_dot_out import check_show
+
+        check_show(show)
+    explorer = {k: v for k, v in (("max_memory", max_memory), ("compact", compact), ("unroll", unroll)) if v}
     items = []
     progress = _progress(not as_json, len(files) * len(model))
     # -q needs only each verdict: the checker stops at the first allowed execution that
     # satisfies the condition (herd's -speedcheck true) unless something else wants them all
-    verdict_only = quiet and not why and not as_json and drawer is None and engine == "axiomatic"
+    # (the explorer: at the first reachable state of a state property, Memorax's forbidden labels)
+    verdict_only = quiet and not why and not as_json and drawer is None and engine in ("axiomatic", "explorer")
     for item in run_many(files, list(model), engine=engine, why=why or drawer is not None,
                          timeout=timeout, collect="verdict" if verdict_only else "witness",
-                         explorer={"max_memory": max_memory, "compact": compact} if max_memory or compact else None):
+                         explorer=explorer or None):
         if not items:  # the first test loaded the model and the parser: start-up is done
             startup_done()
         items.append(item)
         if drawer is not None:
             drawer.add(item)
+        if herd_dots is not None:
+            herd_dots.add(item)
         progress.advance()
         if as_json:
             continue
@@ -162,6 +237,8 @@ def run_tests(tests, model=("sc",), as_json=False, why=False, quiet=False, matri
     progress.stop()
     if drawer is not None:
         drawer.finish()
+    if herd_dots is not None:
+        herd_dots.finish()
     errors = sum(1 for it in items if it.error is not None)
     disagreements = sum(1 for it in items if isinstance(it.error, EngineDisagreement))
     timeouts = sum(1 for it in items if isinstance(it.error, TimeLimitError))

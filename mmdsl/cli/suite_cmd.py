@@ -41,6 +41,9 @@ def suite(
                                 help="The table of the field instead of verdicts: per program and model, whether "
                                      "the violation is reachable, every minimal fence set (count, cheapest) and "
                                      "the time; --report text, md, csv, json or html (default text)."),
+    hw: bool = typer.Option(False, "--hw", help="Also run every test on this CPU (mmdsl hw): a 'hw' column, "
+                            "and a state a model forbids but the CPU shows fails the run."),
+    hw_iterations: int = typer.Option(100_000, "--hw-iterations", min=1, help="Iterations per test with --hw."),
     cat_path: List[str] = cat_path_option(),
 ) -> None:
     """Run every test of a suite under every model and check the expected verdicts.
@@ -48,7 +51,7 @@ def suite(
     Exit code: 0 every expectation held, 1 a mismatch, a timeout or a crash, 2 bad input.
     """
     from ..suite.console import RunProgress, print_run
-    from ..suite.manifest import load_suite, select_tests
+    from ..suite.manifest import load_suite_within, select_tests
     from ..suite.report import render_report, report_format, write_report
     from ..suite.run import model_columns, run_suite
 
@@ -58,7 +61,7 @@ def suite(
         return
     report = report_format(report, output, as_json)
     to_stdout = report is not None and output is None
-    the_suite = select_tests(load_suite(target), list(tests))
+    the_suite = select_tests(load_suite_within(target, timeout), list(tests))
     columns = model_columns(the_suite, list(model))
     if draw is not None:
         from ..render.graphviz_out import check_format
@@ -71,6 +74,7 @@ def suite(
                         on_cell=progress.advance, on_tick=progress.tick)
     finally:
         progress.stop()
+    hw_results = _hw_column(run, hw_iterations, timeout, not to_stdout) if hw else None
     drawn = None
     if draw is not None:
         from ..suite.drawing import write_cell_diagrams
@@ -87,6 +91,10 @@ def suite(
         print_run(run, full_matrix=matrix)
         if output is not None:
             print(f"report: {output}")
+    if hw_results is not None and not to_stdout:
+        from ..hardware import summary_lines
+
+        print("\n".join(summary_lines(hw_results, run.columns[:-1])))
     if drawn is not None:
         for line in drawn.lines(draw):
             print(line, file=sys.stderr if to_stdout else sys.stdout)
@@ -103,6 +111,20 @@ def suite(
         for line in blessed.lines(the_suite.manifest):
             print(line, file=sys.stderr if to_stdout else sys.stdout)
     raise typer.Exit(run.exit_code(count_mismatches=not bless))
+
+
+def _hw_column(run, iterations: int, timeout: float, show: bool) -> list:
+    """``--hw``: every test on this CPU, a "hw" column (suite.hw_column)."""
+    from ..hardware import HwOptions
+    from ..suite.console import RunProgress
+    from ..suite.hw_column import add_hw_column
+
+    progress = RunProgress(enabled=show, label="on this CPU")
+    progress.start(len(run.suite.tests))
+    try:
+        return add_hw_column(run, HwOptions(iterations=iterations, timeout=timeout), on_cell=progress.advance)
+    finally:
+        progress.stop()
 
 
 def _bless(run, manifest, as_json: bool):
@@ -122,14 +144,14 @@ def _fences_table(target, models: list, tests: list, timeout: float, report, out
     """``--fences``: every minimal fence set per program and model, one cell at a time."""
     from ..core.limits import check_timeout
     from ..suite.fence_table import FORMATS, fence_table, render_fence_table
-    from ..suite.manifest import load_suite, select_tests
+    from ..suite.manifest import load_suite_within, select_tests
     from ..suite.report import write_report
     from ..suite.run import model_columns
 
     fmt = "json" if as_json else (report or "text")
     if fmt not in FORMATS:
         raise MmdslError(f"--report {fmt} with --fences", expected=", ".join(FORMATS))
-    the_suite = select_tests(load_suite(target), tests)
+    the_suite = select_tests(load_suite_within(target, timeout), tests)
     columns = model_columns(the_suite, models)
 
     def progress(cell) -> None:

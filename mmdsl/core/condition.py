@@ -150,6 +150,11 @@ class FinalState(tuple):
     def of(values: dict, keys: Iterable[Key]) -> "FinalState":
         return FinalState(sorted(((k, values.get(k, 0)) for k in keys), key=lambda kv: key_sort(kv[0])))
 
+    @staticmethod
+    def of_sorted(values: dict, keys: list[Key]) -> "FinalState":
+        """``of`` with ``keys`` already in ``key_sort`` order (sorted once for many states)."""
+        return FinalState([(k, values.get(k, 0)) for k in keys])
+
     def as_dict(self) -> dict:
         return dict(self)
 

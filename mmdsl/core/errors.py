@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from contextlib import contextmanager
 from dataclasses import dataclass
 
@@ -139,8 +140,33 @@ def too_deep(cls: type[MmdslError], text: str, path: str | None) -> MmdslError:
                 run = 0
             if run > longest:
                 longest, at, what = run, start, f"a chain of {run} '{op}'"
+        if longest < 10:  # then a chain of one operator or keyword within one statement
+            count, first, word = _longest_chain(text)
+            if count >= 10:
+                at, what = first, f"a chain of {count} '{word}' in one statement"
     return cls(f"nested too deeply to be read ({what})", SourcePos(path, *line_col(text, at)),
                expected="less nesting")
+
+
+_CHAINED = re.compile(r"\bif\b|\bwhile\b|=>|&&|\|\||==|!=|[-+*/|&^<>]")
+
+
+def _longest_chain(text: str) -> tuple[int, int, str]:
+    """(how many, where the first is, which) for the operator or keyword repeated most within
+    one statement (text between two ``;``): ``a + a + ...``, ``if (c) if (c) ...``,
+    ``p => q => ...`` each nest one level per repetition in a recursive parser."""
+    best = (0, 0, "")
+    start = 0
+    for seg_end in [i for i, c in enumerate(text) if c == ";"] + [len(text)]:
+        counts: dict[str, list[int]] = {}
+        for m in _CHAINED.finditer(text, start, seg_end):
+            c = counts.setdefault(m.group(), [0, m.start()])
+            c[0] += 1
+        for word, (n, first) in counts.items():
+            if n > best[0]:
+                best = (n, first, word)
+        start = seg_end + 1
+    return best
 
 
 def line_col(text: str, offset: int) -> tuple[int, int]:

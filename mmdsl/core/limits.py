@@ -41,7 +41,7 @@ def check_timeout(seconds: float | None) -> float | None:
     if seconds is None or seconds == 0:
         return None
     if not 0 < seconds <= MAX_TIMEOUT:  # also NaN and infinity
-        raise MmdslError(f"--timeout {seconds:g} is not a time limit",
+        raise MmdslError(f"--timeout {seconds_text(seconds)} is not a time limit",
                          expected=f"seconds between 0 (no limit) and {MAX_TIMEOUT:,.0f}")
     return seconds
 
@@ -54,8 +54,15 @@ def too_deep_to_run(what: str = "the input") -> MmdslError:
                             hint="split it into smaller parts")
 
 
+def seconds_text(seconds: float) -> str:
+    """A number of seconds as the user wrote it: ``1000001``, ``0.25`` (``:g`` would print 1e+06)."""
+    if isinstance(seconds, float) and seconds.is_integer() and abs(seconds) < 1e16:
+        return str(int(seconds))
+    return repr(seconds) if isinstance(seconds, float) else str(seconds)
+
+
 def timeout_text(seconds: float) -> str:
-    return f"timed out after {seconds:g} s"
+    return f"timed out after {seconds_text(seconds)} s"
 
 
 @contextmanager

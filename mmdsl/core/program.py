@@ -37,7 +37,7 @@ class Reg:
 
 @dataclass(frozen=True)
 class BinOp:
-    op: str  # add sub mul div mod xor and or shl shr eq ne lt le gt ge land lor
+    op: str  # add sub mul div mod (div0 rem0 divrv remrv: ZERO_DIVISOR) xor and or shl shr eq ne lt le gt ge land lor
     left: "Expr"
     right: "Expr"
 
@@ -50,7 +50,7 @@ class BinOp:
 
 @dataclass(frozen=True)
 class UnOp:
-    op: str  # not neg
+    op: str  # not neg, or a width's extension (EXTENSIONS: sext32, zext32 ...)
     arg: "Expr"
 
     def regs(self) -> frozenset[str]:
@@ -62,23 +62,75 @@ class UnOp:
             return f"&{pool}[{self.arg}].{fld}"
         if self.op.startswith(INDEX):
             return f"&{self.op.split(':')[1]}[{self.arg}]"
+        if self.op in EXTENSIONS:
+            return f"{self.op}({self.arg})"
         return f"{'!' if self.op == 'not' else '-'}{self.arg}"
 
 
 Expr = Union[Const, Reg, BinOp, UnOp]
 
 _OP_TEXT = {
-    "add": "+", "sub": "-", "mul": "*", "div": "/", "mod": "%", "xor": "^", "and": "&", "or": "|",
+    "add": "+", "sub": "-", "mul": "*", "div": "/", "mod": "%", "div0": "/", "rem0": "%", "divrv": "/",
+    "remrv": "%", "xor": "^", "and": "&", "or": "|",
     "shl": "<<", "shr": ">>",
     "eq": "==", "ne": "!=", "lt": "<", "le": "<=", "gt": ">", "ge": ">=", "land": "&&", "lor": "||",
+    "ult": "<u", "ugt": ">u",
 }
 
 
 MAX_SHIFT = 127
+WORD = 64  # the machine word: every integer value is a signed 64-bit number
+
+
+def wrap(v: int, width: int = WORD) -> int:
+    """``v`` cut to its low ``width`` bits, read as a signed (two's complement) number."""
+    half = 1 << (width - 1)
+    return ((v + half) & ((1 << width) - 1)) - half
+
+
+# width-annotated unary operators (UnOp): cut to N bits, then sign- or zero-extend to the
+# 64-bit word, as a 32-bit ISA operation writes its register (RISC-V's *w forms sign-extend,
+# AArch64's W registers and x86's 32-bit registers zero-extend)
+EXTENSIONS = {f"{k}ext{n}": (k == "s", n) for k in ("s", "z") for n in (8, 16, 32)}
+
+# division whose divisor is 0 (the quotient and the remainder), per operator: "div"/"mod"
+# are C's (undefined behaviour: the execution is refused, DivisionByZero); the others
+# are an ISA's, each of which defines a result
+ZERO_DIVISOR = {
+    "div0": (0, 0),     # AArch64 SDIV/UDIV: 0; PPC divw: undefined, mmdsl gives 0 (docs/litmus.md)
+    "divrv": (-1, None),  # RISC-V DIV: all ones (-1); REM: the dividend (None)
+}
+REMAINDERS = {"mod": "div", "rem0": "div0", "remrv": "divrv"}
+
+
+class DivisionByZero(UnsupportedError):
+    """C's ``/`` or ``%`` by zero: undefined behaviour, so the execution has no defined result."""
+
+
+def _divide(op: str, a: int, b: int) -> int:
+    """Truncating division (toward zero, the remainder with the dividend's sign), as C,
+    herd's OCaml and every ISA here divide; a zero divisor as ``op`` says (ZERO_DIVISOR)."""
+    div = REMAINDERS.get(op, op)
+    if not b:
+        if div == "div":
+            raise DivisionByZero(f"{'division' if op == div else 'remainder'} by zero: undefined behaviour "
+                                 "in C: the execution has no defined result, so mmdsl refuses the test")
+        q, r = ZERO_DIVISOR[div]
+        if op == div:
+            return q
+        return a if r is None else r
+    q = abs(a) // abs(b)
+    if (a < 0) != (b < 0):
+        q = -q
+    return wrap(q) if op == div else a - b * q
 
 
 def apply_op(op: str, a: Value, b: Value) -> Value:
-    """Apply a binary operator to two values (symbolic addresses allow +0, ==, !=)."""
+    """Apply a binary operator to two values (symbolic addresses allow +0, ==, !=).
+
+    Integers are 64-bit words: sums, differences, products and left shifts wrap (two's
+    complement), as the machine's registers do; a narrower operation is cut further by
+    its dialect (EXTENSIONS)."""
     if isinstance(a, str) or isinstance(b, str):
         if op == "eq":
             return int(a == b)
@@ -91,20 +143,13 @@ def apply_op(op: str, a: Value, b: Value) -> Value:
         raise UnsupportedError(f"arithmetic '{_OP_TEXT[op]}' on the address of location "
                                f"'{a if isinstance(a, str) else b}' (only +0 is supported)")
     if op == "add":
-        return a + b
+        return wrap(a + b)
     if op == "sub":
-        return a - b
+        return wrap(a - b)
     if op == "mul":
-        return a * b
-    if op in ("div", "mod"):
-        # C (and herd's OCaml) integer division truncates toward zero, and a % b has the
-        # sign of a; exact on integers of any size. Division by zero gives 0.
-        if not b:
-            return 0
-        q = abs(a) // abs(b)
-        if (a < 0) != (b < 0):
-            q = -q
-        return q if op == "div" else a - b * q
+        return wrap(a * b)
+    if op in ("div", "mod") or op in ZERO_DIVISOR or op in REMAINDERS:
+        return _divide(op, a, b)
     if op == "xor":
         return a ^ b
     if op == "and":
@@ -116,13 +161,16 @@ def apply_op(op: str, a: Value, b: Value) -> Value:
         # ">>" is arithmetic (floor), as Python's
         if not 0 <= b <= MAX_SHIFT:
             raise UnsupportedError(f"shift by {b} (counts from 0 to {MAX_SHIFT} are supported)")
-        return a << b if op == "shl" else a >> b
+        return wrap(a << b) if op == "shl" else a >> b
     if op == "eq":
         return int(a == b)
     if op == "ne":
         return int(a != b)
     if op == "lt":
         return int(a < b)
+    if op in ("ult", "ugt"):  # the words compared as unsigned (AArch64's LDUMAX, RISC-V's maxu)
+        ua, ub = a % (1 << 64), b % (1 << 64)
+        return int(ua < ub if op == "ult" else ua > ub)
     if op == "le":
         return int(a <= b)
     if op == "gt":
@@ -185,7 +233,10 @@ def apply_unop(op: str, a: Value) -> Value:
         if op == "not":
             return 0
         raise UnsupportedError(f"negation of the address of location '{a}'")
-    return int(not a) if op == "not" else -a
+    if op in EXTENSIONS:
+        signed, width = EXTENSIONS[op]
+        return wrap(a, width) if signed else a & ((1 << width) - 1)
+    return int(not a) if op == "not" else wrap(-a)
 
 
 def evaluate(e: Expr, regs: dict[str, Value]) -> Value:
@@ -234,6 +285,12 @@ class Rmw(Instr):
     instead until ``cond`` holds (a lock acquisition: wait for 0, write 1).
     ``fail_annots``, when given, annotate the read of a failed one instead of ``annots``
     (C11's failure order, as herd reads it; the explorer keeps ``annots``).
+
+    ``compared`` marks herd's AArch64 CAS (``cond`` is ``%old == compared``), whose three
+    ways herd explores: it succeeds, and ``dst`` takes its value either from the read or
+    from ``compared`` (equal, with different dependencies); it fails and only reads; it
+    fails and writes back the value it read. Its write depends on ``compared`` through
+    the comparison (herd's ``pick`` dependencies, axiomatic.threads).
     """
 
     dst: str | None
@@ -243,6 +300,7 @@ class Rmw(Instr):
     blocking: bool = False
     annots: frozenset[str] = frozenset()
     fail_annots: frozenset[str] | None = None
+    compared: Expr | None = None
     # a C11 RMW or spin_lock, one event in herd's C (kernel RMWs are two, as here): how herd's
     # cat models read it (lang.cat_rmw), not what the instruction does, so not compared
     one_event: bool = field(default=False, compare=False)

@@ -1,12 +1,12 @@
-"""The operational explorer: reordering tables compiled into enabling predicates, state-space search."""
+"""The operational explorer: reordering tables and axioms compiled into enabling steps, state-space search."""
 
 from .explore import DEFAULT_MAX_PENDING, DEFAULT_MAX_STATES, ENGINE, Exploration, StateSpace, explore, explore_space
 from .memory import MemoryLimit
 from .graph import StateEdge, StateGraph, StateNode
 from .overtaking import Overtaking
 from .search import StateLimit
-from .state import control_successors
-from .transitions import PendingLimit
+from .machines.table.state import control_successors
+from .machines.table.transitions import PendingLimit
 
 __all__ = [
     "explore", "Exploration", "ENGINE", "DEFAULT_MAX_PENDING", "DEFAULT_MAX_STATES",

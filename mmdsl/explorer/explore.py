@@ -1,4 +1,4 @@
-"""The explorer's entry point: run a program under a table model, return final states, trace, stats."""
+"""The explorer's entry point: run a program on the machine its model needs, return final states, trace, stats."""
 
 from __future__ import annotations
 
@@ -13,16 +13,16 @@ from ..core.outcome import TestResult
 from ..core.program import Program
 from ..lang.fence_use import fence_warnings
 from ..lang.ir import Model
-from .enabling import model_rules
-from .graph import StateGraph, build_graph
+from .machines.table.enabling import model_rules
+from .graph import build_graph
+from .result import ENGINE, Exploration
 from .overtaking import Overtaking, step_overtakings, trace_overtakings
 from .memory import MemoryLimit
 from .search import SearchOutcome, StateLimit, path_to, search
-from .state import Machine
-from .trace import Describer, Step
-from .transitions import PendingLimit, Semantics
+from .machines.table.state import Machine
+from .trace import Describer
+from .machines.table.transitions import PendingLimit, Semantics
 
-ENGINE = "explorer"
 DEFAULT_MAX_PENDING = 16
 DEFAULT_MAX_STATES = 2_000_000
 # the pending-list bound of a program that loops forever with a property on its states
@@ -37,32 +37,13 @@ def pending_bound(program: Program, max_pending: int | None) -> int:
     return DEFAULT_BUFFER_BOUND if program.state_property else DEFAULT_MAX_PENDING
 
 
-@dataclass
-class Exploration(TestResult):
-    """What the explorer found: a ``TestResult`` (engine "explorer") plus a trace and the state graph.
-
-    ``states`` maps each reachable final state (restricted to the observed keys, exactly
-    as the axiomatic checker's) to the number of distinct full final states showing it;
-    ``positive``/``negative`` count distinct final states satisfying or not the
-    condition's proposition (herd counts executions). ``stats`` holds the search
-    counters (see ``explore``).
-    """
-
-    trace: list[Step] | None = None  # a path to the first final state reaching the outcome
-    trace_final: str | None = None  # that final state, as text
-    graph: StateGraph | None = None
-
-    @property
-    def result(self) -> "Exploration":
-        """The exploration itself (it is the ``TestResult``); kept for callers of the first version."""
-        return self
 
 
 def explore(program: Program, model: Model, *, por: bool = True, order: str = "dfs",
             max_pending: int | None = None, max_states: int = DEFAULT_MAX_STATES,
             graph: bool = False, truncate: bool | None = None, compare_sc: bool = False,
             max_memory: float | None = None, progress: bool = False, compact: bool = False,
-            target=None) -> Exploration:
+            target=None, unroll: int | None = None, first: bool = False) -> Exploration:
     """Explore every state of ``program`` under ``model`` (a reordering-table model).
 
     ``por`` turns the partial-order reduction on (the final states are the same either
@@ -75,6 +56,13 @@ def explore(program: Program, model: Model, *, por: bool = True, order: str = "d
     terminal for long searches. ``compact`` stores a 128-bit hash of each visited state
     instead of the state (less memory; a collision, very unlikely, would miss states).
     ``target(values)`` chooses the final states the trace leads to (default: the outcome's).
+    With ``first`` the search stops at the first state reaching the outcome (a verdict
+    without the full counts: ``stats["stopped_at_first"]``).
+
+    A model without a table machine (axioms of its own, a herd cat) runs on the
+    execution-graph machine (``machines/graph``), and so does a program with loops that
+    the table machine refuses; there ``unroll`` bounds the loops (default herd's 2, spin
+    iterations blocked, see ``axiomatic/loops.py``) and the stats are the graph machine's.
 
     ``stats``: states, transitions, final_states (distinct full final states),
     deadlocks (non-final states with nothing enabled: a lock never freed, an assume
@@ -82,11 +70,32 @@ def explore(program: Program, model: Model, *, por: bool = True, order: str = "d
     final state reaching the outcome, or None), por, search, truncated, time, and with
     ``compare_sc`` sc_states, sc_transitions.
     """
+    if uses_graph_machine(model):  # axioms without a table machine: execution graphs (machines/graph)
+        if graph:
+            raise UnsupportedError(
+                f"model '{model.name}' runs on the execution-graph machine (it has no reordering table), "
+                "whose states are partial executions, not the table machines' states: it draws no state graph",
+                hint="draw its executions instead: mmdsl draw TEST -m MODEL --show allowed")
+        return _on_graph(program, model, max_states, target, unroll)
     start = time.perf_counter()
-    space = explore_space(program, model, por=por, order=order, max_pending=max_pending, max_states=max_states,
-                          graph=graph, truncate=truncate, max_memory=max_memory, progress=progress,
-                          compact=compact, target=target)
+    try:
+        space = explore_space(program, model, por=por, order=order, max_pending=max_pending,
+                              max_states=max_states, graph=graph, truncate=truncate, max_memory=max_memory,
+                              progress=progress, compact=compact, target=target,
+                              first=first)
+    except UnsupportedError as err:
+        from .machines.graph.search import refusal
+
+        if not program.has_loops() or graph or refusal(program, model) is not None:
+            raise
+        # a loop the table machine cannot run (a branch it would have to guess in a loop):
+        # the graph machine unrolls it, and says so
+        result = _on_graph(program, model, max_states, target, unroll)
+        result.warnings.insert(0, f"note: {program.name}: the table machine of {model.name} cannot run this "
+                                  f"loop ({err.message.splitlines()[0]}); explored on the execution-graph machine")
+        return result
     result = space.result(Exploration)
+    result.stats["stopped_at_first"] = space.found.stopped_at_first
     machine, found = space.machine, space.found
     describer = Describer(machine)
     if found.target is not None:
@@ -105,6 +114,28 @@ def explore(program: Program, model: Model, *, por: bool = True, order: str = "d
     result.time = time.perf_counter() - start
     result.stats["time"] = round(result.time, 4)
     return result
+
+
+def _on_graph(program: Program, model: Model, max_states: int, target, unroll: int | None) -> Exploration:
+    from .machines.graph.search import explore_graph
+
+    try:
+        return explore_graph(program, model, max_states=max_states, target=target, unroll=unroll)
+    except StateLimit as err:
+        err.message = f"exploring {program.name} under {model.name}: {err.message}"
+        raise
+
+
+def uses_graph_machine(model: Model) -> bool:
+    """Whether ``model`` runs on the execution-graph machine: it has no reordering-table
+    machine (axioms of its own, a cat model, no table); a table model keeps its machine."""
+    from .machines.table.enabling import require_explorable
+
+    try:
+        require_explorable(model)
+    except UnsupportedError:
+        return True
+    return False
 
 
 @dataclass
@@ -169,7 +200,7 @@ class StateSpace:
 def explore_space(program: Program, model: Model, *, target=None, por: bool = True, order: str = "dfs",
                   max_pending: int | None = None, max_states: int = DEFAULT_MAX_STATES,
                   graph: bool = False, truncate: bool | None = None, max_memory: float | None = None,
-                  progress: bool = False, compact: bool = False) -> StateSpace:
+                  progress: bool = False, compact: bool = False, first: bool = False) -> StateSpace:
     """Search the states of ``program`` under ``model`` and keep the search (see ``explore`` for the options).
 
     ``target(values)`` says which final states to find (``values``: every register and
@@ -180,7 +211,7 @@ def explore_space(program: Program, model: Model, *, target=None, por: bool = Tr
     max_pending = pending_bound(program, max_pending)
     semantics_class = Semantics
     if model.per_thread:  # writes reach each thread at its own time: a storage, not one memory
-        from .propagation import PropagationMachine, PropagationSemantics
+        from .machines.propagation.propagation import PropagationMachine, PropagationSemantics
 
         machine = PropagationMachine(program, model_rules(model))
         semantics_class = PropagationSemantics
@@ -207,7 +238,7 @@ def explore_space(program: Program, model: Model, *, target=None, por: bool = Tr
                        keys=observed_keys(program), is_target=target, state_filter=program.filter, por=search_por,
                        order=order, max_states=max_states, truncate=graph if truncate is None else truncate,
                        keep_graph=graph, state_target=state_target, max_memory=max_memory, progress=progress,
-                       compact=compact)
+                       compact=compact, first=first)
     except (StateLimit, PendingLimit, MemoryLimit) as err:
         err.message = f"exploring {program.name} under {model.name}: {err.message}"
         unrolled = getattr(program.layout, "unroll_pos", None)

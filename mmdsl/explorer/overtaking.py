@@ -25,8 +25,8 @@ from dataclasses import dataclass
 
 from ..core.events import EventShape
 from ..core.program import Branch, evaluate
-from .state import FENCE, I_RMW, RMW, Machine
-from .transitions import ISSUE, PERFORM, RMW_READ
+from .machines.table.state import FENCE, I_RMW, RMW, Machine
+from .machines.table.transitions import ISSUE, PERFORM, RMW_READ
 
 
 @dataclass(frozen=True)

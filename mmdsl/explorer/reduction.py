@@ -21,8 +21,8 @@ backward pass over the control-flow graph) plus its pending operations.
 from __future__ import annotations
 
 from ..core.program import BinOp, Const, Load, Rmw, Store, StoreCond
-from .state import BOUND, FENCE, HALF, READ, RESV, RMW, WRITE, Machine, control_successors
-from .transitions import MEMO_LIMIT, READS, WRITES, Semantics
+from .machines.table.state import BOUND, FENCE, HALF, READ, RESV, RMW, WRITE, Machine, control_successors
+from .machines.table.transitions import MEMO_LIMIT, READS, WRITES, Semantics
 
 LOCATION_OPS = ("add", "sub", "or", "xor")  # the operators core.program.apply_op lets a location through
 

@@ -12,8 +12,8 @@ from ..core.condition import FinalState
 from ..core.errors import MmdslError, UnsupportedError
 from .memory import MEMORY_CHECK_EVERY, MemoryCeiling, Progress
 from .reduction import Reduction
-from .state import Machine
-from .transitions import MISSPECULATED, Semantics
+from .machines.table.state import Machine
+from .machines.table.transitions import MISSPECULATED, Semantics
 
 
 class StateLimit(MmdslError):
@@ -36,6 +36,7 @@ class SearchOutcome:
     first_target_time: float | None = None
     target: int | None = None  # id of the first final state reaching the condition's outcome
     truncated: bool = False
+    stopped_at_first: bool = False  # the search stopped at its first target (``first``)
     parents: list = field(default_factory=list)  # state id -> (parent id, transition)
     state_list: list = field(default_factory=list)  # state id -> state
     edges: list = field(default_factory=list)  # (src, dst, transition) when the graph is kept
@@ -47,7 +48,7 @@ class SearchOutcome:
 def search(machine: Machine, semantics: Semantics, *, keys: list, is_target, state_filter=None,
            por: bool = True, order: str = "dfs", max_states: int = 2_000_000, truncate: bool = False,
            keep_graph: bool = False, state_target=None, max_memory: float | None = None,
-           progress: bool = False, compact: bool = False) -> SearchOutcome:
+           progress: bool = False, compact: bool = False, first: bool = False) -> SearchOutcome:
     """Explore every state reachable from the initial one.
 
     ``is_target(values)`` says whether a final state reaches the condition's outcome (the
@@ -61,7 +62,9 @@ def search(machine: Machine, semantics: Semantics, *, keys: list, is_target, sta
     progress line on a terminal once the search runs past a few seconds. With ``compact``
     the visited set keeps a 128-bit hash of each state instead of the state (``state_key``),
     and ``state_list`` rebuilds a state by replaying the path to it; a hash collision would
-    miss states (see docs/explorer.md), and the state graph cannot be kept.
+    miss states (see docs/explorer.md), and the state graph cannot be kept. With ``first``
+    the search stops at its first target (the verdict is then known; the counts are of
+    what was visited until then).
     """
     if compact and keep_graph:
         raise UnsupportedError("--compact keeps a hash of each state, not the state: it cannot keep "
@@ -72,14 +75,14 @@ def search(machine: Machine, semantics: Semantics, *, keys: list, is_target, sta
     shown = Progress(progress)
     try:
         _run(out, machine, semantics, keys, is_target, state_filter, por, order, max_states, truncate,
-             keep_graph, state_target, ceiling, shown, start, compact)
+             keep_graph, state_target, ceiling, shown, start, compact, first)
     finally:
         shown.close()
     return out
 
 
 def _run(out, machine, semantics, keys, is_target, state_filter, por, order, max_states, truncate,
-         keep_graph, state_target, ceiling, shown, start, compact) -> None:
+         keep_graph, state_target, ceiling, shown, start, compact, first=False) -> None:
     """The search loop of ``search``, filling ``out``."""
     reduction = Reduction(machine, semantics) if por else None
     roots = machine.initial_states()
@@ -96,6 +99,9 @@ def _run(out, machine, semantics, keys, is_target, state_filter, por, order, max
     finals = out.finals
     transitions = 0
     while frontier:
+        if first and out.target is not None:
+            out.stopped_at_first = True
+            break
         sid, state = pop()
         if state_target is not None and state_target(state):
             out.target_ids.add(sid)

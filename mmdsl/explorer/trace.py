@@ -5,9 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..core.program import Assign, Assume, Branch, Fence, Load, Nop, Rmw, Store, StoreCond
-from .deferred import deferred_text, is_deferred, with_old
-from .state import FENCE, GUARD, HALF, KIND_TEXT, READ, RMW, WRITE, Machine
-from .transitions import ISSUE, LR_RESERVES, PERFORM, RMW_FAIL, RMW_READ, RMW_WHOLE, SC_SUCCEEDS, Transition
+from .machines.table.deferred import deferred_text, is_deferred, with_old
+from .machines.table.state import FENCE, GUARD, HALF, KIND_TEXT, READ, RMW, WRITE, Machine
+from .machines.table.transitions import ISSUE, LR_RESERVES, PERFORM, RMW_FAIL, RMW_READ, RMW_WHOLE, SC_SUCCEEDS, Transition
 
 
 @dataclass(frozen=True)
@@ -111,7 +111,7 @@ class Describer:
         th = self.m.threads[t]
         pc, _, pending = state[1][t]
         if tr.action > PERFORM:  # a per-thread machine's propagation or fence step
-            from .propagation import describe, received
+            from .machines.propagation.propagation import describe, received
 
             return Step(t, "propagate", pc, describe(self.m, state, tr), False,
                         received=received(self.m, state, tr))

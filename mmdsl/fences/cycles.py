@@ -102,7 +102,7 @@ def _members(expr: Expr, lets: dict[str, Expr]) -> list[Expr]:
 
 
 def _rvwmo(model: Model) -> bool:
-    from ..explorer.rvwmo import is_rvwmo
+    from ..explorer.machines.table.rvwmo import is_rvwmo
 
     return is_rvwmo(model)
 

@@ -3,7 +3,7 @@
 The explorer route of a multi-copy-atomic model (``explorer_selector``) blocks a trace by
 forbidding one of its out-of-order steps: a fence only keeps its own thread's later
 operation behind an earlier one (``traces``). On the per-thread machine
-(``explorer/propagation.py``) that is not all a fence does. A cumulative fence is
+(``explorer/machines/propagation/propagation.py``) that is not all a fence does. A cumulative fence is
 *performed*: it commits a barrier that later writes of its thread wait behind on every
 other thread (B-cumulativity), after the writes its thread had seen (A-cumulativity), and
 a strong one waits until what its thread has seen has reached everyone. So a fence can
@@ -263,8 +263,8 @@ def idle_choices(program: Program, model: Model, problem: Problem) -> set[int]:
 
 
 def spin_loops(program: Program) -> list[tuple[int, int, int]]:
-    """Every spin loop as (thread, its top, its back edge) (``explorer.state.spin_loops``)."""
-    from ..explorer.state import spin_loops as loops_of
+    """Every spin loop as (thread, its top, its back edge) (``explorer.machines.table.state.spin_loops``)."""
+    from ..explorer.machines.table.state import spin_loops as loops_of
 
     return [(t.tid, top, edge) for t in program.threads for top, edge, _, _ in loops_of(t)]
 

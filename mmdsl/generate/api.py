@@ -10,7 +10,7 @@ from pathlib import Path
 from ..axiomatic import check
 from ..core.errors import MmdslError, writing
 from ..core.events import EventShape
-from ..core.limits import TimeLimitError
+from ..core.limits import TimeLimitError, seconds_text
 from ..core.outfiles import inside, safe_stem
 from ..lang.ir import Model
 from ..lang.table import compiled_table
@@ -72,15 +72,19 @@ def po_edges() -> list[Edge]:
     return [Edge("po", s, d, False) for s in "WR" for d in "WR"]
 
 
-def model_keeps(model: Model, edge: Edge) -> bool:
+def model_keeps(model: Model, edge: Edge) -> bool | None:
     """Does ``model`` keep the order an edge's program-order part describes?
 
     A plain po edge: the table's cell (at the same or different locations); a fence edge:
     the fence orders the pair, or the table does; communication edges are always kept,
     except ``Rfi`` under a model that forwards (a read may take its own write early).
+    ``None`` when the model cannot say: a model of axioms alone has no table to read a po
+    or fence edge from (the checker then decides, test by test).
     """
     if edge.is_com:
         return not (edge.kind == "rf" and not edge.external and model.forwarding)
+    if model.table is None:
+        return None
     table = compiled_table(model)
     a, b = _SHAPE[edge.src], _SHAPE[edge.dst]
     kept = table.kept_at_same_location(a, b, False) if edge.same_loc else table.keeps(a, b, False, False)
@@ -96,15 +100,17 @@ def model_keeps(model: Model, edge: Edge) -> bool:
 
 
 def relaxed_by(a: Model, b: Model, edges: list[Edge]) -> list[Edge]:
-    """The edges ``a`` relaxes and ``b`` keeps."""
-    return [e for e in edges if not model_keeps(a, e) and model_keeps(b, e)]
+    """The edges ``a`` may relax and ``b`` may keep: an edge a model of axioms alone cannot
+    judge (``model_keeps`` is None) counts both ways, so its cycles are generated and the
+    verdicts of both models, checked on each test, decide which tests differ."""
+    return [e for e in edges if model_keeps(a, e) is not True and model_keeps(b, e) is not False]
 
 
 def default_pool(a: Model, b: Model | None = None) -> list[Edge]:
     """Edges to build cycles from when comparing models: po at different locations, Rfe,
-    Fre, Coe, and Rfi when a model forwards."""
+    Fre, Coe, and Rfi when a model forwards or may (a model of axioms alone)."""
     pool = po_edges() + COMMUNICATION
-    if a.forwarding or (b is not None and b.forwarding):
+    if any(m is not None and (m.forwarding or m.table is None) for m in (a, b)):
         pool.append(Edge("rf", "W", "R", True, False))
     return pool
 
@@ -136,7 +142,7 @@ def check_all(tests: list[Generated], models: dict[str, Model], timeout: float |
         program = parse_litmus(t.source, f"{t.name}.litmus")
         for col, model in models.items():
             if deadline is not None and time.monotonic() > deadline:
-                raise TimeLimitError(f"checking the generated tests ran past {timeout:g} s")
+                raise TimeLimitError(f"checking the generated tests ran past {seconds_text(timeout)} s")
             verdicts = []
             if engine in ("axiomatic", "both"):
                 verdicts.append(check(program, model, collect="none").verdict)

@@ -6,7 +6,7 @@ import time
 from dataclasses import dataclass
 
 from ..core.errors import MmdslError
-from ..core.limits import TimeLimitError
+from ..core.limits import TimeLimitError, seconds_text
 from .edges import Edge, cycle_text
 
 PO_LIKE = ("po", "fence", "dep")
@@ -130,7 +130,7 @@ def enumerate_cycles(relax: list[Edge], safe: list[Edge], bounds: Bounds) -> lis
         nonlocal steps
         steps += 1
         if deadline is not None and steps % 2048 == 0 and time.monotonic() > deadline:
-            raise TimeLimitError(f"cycle enumeration ran past {bounds.timeout:g} s")
+            raise TimeLimitError(f"cycle enumeration ran past {seconds_text(bounds.timeout)} s")
         last = path[-1]
         if len(path) == length:
             if follows(last, path[0]) and is_valid(path, bounds):

@@ -15,22 +15,23 @@ tests. What mmdsl has is mapped:
 * ``NoRet``: the read of an atomic whose result goes to the zero register (STADD);
 * ``DMB.SY`` ... ``DSB.OSHLD``, ``ISB``: the dialect's fence kinds ``dmb-sy`` ... ``isb``;
 * ``same-instance`` is ``sm`` (the events of one instruction);
-* in herd's aarch64 files, ``po`` leaves out the pairs of one instruction (an atomic's
+* in a ``catdep`` model, ``po`` leaves out the pairs of one instruction (an atomic's
   read and write), and ``sm`` (herd's single-copy-atomic classes, without mixed-size
   accesses) relates each access to itself only: herd's own values of both.
 
 Register-level names (``rf-reg``, ``iico_data``, ``iico_ctrl``, ``iico_order``, ``Rreg``,
-``DATA``, ``ADDR``, ``BCC``, ``B``, ``T``) exist in herd only with its register events.
-Inside herd's own aarch64 files (and only there: every use was checked) they are empty,
-and the definitions of ``data``, ``addr`` and ``ctrl`` in ``aarch64deps.cat`` keep mmdsl's
-relations of those names, which the dialect computes from register dataflow as herd
-does (restricted to reads, as herd's are). Why that gives herd's verdicts is in
-docs/cat.md ("aarch64.cat"); elsewhere these names are refused.
+``DATA``, ``ADDR``, ``BCC``, ``B``, ``T``) exist in herd only with its register events,
+which herd keeps for a model that declares the ``catdep`` option in its header (the
+model computes its dependencies itself). From the point a file of the model declares
+``catdep`` (aarch64.cat, aarch64deps.cat, aarch32.cat do), they are empty, a
+definition of ``data``, ``addr`` or ``ctrl`` keeps mmdsl's relation of that name (which
+the dialects compute from register dataflow as herd does, restricted to reads, as
+herd's are), and ``po`` / ``sm`` are herd's values for such a model (below). Why that
+gives herd's verdicts is in docs/cat.md ("aarch64.cat"); without ``catdep`` these names
+are refused.
 """
 
 from __future__ import annotations
-
-import os
 
 from .ir import REL, SET, Expr
 
@@ -66,9 +67,6 @@ EMPTY_FUNCTIONS = {"same-oa", "oa-changes", "at-least-one-writable"}
 # register-level names: empty inside herd's own aarch64 files only (see the docstring)
 REGISTER_SETS = ("Rreg", "DATA", "ADDR", "BCC", "B", "T")
 REGISTER_RELATIONS = ("rf-reg", "iico_data", "iico_ctrl", "iico_order")
-HERD_AARCH64_FILES = {"aarch64.cat", "aarch64deps.cat", "aarch64hwreqs.cat", "aarch64loc.cat", "aarch64show.cat",
-                      "aarch64util.cat", "aarch64fences.cat", "aarch64bbm.cat", "aarch64memattrs.cat",
-                      "enumerations.cat"}
 # the dependency definitions of aarch64deps.cat that keep mmdsl's relations
 CATDEP_DEFINITIONS = ("data", "addr", "ctrl")
 
@@ -80,13 +78,9 @@ def _n(name: str, typ: str, pos=None) -> Expr:
     return Expr("name", name=name, type=typ, pos=pos)
 
 
-def in_herd_aarch64_file(pos) -> bool:
-    """Whether ``pos`` is in one of herd's own aarch64 cat files (by file name)."""
-    return pos is not None and os.path.basename(str(pos.file)) in HERD_AARCH64_FILES
-
-
-def lookup(name: str, pos):
-    """The value of an AArch64 built-in name, or None when ``name`` is not one here."""
+def lookup(name: str, pos, catdep: bool = False):
+    """The value of an AArch64 built-in name, or None when ``name`` is not one here;
+    ``catdep``: a file of the model has declared herd's ``catdep`` option."""
     if name == "Exp":
         return _n("M", SET, pos)
     if name in ANNOTATION_SETS:
@@ -96,18 +90,34 @@ def lookup(name: str, pos):
         return Expr("empty", type=SET if name in EMPTY_SETS else REL, pos=pos)
     if name == "same-instance":
         return _n("sm", REL, pos)
-    if in_herd_aarch64_file(pos) and name == "po":  # herd's po never joins two events of one instruction
+    if catdep and name == "po":  # herd's po never joins two events of one instruction
         return Expr("diff", (_n("po", REL), _n("sm", REL)), type=REL, pos=pos)
-    if in_herd_aarch64_file(pos) and name == "sm":  # herd's sm without mixed sizes: each access alone
+    if catdep and name == "sm":  # herd's sm without mixed sizes: each access alone
         return Expr("id", (_n("M", SET),), type=REL, pos=pos)
-    if in_herd_aarch64_file(pos) and (name in REGISTER_SETS or name in REGISTER_RELATIONS):
+    if catdep and (name in REGISTER_SETS or name in REGISTER_RELATIONS):
         return Expr("empty", type=SET if name in REGISTER_SETS else REL, pos=pos)
     return None
 
 
-def catdep_definition(name: str, pos):
-    """mmdsl's own relation for a dependency that herd's aarch64deps.cat computes from
-    register events (``data``, ``addr``, ``ctrl``): from a read, as herd's start at one."""
-    if name in CATDEP_DEFINITIONS and in_herd_aarch64_file(pos):
+def _mentions_registers(node) -> bool:
+    """Whether a cat expression (parser Node) names one of herd's register-level sets or relations."""
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, (tuple, list)):
+            stack.extend(n)
+        elif hasattr(n, "kind"):
+            if n.kind == "var" and (n.text in REGISTER_SETS or n.text in REGISTER_RELATIONS):
+                return True
+            stack.extend(n.args)
+    return False
+
+
+def catdep_definition(name: str, pos, catdep: bool, node=None):
+    """mmdsl's own relation for a dependency that a ``catdep`` model (aarch64deps.cat)
+    computes from register events (``data``, ``addr``, ``ctrl`` defined in terms of
+    ``iico_data``, ``DATA``, ``BCC`` ...): from a read, as herd's start at one. A definition
+    that names no register-level set or relation is the model's own."""
+    if name in CATDEP_DEFINITIONS and catdep and (node is None or _mentions_registers(node)):
         return Expr("seq", (Expr("id", (_n("R", SET),), type=REL), _n(name, REL)), type=REL, pos=pos)
     return None

@@ -27,6 +27,7 @@ from .cat_parse import Node, Stmt, parse_cat
 from .cat_rmw import C11_RMW, merge_rmw_halves, one_event_reading
 from .cat_orders import CatOrders
 from .cat_own_co import co0_with_finals, computes_co_itself
+from .herd_options import HerdOptions, skips
 from .cat_values import _RESERVED, CO0, MAX_INCLUDE_DEPTH, CatExpressions, Closure, Proc, Tags, Thunk
 from .ir import REL, SET, Axiom, Binding, Expr, FenceDecl, LetGroup, Model
 
@@ -49,6 +50,7 @@ class CatLowerer(CatExpressions, CatOrders):
 
     search_dirs: list[Path]
     variants: frozenset = frozenset()
+    options: HerdOptions = HerdOptions()  # -skipcheck / -through (herd_options)
     model: Model | None = None
     loading: list[Path] = field(default_factory=list)
     used: set = field(default_factory=lambda: set(_RESERVED))
@@ -63,12 +65,16 @@ class CatLowerer(CatExpressions, CatOrders):
     generated: set = field(default_factory=set)  # names bound by `with x from generate_orders(...)`
     choices: list = field(default_factory=list)  # (IR name, first check after it, pos) per linearisations
     own_co_at: SourcePos | None = None  # where a model that computes co itself binds it (cat_own_co)
+    catdep: bool = False  # the model's header declares herd's `catdep` option: see cat_aarch64
+    catdep_run: set = field(default_factory=set)  # the model's files (as positions name them)
 
     # ----- files --------------------------------------------------------------
     def load(self, path: Path) -> Model:
         path = Path(path)
         text = read_input(path, "cat model", ModelError)
         title, stmts = parse_cat(text, str(path))
+        # herd reads model options from the model's own header only, not its includes'
+        self.catdep = title.split()[-1:] == ["catdep"]
         self.model = Model(name=path.stem, title=title or path.stem, doc="", path=str(path), generated_orders=[])
         for tag_set, tags in B.FENCE_SETS.items():
             self.model.fences[tag_set] = FenceDecl(tag_set, list(tags), [], 0, "herd fence set")
@@ -85,6 +91,7 @@ class CatLowerer(CatExpressions, CatOrders):
         if bell is not None:  # herd's linux-kernel.cfg: `bell linux-kernel.bell` with `model linux-kernel.cat`
             env = self._run_file(bell, env, SourcePos(str(path), 1, 1))
         self.loading.append(path.resolve())
+        self._catdep_from(path)  # the model's files, not stdlib.cat nor the bell run before them
         self._exec(stmts, env, path.parent)  # a model without checks allows every candidate
         self.loading.pop()
         group_choices(self.model, self.choices)  # `with x from linearisations(...)`: see cat_choice
@@ -97,7 +104,13 @@ class CatLowerer(CatExpressions, CatOrders):
             self.model.c_rmw_refusal = ""
         elif self.model.own_co:  # see cat_own_co
             self.model.c_rmw_refusal = "computes co itself"
-        elif not self.lkmm and not self.model.c_rmw_refusal:
+        elif self.lkmm:
+            # herd's C makes a C11 RMW one event under linux-kernel.cat too, and lock.cat's
+            # `fr = rf^-1 ; co` (no `\ id`) then relates it to itself: coherence fails on every
+            # execution (herd7: States 0). Its locks stay lock.cat's events (cat_linux)
+            self.model.one_event_rmw_model = one_event_reading(self.model)
+            self.model.kernel_locks = True
+        elif not self.model.c_rmw_refusal:
             # any other model (sc.cat, uniproc.cat ...) on a C test: herd's C11 RMWs are one
             # event there too (its kernel RMWs, x86 xchg, RISC-V AMOs two: left as they are);
             # the checker runs this reading on a C test with such an RMW, the model as it is elsewhere
@@ -131,6 +144,16 @@ class CatLowerer(CatExpressions, CatOrders):
             self.parsed[key] = parse_cat(read_input(path, "cat model", ModelError), str(path))[1]
         return self.parsed[key], path.parent, key
 
+    def _catdep_from(self, path: Path) -> None:
+        """In a model declaring ``catdep``, the files run from the model's own on read
+        herd's catdep names (a let is lowered lazily: its file, not the moment, decides)."""
+        if self.catdep and self.loading and self.loading[0] == Path(self.model.path).resolve():
+            self.catdep_run.add(str(path))
+
+    def catdep_at(self, pos: SourcePos | None) -> bool:
+        """Whether the name at ``pos`` is read the catdep way (cat_aarch64)."""
+        return pos is not None and str(pos.file) in self.catdep_run
+
     def _run_file(self, path: Path, env: dict, pos: SourcePos) -> dict:
         key = path.resolve()
         if key in self.loading:
@@ -146,6 +169,7 @@ class CatLowerer(CatExpressions, CatOrders):
         if str(key) not in self.model.includes:
             self.model.includes.append(str(key))
         self.loading.append(key)
+        self._catdep_from(path)
         try:
             return self._exec(stmts, env, path.parent)
         finally:
@@ -244,8 +268,8 @@ class CatLowerer(CatExpressions, CatOrders):
                     # herd's co0 with no final writes fixed (see CO0), or in full when the
                     # candidate's co only picks final writes (cat_own_co)
                     new["co0"] = co0_with_finals() if self.own_co_at is not None else CO0
-                elif A64.catdep_definition(b["name"], b["pos"]) is not None:
-                    new[b["name"]] = A64.catdep_definition(b["name"], b["pos"])  # see cat_aarch64
+                elif (dep := A64.catdep_definition(b["name"], b["pos"], self.catdep_at(b["pos"]), b["expr"])) is not None:
+                    new[b["name"]] = dep  # see cat_aarch64
                 else:
                     new[b["name"]] = Thunk(b["expr"], env, b["name"], b["pos"])
             return new
@@ -356,6 +380,8 @@ class CatLowerer(CatExpressions, CatOrders):
             if d["flag"] == "flag":
                 self._flag(st, env)
             return
+        if skips(self.options, d["name"]):  # herd's -skipcheck NAME, -through all: the check holds
+            return
         e = self._expr(d["expr"], env)
         test = d["test"]
         e = self._typed(e, st.pos, SET if test == "empty" else REL)
@@ -440,13 +466,27 @@ def include_cat(path: Path, model: Model, search_dirs: list[Path], pos: SourcePo
 
 
 def lower_cat_file(path: str | Path, search_dirs: list[Path] | None = None,
-                   variants: frozenset = frozenset()) -> Model:
-    """Run a herd cat model (with stdlib.cat and its includes) into a core IR Model."""
-    try:
-        return CatLowerer([Path(d) for d in (search_dirs or [])], variants).load(Path(path))
+                   variants: frozenset = frozenset(), options: HerdOptions | None = None) -> Model:
+    """Run a herd cat model (with stdlib.cat and its includes) into a core IR Model; ``options``:
+    herd's -variant, -skipcheck, -through (herd_options; its variants join ``variants``)."""
+    import gc
+
+    options = options or HerdOptions()
+    lowerer = CatLowerer([Path(d) for d in (search_dirs or [])], frozenset(variants) | options.variants, options)
+    collecting = gc.isenabled()
+    gc.disable()  # lowering builds many small trees and frees few: the collector's passes over
+    try:          # them made a 40,000-term union four times slower (and time grow with its square)
+        return lowerer.load(Path(path))
     except RecursionError:
-        raise ModelError("definitions chained too deeply to lower (each let built on the one before, "
-                         "thousands deep)", SourcePos(str(path), 1, 1)) from None
+        depth, outer = getattr(lowerer, "deepest", (0, None))
+        if outer is None:
+            raise ModelError("the model is nested too deeply to lower", SourcePos(str(path), 1, 1)) from None
+        raise ModelError(f"definitions chained too deeply to lower: '{outer.name}' reads a chain of more than "
+                         f"{depth - 1} definitions, each built on the next", outer.pos,
+                         hint="fewer lets, each doing more") from None
+    finally:
+        if collecting:
+            gc.enable()
 
 
 __all__ = ["lower_cat_file"]

@@ -242,13 +242,13 @@ class Parser:
             while self.at("and"):
                 self.next()
                 binds.append(self.binding())
-            if self.at("in"):  # `let ... in` at top level: an expression, not a statement
-                raise ModelError("'let ... in' where a statement is expected", self.tok.pos)
             when = None
             if self.at("when"):  # let rec ... when <check>: herd's checked fixpoint
                 w = self.next()
                 when = self.check(flag=False)
                 when.pos = w.pos
+            if self.at("in"):  # herd's grammar: a statement `let ...` may end with `in` (in_opt), which
+                self.next()  # changes nothing (deps-instances.cat); the next statement follows
             return Stmt("let", t.pos, {"rec": rec, "binds": binds, "when": when})
         if k in ("acyclic", "irreflexive", "empty"):
             return self.check(flag=False)
@@ -474,10 +474,16 @@ class Parser:
 
     def postfix(self) -> Node:
         e = self.application()
+        first, chain = self.tok, 0
         while True:
             t = self.tok
             if t.kind != "op":
                 return e
+            chain += 1  # each postfix operator nests what it applies to one level deeper
+            if self.depth + chain > MAX_DEPTH and self._postfix_op(t):
+                n = self._postfix_chain()
+                raise ModelError(f"expression nested more than {MAX_DEPTH} deep: a chain of "
+                                 f"{chain - 1 + n} postfix operators", first.pos)
             if t.text.startswith("^") and t.text.endswith("1"):
                 self.next()
                 e = Node("op", t.pos, (e,), "inv")
@@ -492,6 +498,19 @@ class Parser:
                 e = Node("op", t.pos, (e,), "star")
             else:
                 return e
+
+    def _postfix_op(self, t) -> bool:
+        return t.kind == "op" and (t.text.startswith("^") or t.text in ("+", "?")
+                                   or (t.text == "*" and not self.starts_operand(self.peek())))
+
+    def _postfix_chain(self) -> int:
+        """How many postfix operators follow, from the current token (the tokens are consumed:
+        the caller reports an error)."""
+        n = 0
+        while self._postfix_op(self.tok):
+            self.next()
+            n += 1
+        return n
 
     def application(self) -> Node:
         e = self.atom()

@@ -87,9 +87,29 @@ def one_event_reading(model: Model) -> Model:
     return copy
 
 
-def has_one_event_rmw(program) -> bool:
-    """Whether a C program has an RMW herd makes one event (a C11 one: core.program.Rmw.one_event)."""
-    return program.arch == "C" and any(getattr(i, "one_event", False) for t in program.threads for i in t.instrs)
+def has_one_event_rmw(program, locks: bool = True) -> bool:
+    """Whether a C program has an RMW herd makes one event (a C11 one: core.program.Rmw.one_event;
+    a spin_lock too unless ``locks`` is False: under linux-kernel.cat a lock is lock.cat's events)."""
+    return program.arch == "C" and any(getattr(i, "one_event", False) and (locks or not _is_lock(i))
+                                       for t in program.threads for i in t.instrs)
+
+
+def _is_lock(ins) -> bool:
+    return "lock" in getattr(ins, "annots", ()) and type(ins).__name__ == "Rmw"
+
+
+def refuse_c11_rmw_with_locks(program) -> None:
+    """Under linux-kernel.cat a test with both a C11 RMW (one herd event, merged) and a
+    spin_lock (lock.cat's events, not merged) is refused at the lock: the merged reading
+    (ONE_EVENT_RMW) would merge the lock's halves too."""
+    if not has_one_event_rmw(program, locks=False):
+        return
+    for t in program.threads:
+        for ins in t.instrs:
+            if _is_lock(ins):
+                raise UnsupportedError("a spin_lock or spin_trylock in a test with a C11 read-modify-write "
+                                       "under linux-kernel.cat (herd: one event each; mmdsl merges only "
+                                       "one kind)").locate(ins.pos, ins.text)
 
 
 def refuse_c_locks(program) -> None:
@@ -98,7 +118,7 @@ def refuse_c_locks(program) -> None:
     mmdsl's read-modify-write of the lock does not reproduce: refused at the first one."""
     for t in program.threads:
         for ins in t.instrs:
-            if "lock" in getattr(ins, "annots", ()) and type(ins).__name__ == "Rmw":
+            if _is_lock(ins):
                 raise UnsupportedError("a C spin_lock or spin_trylock under a herd model other than "
                                        "linux-kernel.cat: herd makes its own lock events, which mmdsl "
                                        "does not reproduce there").locate(ins.pos, ins.text)

@@ -5,7 +5,11 @@ A few cat constructs decide between alternatives on values herd computes per exe
 (``match r with {} -> ... || x ++ rest -> ...``, ``with x from S``, ``assert``). When the
 value is empty whatever the execution (built from sets mmdsl's events never fill, as
 aarch64.cat's TLB and cache-maintenance enumerations are on litmus tests of loads and
-stores), the choice is made here; otherwise the construct is refused by name.
+stores), the choice is made here. So it is when the value is the same on every execution:
+a set of relations (``{po, rf}``, ``r ++ S``, stdlib's ``map f S`` over one) or of tags
+(``{'a, 'b}``, an enum), whose elements ``match`` takes apart and ``++`` and ``|`` build,
+and a tag, which ``match t with 'a -> ... || _ -> ... end`` compares. A match over the
+events or pairs of one execution (lock.cat's ``map f (LF \\ ...)``) is refused by name.
 """
 
 from __future__ import annotations
@@ -14,6 +18,12 @@ from dataclasses import dataclass
 
 from ..core.errors import ModelError, UnsupportedError
 from .ir import REL, Expr, Model
+
+
+@dataclass(frozen=True)
+class Tags:
+    """Bell tags as a value: 'a (one tag) or {'a, 'b} or an enum's tags."""
+    names: frozenset
 
 
 @dataclass(frozen=True)
@@ -47,16 +57,86 @@ def statically_empty(e: Expr, model: Model, _seen: frozenset = frozenset()) -> b
     return False
 
 
+def _elements(value, low):
+    """The elements of a set known before any execution (a tuple), or None."""
+    if isinstance(value, RelSet):
+        return value.items
+    if isinstance(value, Tags):
+        return tuple(Tags(frozenset({t})) for t in sorted(value.names))
+    if isinstance(value, Expr) and statically_empty(value, low.model):
+        return ()
+    return None
+
+
+def _rest(value, items: tuple):
+    return Tags(frozenset().union(*(t.names for t in items))) if isinstance(value, Tags) else RelSet(items)
+
+
 def match_value(low, node, env: dict):
-    """``match e with {} -> a || x ++ rest -> b end``: ``a`` when ``e`` is statically empty."""
+    """``match e with {} -> a || x ++ rest -> b end`` over a set known before any execution
+    (empty on every one, or of relations or tags), ``match t with 'a -> ... || _ -> ...``
+    over a tag; herd's first matching clause."""
     scrutinee, cases = node.args
     value = low._value(scrutinee, env)
-    if isinstance(value, Expr) and statically_empty(value, low.model):
-        for pat, body in cases:
-            if pat.kind == "setlit" and not pat.args or pat.kind == "empty":
-                return low._value(body, env)
-    raise UnsupportedError("cat 'match ... with' is not supported by mmdsl, except over a set that is empty "
-                           "on every execution (its '{}' case)", node.pos)
+    if any(pat.kind == "tag" for pat, _ in cases):
+        return _match_tag(low, node, value, cases, env)
+    items = _elements(value, low)
+    if items is None:
+        raise UnsupportedError("cat 'match ... with' over the events or pairs of an execution is not supported "
+                               "by mmdsl (only over a set of relations or tags, or one empty on every execution)",
+                               node.pos)
+    for pat, body in cases:
+        if (pat.kind == "setlit" and not pat.args or pat.kind == "empty") and not items:
+            return low._value(body, env)
+        if pat.kind == "op" and pat.text == "add" and len(pat.args) == 2 and items:
+            first, rest = pat.args
+            if first.kind != "var" or rest.kind != "var":
+                raise ModelError("a set pattern is 'x ++ rest', two names", pat.pos)
+            inner = dict(env)
+            inner[first.text], inner[rest.text] = items[0], _rest(value, items[1:])
+            return low._value(body, inner)
+        if not (pat.kind == "setlit" and not pat.args or pat.kind == "empty" or pat.kind == "op"):
+            raise ModelError("a set pattern is '{}' or 'x ++ rest'", pat.pos)
+    raise ModelError("no case of this match fits the set (it needs '{}' and 'x ++ rest')", node.pos)
+
+
+def _match_tag(low, node, value, cases, env):
+    if not (isinstance(value, Tags) and len(value.names) == 1):
+        raise UnsupportedError("cat 'match' over tags needs one tag ('a) known before any execution", node.pos)
+    (tag,) = value.names
+    for pat, body in cases:
+        if pat.kind == "tag" and pat.text == tag or pat.kind == "universe":
+            return low._value(body, env)
+        if pat.kind not in ("tag", "universe"):
+            raise ModelError("a tag pattern is 'tag or _", pat.pos)
+    raise ModelError(f"no case of this match fits the tag '{tag}", node.pos)
+
+
+def add_value(low, node, env: dict):
+    """``x ++ S``: S with x added, for S a set of relations or tags (or ``{}``)."""
+    a, b = (low._value(arg, env) for arg in node.args)
+    if isinstance(b, Tags) and isinstance(a, Tags):
+        return Tags(a.names | b.names)
+    items = _elements(b, low) if not (isinstance(b, Expr) and b.type is not None and b.op != "empty") else None
+    if items is not None and not isinstance(b, Tags):
+        if isinstance(a, Expr) and a.type not in (None, REL):
+            raise UnsupportedError("'++' adding a set of events to a set of relations is not supported by mmdsl",
+                                   node.pos)
+        return RelSet((a, *(x for x in items if x != a)))
+    raise UnsupportedError("cat '++' adding an element to the events or pairs of an execution (a set of "
+                           "events, a relation) is not supported by mmdsl (only to a set of relations or tags)",
+                           node.pos)
+
+
+def union_values(a, b):
+    """``S1 | S2`` of two sets of relations or of tags (None when they are not such sets)."""
+    if isinstance(a, Tags) and isinstance(b, Tags):
+        return Tags(a.names | b.names)
+    left = a.items if isinstance(a, RelSet) else (() if isinstance(a, Expr) and a.type is None else None)
+    right = b.items if isinstance(b, RelSet) else (() if isinstance(b, Expr) and b.type is None else None)
+    if left is None or right is None or not (isinstance(a, RelSet) or isinstance(b, RelSet)):
+        return None
+    return RelSet((*left, *(x for x in right if x not in left)))
 
 
 def set_literal(low, node, env: dict):

@@ -57,10 +57,7 @@ class Builtin:
     name: str
 
 
-@dataclass(frozen=True)
-class Tags:
-    """Bell tags as a value: 'a (one tag) or {'a, 'b} or an enum's tags."""
-    names: frozenset
+Tags = S.Tags  # bell tags as a value (cat_static)
 
 
 @dataclass
@@ -81,8 +78,9 @@ class CatExpressions:
         self.depth += 1
         if self.depth > MAX_CALL_DEPTH:
             self.depth -= 1
-            raise UnsupportedError(f"functions applied more than {MAX_CALL_DEPTH} deep (a recursive "
-                                   "function over sets or relations is not supported by mmdsl)", pos)
+            raise UnsupportedError(f"functions applied more than {MAX_CALL_DEPTH} deep (a recursion over a "
+                                   f"set of more than about {MAX_CALL_DEPTH} relations, or one that never "
+                                   "ends) is not supported by mmdsl", pos)
 
     def _ir_name(self, name: str) -> str:
         """The IR name of a cat binding: its own, primed when a built-in or an earlier
@@ -99,10 +97,15 @@ class CatExpressions:
                 if v.busy:
                     raise ModelError(f"'{v.name}' is defined in terms of itself (use let rec)", v.pos)
                 v.busy = True
+                forcing = self.__dict__.setdefault("forcing", [])  # the definitions being read, outermost first
+                forcing.append(v)
+                if len(forcing) > self.__dict__.get("deepest", (0,))[0]:
+                    self.deepest = (len(forcing), forcing[0])  # for the error of a chain too deep to follow
                 try:
                     value = self._value(v.node, v.env)
                 finally:
                     v.busy = False
+                    forcing.pop()
                 if isinstance(value, Expr) and value.op not in ("name", "empty"):
                     ir = self._ir_name(v.name)
                     self.model.lets.append(LetGroup([Binding(ir, value, v.pos)]))
@@ -145,7 +148,7 @@ class CatExpressions:
             return Expr("id", (_n("M", SET),), type=REL, pos=pos)
         if name == "amo":  # herd: the rmw pairs of one instruction (an AMO, xchg), not LR/SC pairs
             return Expr("inter", (_n("rmw", REL), _n("sm", REL)), type=REL, pos=pos)
-        a64 = A64.lookup(name, pos)
+        a64 = A64.lookup(name, pos, self.catdep_at(pos))
         if a64 is not None:
             return a64
         if name in A64.EMPTY_FUNCTIONS:  # applied to empty page-table sets only: see cat_aarch64
@@ -214,7 +217,12 @@ class CatExpressions:
         raise UnsupportedError(f"cat {what} is not supported by mmdsl", node.pos)
 
     def _expr(self, node: Node, env: dict) -> Expr:
-        v = self._value(node, env)
+        return self._expr_of(self._value(node, env), node)
+
+    def _expr_of(self, v, node: Node) -> Expr:
+        """The value ``v`` of ``node`` as a set or relation (an error naming what it is otherwise)."""
+        if isinstance(v, S.RelSet):
+            raise ModelError("a set of relations where a set or relation is expected", node.pos)
         if not isinstance(v, Expr):
             what = "a tuple" if isinstance(v, tuple) else "a function"
             if isinstance(v, Tags):
@@ -287,10 +295,22 @@ class CatExpressions:
 
     def _op(self, node: Node, env: dict) -> Expr:
         op, pos = node.text, node.pos
-        if op == "add":
-            raise UnsupportedError("cat '++' (adding an element to a set) is not supported by mmdsl", pos)
-        args = [self._expr(a, env) for a in node.args]
-        if len(args) > 2:  # a flat chain a | b | c ...: one operator at a time
+        if op == "add":  # on sets of relations or tags: cat_static
+            return S.add_value(self, node, env)
+        if op == "union":  # of sets or relations, or of sets of relations or tags (cat_static)
+            values = [self._value(a, env) for a in node.args]
+            if any(isinstance(v, (S.RelSet, S.Tags)) for v in values):
+                acc = values[0]
+                for v in values[1:]:
+                    acc = acc if acc is None else S.union_values(acc, v)
+                if acc is not None:
+                    return acc
+            args = [self._expr_of(v, a) for v, a in zip(values, node.args)]  # or says what is not one
+        else:
+            args = [self._expr(a, env) for a in node.args]
+        if len(args) > 2 and op == "union":
+            return self._union_chain(args, pos)
+        if len(args) > 2:  # a flat chain a & b & c ...: one operator at a time
             acc = args[0]
             for b in args[1:]:
                 acc = self._binary(op, acc, b, pos)
@@ -298,6 +318,24 @@ class CatExpressions:
         if len(args) == 2:
             return self._binary(op, args[0], args[1], pos)
         return self._unary(op, args[0], pos)
+
+    def _union_chain(self, args: list[Expr], pos: SourcePos) -> Expr:
+        """``a | b | c ...`` as ``_binary`` folds it one term at a time, in time linear in the
+        terms: while the union so far is one union node, a term of its type joins its parts (a
+        term of no type, or a typed empty set, leaves it as it is) without copying them."""
+        acc, parts, typ = args[0], None, None
+        for b in args[1:]:
+            if parts is not None:
+                if b.type is None or (b.type == typ and b.op == "empty"):
+                    continue
+                if b.type == typ:
+                    parts.extend(b.args if b.op == "union" else (b,))
+                    continue
+                acc, parts = Expr("union", tuple(parts), type=typ, pos=pos), None
+            acc = self._binary("union", acc, b, pos)
+            if acc.op == "union":
+                parts, typ = list(acc.args), acc.type
+        return acc if parts is None else Expr("union", tuple(parts), type=typ, pos=pos)
 
     def _binary(self, op: str, a: Expr, b: Expr, pos: SourcePos) -> Expr:
         args = [a, b]
@@ -365,10 +403,13 @@ class CatExpressions:
 
 
     def _variant(self, c: Node) -> bool:
+        """Whether a variant condition holds; every name it tests is recorded in the model
+        (``variants_tested``: `mmdsl run --variant` warns of a name no condition tests)."""
         if c.kind == "variant":
+            if c.text not in self.model.variants_tested:
+                self.model.variants_tested.append(c.text)
             return c.text in self.variants
         if c.kind == "vnot":
             return not self._variant(c.args[0])
-        if c.kind == "vand":
-            return self._variant(c.args[0]) and self._variant(c.args[1])
-        return self._variant(c.args[0]) or self._variant(c.args[1])
+        a, b = self._variant(c.args[0]), self._variant(c.args[1])  # both: each name is recorded
+        return (a and b) if c.kind == "vand" else (a or b)

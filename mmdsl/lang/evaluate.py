@@ -83,12 +83,22 @@ class Prepared:
         for ax in model.axioms:
             env, polarity = self.scope_of(ax)
             compiled = self._compile(ax.expr, env)
-            prunable = (not ax.negated) and _positive_in_dynamic(ax.expr, polarity)
+            prunable = (not ax.negated) and self._positive(ax, polarity)
             self.axioms.append((ax, compiled, prunable))
             (self.prunable_tests if prunable else self.other_tests).append((ax, _axiom_test(ax, compiled)))
         # (flag, holds(d)) of the model's `flag` checks: reported, never forbidding
         self.flag_tests: list[tuple[Axiom, Callable]] = [
             (f, _axiom_test(f, self._compile(f.expr, self.env))) for f in model.flags]
+
+    def _positive(self, ax: Axiom, polarity: dict) -> bool:
+        """``_positive_in_dynamic`` of an axiom, kept with the model per polarity of its lets
+        (the same on most structures: worked out once, not per test)."""
+        memo = self.model.compiled("positive-axioms", lambda m: {})
+        key = (id(ax), tuple(sorted(polarity.items())))
+        got = memo.get(key)
+        if got is None:
+            got = memo[key] = _positive_in_dynamic(ax.expr, polarity)
+        return got
 
     # ----- compilation --------------------------------------------------------
     def _bind_lets(self, scopes: set[int]) -> None:
@@ -182,7 +192,8 @@ class Prepared:
                 if nxt == current:
                     return current
                 current = nxt
-            raise ModelError(f"let rec {', '.join(names)} did not reach a fixpoint")
+            raise ModelError(f"let rec {', '.join(names)} did not reach a fixpoint (it is not monotone: "
+                             f"an approximation takes back what an earlier one added)", group.bindings[0].pos)
 
         # recursive names read the current approximation from `cell`
         for nm in names:
@@ -253,6 +264,10 @@ class Prepared:
             return ("f", special)
         getters = [(lambda d, v=v: v) if k == "c" else v for k, v in parts]
         return ("f", lambda d: fn(n, full, [g(d) for g in getters]))
+
+    def compile_expr(self, e: Expr, env: dict | None = None) -> tuple:
+        """``e`` compiled in ``env`` (by default every let): ('c', value) or ('f', fn(dynamic))."""
+        return self._compile(e, env)
 
     def _compile_choice(self, e: Expr, env: dict) -> tuple:
         """``chosen(S, r)`` and ``choose(checks)`` (with x from linearisations): cat_choice.compile_choice."""
@@ -429,8 +444,10 @@ def _specialised(op: str, is_set: bool, n: int, full: int, parts: list[tuple]) -
                 more = rest[1:]
             else:
                 rows, more = first, rest
-            for g in more:
+            for k, g in enumerate(more, 1):
                 rows = map(combine, rows, g(d).rows)
+                if k % 256 == 0:  # a long chain of lazy maps is consumed by as deep a C recursion
+                    rows = tuple(rows)
             return Rel(n, tuple(rows))
 
         return rows_op

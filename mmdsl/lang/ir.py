@@ -24,7 +24,10 @@ BASE_SETS = {
 KNOWN_ANNOTATIONS = {
     "acq": "acquire (LISA r[acq], C smp_load_acquire, memory_order_acquire)",
     "rel": "release (LISA w[rel], C smp_store_release, memory_order_release)",
-    "sc": "sequentially consistent atomic (memory_order_seq_cst)",
+    "sc": "sequentially consistent atomic (memory_order_seq_cst); never a store-conditional",
+    "lr": "load-reserved / load-exclusive (lr.w, LDXR, LDREX, lwarx)",
+    "stcond": "the write of a successful store-conditional (sc.w, STXR, STREX, stwcx.): named apart "
+              "from C's sc (seq_cst), which herd's C sets A, SC and NA read",
     "rlx": "relaxed atomic (memory_order_relaxed)",
     "con": "consume (memory_order_consume, which also carries acq)",
     "once": "READ_ONCE / WRITE_ONCE",
@@ -109,6 +112,11 @@ class Expr:
 
     def __str__(self) -> str:
         return render_expr(self)
+
+    def __deepcopy__(self, memo) -> "Expr":
+        """An expression is not changed once built (rewrites build new ones): a copied model
+        shares its expressions, however deeply they nest (``po^-1^-1...``)."""
+        return self
 
     def names(self) -> set[str]:
         if self.op == "name":
@@ -327,6 +335,7 @@ class Model:
     flags: list[Axiom] = field(default_factory=list)
     flags_skipped: list[str] = field(default_factory=list)  # flags whose expression mmdsl lacks
     shows: list[str] = field(default_factory=list)
+    variants_tested: list[str] = field(default_factory=list)  # a cat model's `if "v"` names
     includes: list[str] = field(default_factory=list)
     # a herd model that computes co itself: its candidates' co only picks final writes (cat_own_co)
     own_co: bool = False
@@ -339,6 +348,8 @@ class Model:
     # a herd model that names no C set, read over herd's one-event C11 RMWs (lang.cat_rmw):
     # what the axiomatic checker runs instead on a C test with such an RMW
     one_event_rmw_model: "Model | None" = field(default=None, repr=False, compare=False)
+    # a Linux-kernel model (lock.cat): a spin_lock is lock events there, not one C event
+    kernel_locks: bool = False
     # what engines compile from the model, built once each (see ``compiled``)
     derived: dict = field(default_factory=dict, repr=False, compare=False)
 

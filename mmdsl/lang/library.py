@@ -46,12 +46,15 @@ def model_path(name: str) -> Path:
 def load_model(name: str | Path) -> Model:
     """Load a model by bundled name (``tso``) or by path, parsing each file only once
     (until it, or a file it includes, changes)."""
+    from .herd_options import current, without_skipped
+
+    options = current()  # herd's -variant, -skipcheck, -through, when `mmdsl run` was given them
     path = _display(model_path(str(name)))
-    key = str(path.resolve())
+    key = str(path.resolve()) + "\0" + options.key()
     hit = _CACHE.get(key)
-    if hit is not None and hit[0] == _stamps([key, *hit[1].includes]):
+    if hit is not None and hit[0] == _stamps([str(path.resolve()), *hit[1].includes]):
         return hit[1]
-    stamps_before = _stamps([key])
+    stamps_before = _stamps([str(path.resolve())])
     if path.suffix == ".cat":
         from .cat_lower import cat_path, lower_cat_file
 
@@ -60,13 +63,13 @@ def load_model(name: str | Path) -> Model:
         hit = _CACHE.get(key)
         if hit is not None and hit[0] == _stamps([str(path.resolve()), *hit[1].includes]):
             return hit[1]
-        model = lower_cat_file(path, dirs)
+        model = lower_cat_file(path, dirs, options=options)
     elif _bundled(path):  # from the disk cache when it has it (model_cache)
         from .model_cache import load_cached
 
-        model = load_cached(path, lambda p: lower_model_file(p, [models_dir()]))
+        model = without_skipped(load_cached(path, lambda p: lower_model_file(p, [models_dir()])), options)
     else:
-        model = lower_model_file(path, [models_dir()])
+        model = without_skipped(lower_model_file(path, [models_dir()]), options)
     _CACHE[key] = (stamps_before + _stamps(model.includes), model)
     return model
 

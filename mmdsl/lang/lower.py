@@ -89,6 +89,7 @@ class _Lowerer:
         self.classes_broken = False
         self.depths: dict[str, int] = {}  # how deep a name's definition nests (see _checked)
         self.unread: list[str] = []  # includes that could not be read: their names are unknown
+        self.fence_spellings: dict[str, str] = {}  # every fence's names, lower-case -> the fence
 
     def report(self, err: ModelError) -> None:
         self.errors.append(err)
@@ -280,10 +281,12 @@ class _Lowerer:
     def _fence(self, st, model: Model, pos: SourcePos) -> None:
         for n in (st.name, *st.aliases):
             self.scope.declare(n, SET)
-        for other in model.fences.values():
-            clash = {s.lower() for s in other.spellings} & {st.name.lower(), *(a.lower() for a in st.aliases)}
-            if clash:
-                raise ModelError(f"fence name '{sorted(clash)[0]}' is already used by fence '{other.name}'", pos)
+        spelled = {st.name.lower(), *(a.lower() for a in st.aliases)}
+        clash = sorted(s for s in spelled if s in self.fence_spellings)
+        if clash:
+            other = self.fence_spellings[clash[0]]
+            raise ModelError(f"fence name '{clash[0]}' is already used by fence '{other}'", pos)
+        self.fence_spellings.update(dict.fromkeys(spelled, st.name))
         orders = self._pairs(st.orders, pos, "a fence orders")
         model.fences[st.name] = FenceDecl(st.name, list(st.aliases), orders, st.cost, st.doc or "", pos,
                                           cumulativity=st.cumulativity or None)

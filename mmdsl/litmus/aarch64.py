@@ -26,11 +26,12 @@ W_MAX = 2 ** 32  # an immediate given to a W register must fit in 32 bits
 # the barrier options of DMB and DSB, as herd spells its fence sets (DMB.ISHLD ...)
 BARRIER_OPTIONS = ("SY", "ST", "LD", "ISH", "ISHST", "ISHLD", "OSH", "OSHST", "OSHLD", "NSH", "NSHST", "NSHLD")
 
-_ALU = {"ADD": "add", "SUB": "sub", "EOR": "xor", "AND": "and", "ORR": "or"}
+_ALU = {"ADD": "add", "SUB": "sub", "EOR": "xor", "AND": "and", "ORR": "or", "SDIV": "div0"}
 _CONDS = {"EQ": "eq", "NE": "ne", "GT": "gt", "GE": "ge", "LT": "lt", "LE": "le"}
 # atomic memory operations: LDxxx Rs,Rt,[Xn] and their no-return STxxx Rs,[Xn]
-_AMO_OPS = {"ADD": "add", "EOR": "xor", "SET": "or", "CLR": None, "SMAX": "max", "SMIN": "min"}
-_AMO = re.compile(r"(LD|ST)(ADD|EOR|SET|CLR|SMAX|SMIN)(A|L|AL)?(B|H)?")
+_AMO_OPS = {"ADD": "add", "EOR": "xor", "SET": "or", "CLR": None, "SMAX": "max", "SMIN": "min",
+            "UMAX": "umax", "UMIN": "umin"}
+_AMO = re.compile(r"(LD|ST)(ADD|EOR|SET|CLR|SMAX|SMIN|UMAX|UMIN)(A|L|AL)?(B|H)?")
 _SWP = re.compile(r"SWP(A|L|AL)?(B|H)?")
 # (the byte and halfword forms, B H SB SH SW, are matched to be refused by name)
 _LOADS = re.compile(r"(LDR|LDUR|LDAR|LDAPR|LDAPUR|LDXR|LDAXR)(B|H|SB|SH|SW)?")
@@ -39,8 +40,9 @@ _CAS = re.compile(r"CAS(P)?(A|L|AL)?(B|H)?")
 FLAGS = "%nzcv"  # CMP's result, Rn - Rm, read by B.cond
 
 HELP = ("an AArch64 instruction: LDR/STR Rt,[Xn{,#imm|,Xm|,Wm,SXTW}], LDAR/LDAPR/STLR, LDXR/LDAXR, "
-        "STXR/STLXR Ws,Rt,[Xn], SWP[A][L], LD{ADD,EOR,SET,CLR}[A][L], ST{ADD,EOR,SET,CLR}[L], "
-        "MOV, ADD/SUB/EOR/AND/ORR Rd,Rn,{Rm|#imm}, CMP, B.EQ/B.NE/..., CBZ/CBNZ Rt,LABEL, B LABEL, "
+        "STXR/STLXR Ws,Rt,[Xn], SWP[A][L], CAS[A][L] Rs,Rt,[Xn], LD{ADD,EOR,SET,CLR,SMAX,SMIN,UMAX,UMIN}[A][L], "
+        "ST{ADD,EOR,SET,CLR,SMAX,SMIN,UMAX,UMIN}[L], "
+        "MOV, ADD/SUB/EOR/AND/ORR Rd,Rn,{Rm|#imm}, SDIV Rd,Rn,Rm, NEG, CMP, B.EQ/B.NE/..., CBZ/CBNZ Rt,LABEL, B LABEL, "
         "DMB/DSB {SY,ST,LD,ISH,ISHST,ISHLD,OSH,OSHST,OSHLD,NSH...}, ISB, NOP")
 
 
@@ -127,19 +129,22 @@ class _Operands(Operands):
         return addr
 
 
-def _order(prefix: str, suffix: str | None) -> frozenset[str]:
-    """The annotations of an atomic's A / L / AL suffix."""
+def _order(suffix: str | None, noret: bool = False) -> frozenset[str]:
+    """The annotations of an atomic's A / L / AL suffix. herd reads an atomic whose result
+    goes to the zero register (``noret``: STADD, SWPA ...,WZR, CASA WZR,...) with NoRet
+    in place of its acquire."""
     s = suffix or ""
-    return frozenset(({ACQ} if "A" in s else set()) | ({REL} if "L" in s else set()))
+    acquire = {NORET} if noret else {ACQ} if "A" in s else set()
+    return frozenset(acquire | ({REL} if "L" in s else set()))
 
 
 def lower_instruction(mnemonic: str, ops: _Operands, code: CellCode) -> None:
     """Append the core instructions of one AArch64 instruction to ``code``."""
     m = mnemonic.upper()
-    if _CAS.fullmatch(m):
-        raise UnsupportedError(f"AArch64 compare-and-swap '{mnemonic}' is not supported by mmdsl",
-                               hint="herd's CAS orders through intra-instruction control dependencies "
-                                    "mmdsl does not model; supported atomics: SWP, LD/ST{ADD,EOR,SET,CLR}")
+    if (cm := _CAS.fullmatch(m)) is not None and cm.group(1):
+        raise UnsupportedError(f"AArch64 compare-and-swap pair '{mnemonic}' is not supported by mmdsl",
+                               hint="CASP reads and writes two adjacent cells as one access; supported: "
+                                    "CAS, CASA, CASL, CASAL on W and X registers")
     if _sub_word(m):
         raise UnsupportedError(f"AArch64 byte and halfword access '{mnemonic}' is not supported by mmdsl",
                                hint="mmdsl reads whole-register accesses (W and X); herd reads sub-word ones as "
@@ -148,9 +153,11 @@ def lower_instruction(mnemonic: str, ops: _Operands, code: CellCode) -> None:
         _load(lm.group(1), mnemonic, ops, code)
     elif (sm := _STORES.fullmatch(m)) is not None:
         _store(sm.group(1), mnemonic, ops, code)
+    elif cm is not None:
+        _cas(cm.group(2), ops, code)
     elif (wm := _SWP.fullmatch(m)) is not None:
         ops.arity(3)
-        code.instrs.append(Rmw(ops.dst(1), ops.mem(2), ops.reg(0), annots=_order("SWP", wm.group(1))))
+        code.instrs.append(Rmw(ops.dst(1), ops.mem(2), ops.reg(0), annots=_order(wm.group(1), ops.dst(1) is None)))
     elif (am := _AMO.fullmatch(m)) is not None and am.group(2) in _AMO_OPS:
         _amo(am, mnemonic, ops, code)
     elif m in ("DMB", "DSB"):
@@ -169,7 +176,7 @@ def lower_instruction(mnemonic: str, ops: _Operands, code: CellCode) -> None:
         _alu(m, ops, code)
     elif m == "NEG":
         ops.arity(2)
-        assign(code, ops.dst(0), UnOp("neg", ops.reg(1)))
+        assign(code, ops.dst(0), _sized(ops, UnOp("neg", ops.reg(1))))
     elif m == "CMP":
         ops.arity(2)
         code.instrs.append(Assign(FLAGS, BinOp("sub", ops.reg(0), ops.value(1, 0))))
@@ -190,7 +197,7 @@ def lower_instruction(mnemonic: str, ops: _Operands, code: CellCode) -> None:
 
 def _sub_word(m: str) -> bool:
     """Whether ``m`` is a byte or halfword form (LDRB, STRH, LDRSW, SWPALB, LDADDH ...)."""
-    for pattern in (_LOADS, _STORES, _SWP, _AMO):
+    for pattern in (_LOADS, _STORES, _SWP, _AMO, _CAS):
         found = pattern.fullmatch(m)
         if found is not None:
             return found.group(found.re.groups) in ("B", "H", "SB", "SH", "SW")
@@ -207,7 +214,7 @@ def _load(kind: str, mnemonic: str, ops: _Operands, code: CellCode) -> None:
 def _store(kind: str, mnemonic: str, ops: _Operands, code: CellCode) -> None:
     if kind in ("STXR", "STLXR"):
         ops.arity(3)
-        annots = {EXCL, "sc"} | ({REL} if kind == "STLXR" else set())
+        annots = {EXCL, "stcond"} | ({REL} if kind == "STLXR" else set())
         code.instrs.append(StoreCond(ops.dst(0), ops.mem(2), ops.reg(1), frozenset(annots)))
         return
     ops.arity(2)
@@ -225,16 +232,29 @@ def _amo(am: re.Match, mnemonic: str, ops: _Operands, code: CellCode) -> None:
     src = ops.reg(0)
     dst = None if store_form else ops.dst(1)
     addr = ops.mem(1 if store_form else 2)
-    annots = _order("LD", am.group(3)) | ({NORET} if dst is None else set())
+    annots = _order(am.group(3), dst is None)
     op = _AMO_OPS[am.group(2)]
     if op is None:  # CLR: old AND NOT src
         new: Expr = BinOp("and", Reg(OLD), BinOp("xor", src, Const(-1)))
-    elif op in ("max", "min"):
-        cond = BinOp("gt" if op == "max" else "lt", Reg(OLD), src)
+    elif op in ("max", "min", "umax", "umin"):
+        signed = op in ("max", "min")
+        cond = BinOp(("gt" if signed else "ugt") if op.endswith("max") else ("lt" if signed else "ult"),
+                     Reg(OLD), src)
         new = BinOp("add", BinOp("mul", cond, Reg(OLD)), BinOp("mul", BinOp("sub", Const(1), cond), src))
     else:
         new = BinOp(op, Reg(OLD), src)
     code.instrs.append(Rmw(dst, addr, new, annots=frozenset(annots)))
+
+
+def _cas(suffix: str | None, ops: _Operands, code: CellCode) -> None:
+    """CAS[A][L] Rs,Rt,[Xn]: read [Xn] into Rs; when it equals Rs, write Rt there. herd reads
+    the acquire on the read (also when it fails), the release on the write, NoRet when Rs is
+    the zero register; its three ways (and the write's dependency on Rs) are ``Rmw.compared``'s."""
+    ops.arity(3)
+    compared = ops.reg(0)
+    annots = _order(suffix, ops.dst(0) is None)
+    code.instrs.append(Rmw(ops.dst(0), ops.mem(2), ops.reg(1), cond=BinOp("eq", Reg(OLD), compared),
+                           annots=frozenset(annots), compared=compared))
 
 
 def _alu(m: str, ops: _Operands, code: CellCode) -> None:
@@ -246,7 +266,22 @@ def _alu(m: str, ops: _Operands, code: CellCode) -> None:
                 (ext[0]["ext"].upper() == "LSL" and "amount" in ext[0] and ext[0]["amount"][0] != 0):
             raise CellError(f"'{m}': only an extended register (SXTW, UXTW) or LSL #0 is supported "
                             "as the fourth operand", 0)
-    assign(code, ops.dst(0), BinOp(_ALU[m], ops.reg(1), ops.value(2, 0)))
+    a, b = ops.reg(1), ops.value(2, 0)
+    if m == "SDIV":
+        if len(ops.nodes) != 3 or ops.kind(2) != "reg":
+            raise CellError("'SDIV' divides two registers: SDIV Rd,Rn,Rm", 0)
+        if ops.is_w(0):
+            a, b = UnOp("sext32", a), UnOp("sext32", b)
+    assign(code, ops.dst(0), _sized(ops, BinOp(_ALU[m], a, b)))
+
+
+def _sized(ops: _Operands, e: Expr) -> Expr:
+    """An ALU result written to Rd: 64-bit for an X register; for a W register the low 32
+    bits, sign-extended, as herd7 represents W values (``MOV W1,#0; SUB W0,W1,#1`` leaves
+    X0 = -1 in herd7 7.58; the Arm ARM zero-extends, X0 = 0xffffffff: the low word, which
+    every W operation reads, is the same). SDIV by zero gives 0 (Arm ARM, SDIV: "if the
+    divisor is zero the result is zero")."""
+    return UnOp("sext32", e) if ops.is_w(0) else e
 
 
 class AArch64Dialect(TableDialect):

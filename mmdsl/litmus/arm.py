@@ -81,10 +81,24 @@ def _operand2(ops: Operands, i: int) -> Expr:
     return Const(ops.imm(i)) if ops.kind(i) == "imm" else ops.reg(i)
 
 
+def _refuse_pc(m: str, ops: Operands) -> None:
+    """PC (R15) as an operand: writing it branches to the value (``LDR PC,[R1]`` jumps to what it
+    loads) and reading it gives the instruction's own address; neither is a data register here."""
+    for k, node in enumerate(ops.nodes):
+        kind = node.get_name()
+        regs = [node[0]] if kind == "reg" else [node.get("base"), node.get("index")] if kind == "mem" else []
+        if "PC" in regs:
+            what = ("writing PC branches to the value written" if k == 0 and kind == "reg" and m not in
+                    ("STR", "STREX", "CMP", "CBZ", "CBNZ") else "reading PC gives the instruction's address")
+            raise UnsupportedError(f"PC as an operand of '{m}' is not supported: {what}, and litmus "
+                                   "threads have no instruction addresses", hint="use a general register R0-R12")
+
+
 def lower_instruction(mnemonic: str, ops: Operands, code: CellCode) -> None:
     """Append the core instructions of one ARM instruction to ``code``."""
     out = code.instrs
     m = mnemonic.upper()
+    _refuse_pc(m, ops)
     if m in ("LDR", "STR"):
         ops.arity(2)
         if m == "LDR":
@@ -96,7 +110,7 @@ def lower_instruction(mnemonic: str, ops: Operands, code: CellCode) -> None:
         out.append(Load(ops.dst(0), _mem(ops, 1), frozenset({EXCL, "lr"})))
     elif m == "STREX":  # STREX RD,RT,[RN]: RD is 0 when the store succeeds, 1 when it fails
         ops.arity(3)
-        out.append(StoreCond(ops.dst(0), _mem(ops, 2), ops.reg(1), frozenset({EXCL, "sc"}), reservation_dep="addr"))
+        out.append(StoreCond(ops.dst(0), _mem(ops, 2), ops.reg(1), frozenset({EXCL, "stcond"}), reservation_dep="addr"))
     elif m in ("DMB", "DSB"):
         ops.arity(0, 1)
         option = "SY"

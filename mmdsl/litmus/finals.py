@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 from typing import Callable
 
@@ -11,6 +12,7 @@ from ..core.condition import And, Atom, Condition, Implies, Not, Or, Prop, Truth
 from ..core.errors import LitmusError, UnsupportedError
 from .arrays import MAX_CELLS, array_cells, cell_key, check_scalar_use, observed_cells, whole_array_atom
 from .fastpath import fast_final, fast_init
+from .flat_condition import flat_final
 from .layout import Layout, Region
 
 
@@ -118,12 +120,14 @@ def _grammars():
     final = (
         pp.ZeroOrMore(locations | filt)
         + pp.Optional(pp.Group(quant("quant") - prop)("cond"))  # past the quantifier: no backtracking
+        + pp.Optional(pp.Suppress(";"))  # herd takes a condition ended by ';' (catalogue/aarch64-cas)
         + pp.ZeroOrMore(locations)
         + pp.StringEnd()
     )
     init.parse_with_tabs()  # offsets into the text itself (pyparsing would expand tabs first)
     final.parse_with_tabs()
-    return init, final
+    atom_alone = (atom + pp.StringEnd()).parse_with_tabs()
+    return init, final, atom_alone
 
 
 def _key(node, norm: RegNorm):
@@ -206,6 +210,38 @@ class _Final:
         return Atom(key, v if isinstance(v, int) else _value(v), negated=negated)
 
 
+_PLAIN_ATOM = re.compile(r"(?:P?([0-9]{1,9}):(%?[A-Za-z_][A-Za-z0-9_]*)|\[([A-Za-z_][A-Za-z0-9_.]*)\]"
+                         r"|([A-Za-z_][A-Za-z0-9_.]*)\[([0-9]{1,9})\]|([A-Za-z_][A-Za-z0-9_.]*))"
+                         r"\s*(!=|==|=)\s*(?:(-?[0-9]{1,18})|&?([A-Za-z_][A-Za-z0-9_.]*))")
+
+
+def _flat_atom(reader: _Final, text: str, at: int) -> Prop | None:
+    """One atom of a condition read by ``flat_final``, at offset ``at`` of the final section
+    (None when the atom grammar does not read it: the whole grammar then says why). A plain
+    atom (a register, location or cell against a decimal number or a location) is read by one
+    regular expression; the rest (arrays, hexadecimal) by the atom grammar."""
+    m = _PLAIN_ATOM.fullmatch(text)
+    if m is not None:
+        proc, reg, bracketed, array, index, loc, op, num, name = m.groups()
+        pos = reader.pos(at)
+        if proc is not None:
+            key = ("reg", int(proc), reader.norm(reg))
+        elif array is not None:
+            key = cell_key(array, int(index), reader.arrays, pos)
+        else:
+            key = ("mem", bracketed if bracketed is not None else loc)
+        if array is None:
+            check_scalar_use(key, reader.arrays, pos)
+        return Atom(key, int(num) if num is not None else name, negated=op == "!=")
+    try:
+        node = _grammars()[2].parse_string(text, parse_all=True)[0]
+    except pp.ParseBaseException:
+        return None
+    shifted = _Final(reader.layout, Region(reader.region.text, reader.region.offset + at), reader.norm,
+                     reader.arrays)
+    return shifted.atom(node)
+
+
 def _fail(layout: Layout, region: Region, err: pp.ParseBaseException, what: str, expected: str) -> LitmusError:
     offset = region.offset + err.loc
     if fatal_message(err):
@@ -237,7 +273,7 @@ def _parse_init(layout: Layout, norm: RegNorm):
     fast = fast_init(region.text, norm)  # plain items: the same result without the grammar
     if fast is not None:
         return fast
-    init_g, _ = _grammars()
+    init_g, _, _ = _grammars()
     try:
         items = init_g.parse_string(region.text, parse_all=True)
     except pp.ParseBaseException as err:
@@ -291,7 +327,11 @@ def _parse_final(layout: Layout, norm: RegNorm):
         fast = fast_final(region.text, norm)
         if fast is not None:
             return fast
-    _, final_g = _grammars()
+    reader = _Final(layout, region, norm, _init(layout, norm)[2])
+    flat = flat_final(region.text, lambda text, at: _flat_atom(reader, text, at))
+    if flat is not None:
+        return flat
+    _, final_g, _ = _grammars()
     try:
         parsed = final_g.parse_string(region.text, parse_all=True)
     except pp.ParseBaseException as err:
@@ -299,7 +339,6 @@ def _parse_final(layout: Layout, norm: RegNorm):
             layout, region, err, "final condition",
             "'exists', '~exists' or 'forall' then a proposition such as (0:r0=1 /\\ x=2)",
         ) from None
-    reader = _Final(layout, region, norm, _init(layout, norm)[2])
     cond = NO_CONDITION  # herd: a test without a condition means 'forall (true)'
     observed = []
     filt = None

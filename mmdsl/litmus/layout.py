@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from bisect import bisect_right
+
 import re
 from dataclasses import dataclass, field
 
@@ -40,8 +42,14 @@ class Layout:
     sections: list[str] = field(default_factory=list)
 
     def pos(self, offset: int) -> SourcePos:
-        line, col = line_col(self.source, offset)
-        return SourcePos(self.path, line, col)
+        """The place of ``offset``: a binary search over the line starts, found once (a condition
+        of 20,000 atoms asks 20,000 times)."""
+        starts = self.__dict__.get("_line_starts")
+        if starts is None or self.__dict__.get("_line_source") is not self.source:
+            starts = [0] + [m.end() for m in re.finditer("\n", self.source)]
+            self.__dict__["_line_starts"], self.__dict__["_line_source"] = starts, self.source
+        line = bisect_right(starts, offset)
+        return SourcePos(self.path, line, offset - starts[line - 1] + 1)
 
 
 def blank_comments(text: str, path: str | None, c_code: bool = False) -> str:

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from functools import lru_cache
 
 import pyparsing as pp
 
 from ..core.errors import UnsupportedError
-from ..core.program import Assign, BinOp, Const, Expr, Fence, Load, Program, Reg, Store, StoreCond
+from ..core.program import Assign, BinOp, Branch, Const, Expr, Fence, Load, Nop, Program, Reg, Store, StoreCond, UnOp
 from .asm_common import Operands, bind_symbolic_init, parse_asm_cell, split_symbolic_init
 from .finals import bounded_int
 from .layout import Layout
@@ -15,21 +16,24 @@ from .threadtable import CellCode, CellError, TableDialect, lower_table_test
 
 EXCL = "X"  # herd's PPC annotation set X: the accesses of lwarx and stwcx.
 CR0 = "cr0"  # condition register field 0: 0 equal, -1 less, 1 greater (what the branches test)
+CR_FIELDS = tuple(f"cr{i}" for i in range(8))  # cr1 ... cr7 hold a compare's result the same way
+M32 = 2 ** 32 - 1
 FENCES = {"sync": "sync", "hwsync": "sync", "lwsync": "lwsync", "isync": "isync", "eieio": "eieio"}
 
 _REG = r"(?:r(?:[12][0-9]|3[01]|[0-9])|%[A-Za-z_][A-Za-z0-9_]*)(?![A-Za-z0-9_])"
 _LOADS = ("lwz", "ld", "lbz", "lhz")
 _STORES = ("stw", "std", "stb", "sth")
 _ALU = {"add": "add", "sub": "sub", "subf": "subf", "xor": "xor", "or": "or", "and": "and", "mullw": "mul",
-        "divw": "div"}
+        "divw": "div0"}
 _ALU_IMM = {"addi": "add", "subi": "sub", "xori": "xor", "ori": "or", "andi.": "and", "mulli": "mul"}
 # conditional branches on cr0, as herd reads them (bit lt, gt or eq set or clear)
 _BRANCHES = {"beq": "eq", "bne": "ne", "blt": "lt", "bge": "ge", "bgt": "gt", "ble": "le", "bnl": "ge", "bng": "le"}
 
 HELP = ("a PPC instruction: lbz/lhz/lwz/ld RD,D(RA), lbzx/lhzx/lwzx/ldx RD,RA,RB, stb/sth/stw/std RS,D(RA), "
         "stbx/sthx/stwx/stdx RS,RA,RB, lwarx RD,RA,RB, stwcx. RS,RA,RB, li/lis RD,N, mr RD,RS, addi/subi RD,RA,N, "
-        "add/sub/subf/xor/or/and/mullw/divw[.] RD,RA,RB, xori/ori/andi./mulli RD,RA,N, cmpw RA,RB, cmpwi RA,N, "
-        "b/beq/bne/blt/bge/bgt/ble/bnl/bng LABEL, sync, hwsync, lwsync, eieio, isync, nop")
+        "add/sub/subf/xor/or/and/mullw/divw[.] RD,RA,RB, xori/ori/andi./mulli RD,RA,N, "
+        "cmpw/cmplw [crN,]RA,RB, cmpwi/cmplwi [crN,]RA,N, b/beq/bne/blt/bge/bgt/ble/bnl/bng [crN,]LABEL, "
+        "mfcr RD, rlwinm[.] RA,RS,SH,MB,ME, sync, hwsync, lwsync, eieio, isync, nop")
 
 
 @lru_cache(maxsize=1)
@@ -84,7 +88,7 @@ def lower_instruction(mnemonic: str, ops: Operands, code: CellCode) -> None:
     elif m in ("stwcx.", "stdcx."):
         # cr0 is 0 (eq) when the store succeeds, 1 (ne) when it fails: beq/bne test it
         ops.arity(3)
-        out.append(StoreCond(CR0, _indexed(ops, 1, 2), ops.reg(0), frozenset({EXCL, "sc"}), reservation_dep="data"))
+        out.append(StoreCond(CR0, _indexed(ops, 1, 2), ops.reg(0), frozenset({EXCL, "stcond"}), reservation_dep="data"))
     elif m in FENCES:
         ops.arity(0)
         out.append(Fence(FENCES[m]))
@@ -98,7 +102,14 @@ def lower_instruction(mnemonic: str, ops: Operands, code: CellCode) -> None:
         ops.arity(3)
         op = _ALU[m.rstrip(".")]
         a, b = ops.reg(1), ops.reg(2)
-        out.append(Assign(ops.dst(0), BinOp("sub", b, a) if op == "subf" else BinOp(op, a, b)))
+        if op == "div0":
+            # divw: the low words as signed 32-bit numbers, the quotient in the low word
+            # (Power ISA, divw: the high word and a zero divisor's result are undefined;
+            # mmdsl sign-extends the quotient and gives 0 for a zero divisor: docs/litmus.md)
+            a, b = UnOp("sext32", a), UnOp("sext32", b)
+            out.append(Assign(ops.dst(0), UnOp("sext32", BinOp(op, a, b))))
+        else:
+            out.append(Assign(ops.dst(0), BinOp("sub", b, a) if op == "subf" else BinOp(op, a, b)))
         if m.endswith("."):
             out.append(Assign(CR0, compare(Reg(ops.dst(0)), Const(0))))
     elif m in _ALU_IMM:
@@ -107,29 +118,103 @@ def lower_instruction(mnemonic: str, ops: Operands, code: CellCode) -> None:
         out.append(Assign(ops.dst(0), BinOp(_ALU_IMM[m], left, Const(ops.imm(2)))))
         if m.endswith("."):
             out.append(Assign(CR0, compare(Reg(ops.dst(0)), Const(0))))
-    elif m in ("cmpw", "cmpwi", "cmpd", "cmpdi"):
+    elif m in ("cmpw", "cmpwi", "cmpd", "cmpdi", "cmplw", "cmplwi"):
         _compare(m, ops, out)
+    elif m == "mfcr":
+        ops.arity(1)
+        _mfcr(ops.dst(0), code)
+    elif m in ("rlwinm", "rlwinm."):
+        ops.arity(5)
+        out.append(Assign(ops.dst(0), rlwinm(ops.reg(1), ops.imm(2), ops.imm(3), ops.imm(4))))
+        if m.endswith("."):
+            out.append(Assign(CR0, compare(Reg(ops.dst(0)), Const(0))))
     elif m == "b":
         ops.arity(1)
         code.jump(ops.label(0), None)
     elif m in _BRANCHES:
-        ops.arity(1)
-        code.jump(ops.label(0), BinOp(_BRANCHES[m], Reg(CR0), Const(0)))
+        ops.arity(1, 2)
+        field = _field(ops, m) if len(ops.nodes) == 2 else CR0
+        code.jump(ops.label(len(ops.nodes) - 1), BinOp(_BRANCHES[m], Reg(field), Const(0)))
     elif m == "nop":
         ops.arity(0)
     else:
         raise CellError(f"unsupported PPC instruction '{mnemonic}'", 0, HELP)
 
 
+def _field(ops: Operands, m: str) -> str:
+    """The condition register field named by operand 0 (``cr0`` ... ``cr7``)."""
+    if ops.kind(0) != "sym" or ops.nodes[0][0] not in CR_FIELDS:
+        raise CellError(f"operand 1 of '{m}' must be a condition register field", 0, "cr0 ... cr7")
+    return ops.nodes[0][0]
+
+
 def _compare(m: str, ops: Operands, out: list) -> None:
-    nodes = ops.nodes
-    if len(nodes) == 3 and ops.kind(0) == "sym":  # cmpw crN,RA,RB: only cr0 is modelled
-        if nodes[0][0] != "cr0":
-            raise CellError(f"'{m}' into condition register field '{nodes[0][0]}': only cr0 is supported", 0)
-        ops = Operands(m, nodes[1:])
+    field = CR0
+    if len(ops.nodes) == 3 and ops.kind(0) == "sym":  # cmpw crN,RA,RB
+        field = _field(ops, m)
+        ops = Operands(m, ops.nodes[1:])
     ops.arity(2)
-    right = Const(ops.imm(1)) if m.endswith("i") else ops.reg(1)
-    out.append(Assign(CR0, compare(ops.reg(0), right)))
+    left, right = ops.reg(0), Const(ops.imm(1)) if m.endswith("i") else ops.reg(1)
+    if m.startswith("cmpl"):  # cmplw: the low words compared as unsigned values
+        left, right = BinOp("and", left, Const(M32)), BinOp("and", right, Const(M32))
+    out.append(Assign(field, compare(left, right)))
+
+
+SET = 3  # in a thread with mfcr, a field holds 3 + its compare's -1, 0 or 1, so 0 is "never set" (herd: 0)
+
+
+def _nibble(field: str) -> Expr:
+    """The 4 bits (LT GT EQ SO) of a field in mfcr's encoding (``SET``; SO is 0; unset: 0)."""
+    f = Reg(field)
+    return BinOp("add", BinOp("add", BinOp("mul", BinOp("eq", f, Const(SET - 1)), Const(8)),
+                               BinOp("mul", BinOp("eq", f, Const(SET + 1)), Const(4))),
+                 BinOp("mul", BinOp("eq", f, Const(SET)), Const(2)))
+
+
+def _mfcr(dst: str | None, code: CellCode) -> None:
+    """mfcr RD: the condition register, field 0 in the top nibble of the low word. Its thread
+    is then rewritten to tell a field never set (0, as herd's initial cr) from one set
+    (``with_mfcr``)."""
+    value: Expr = Const(0)
+    for k, field in enumerate(CR_FIELDS):
+        value = BinOp("add", value, BinOp("shl", _nibble(field), Const(28 - 4 * k)))
+    code.instrs.append(Assign(dst, value) if dst else Nop())
+
+
+def with_mfcr(thread) -> None:
+    """Rewrite a thread that reads its condition register whole (mfcr): every field holds
+    ``SET`` + the compare's result, and the branches test it so."""
+    if not any(i.text.split()[:1] == ["mfcr"] for i in thread.instrs):
+        return
+    for k, ins in enumerate(thread.instrs):
+        if isinstance(ins, StoreCond) and ins.dst in CR_FIELDS:
+            raise UnsupportedError("'mfcr' in a thread with 'stwcx.' is not supported (its cr0 is 0 or 1, not a "
+                                   "compare's)", ins.pos)
+        if isinstance(ins, Assign) and ins.dst in CR_FIELDS:
+            thread.instrs[k] = replace(ins, expr=BinOp("add", ins.expr, Const(SET)))
+        elif isinstance(ins, Branch) and isinstance(ins.cond, BinOp) and isinstance(ins.cond.left, Reg) \
+                and ins.cond.left.name in CR_FIELDS:
+            thread.instrs[k] = replace(ins, cond=BinOp(ins.cond.op, ins.cond.left, Const(SET)))
+
+
+def _bits(first: int, last: int) -> int:
+    """The word with bits ``first`` to ``last`` set (bit 0 the most significant); 0 when first > last."""
+    if first > last:
+        return 0
+    return ((1 << (32 - first)) - 1) & ~((1 << (31 - last)) - 1)
+
+
+def rlwinm(source: Expr, sh: int, mb: int, me: int) -> Expr:
+    """rlwinm: the low word of ``source`` rotated left by ``sh``, and the mask of bits ``mb``
+    to ``me`` (bit 0 the most significant of the word; ``mb > me`` wraps around)."""
+    for v, what in ((sh, "SH"), (mb, "MB"), (me, "ME")):
+        if not 0 <= v <= 31:
+            raise CellError(f"'rlwinm' {what} must be 0 to 31, not {v}", 0)
+    mask = _bits(mb, me) if mb <= me else M32 ^ _bits(me + 1, mb - 1)
+    word = BinOp("and", source, Const(M32))
+    rotated = BinOp("and", BinOp("or", BinOp("shl", word, Const(sh)), BinOp("shr", word, Const(32 - sh))),
+                    Const(M32))
+    return BinOp("and", rotated, Const(mask))
 
 
 class PpcDialect(TableDialect):
@@ -142,7 +227,10 @@ class PpcDialect(TableDialect):
 
     def lower(self, layout: Layout) -> Program:
         layout, symbolic = split_symbolic_init(layout)
-        return bind_symbolic_init(lower_table_test(layout, self), layout, symbolic)
+        program = bind_symbolic_init(lower_table_test(layout, self), layout, symbolic)
+        for thread in program.threads:
+            with_mfcr(thread)
+        return program
 
     def can_write_dependency(self, program: Program, dep) -> bool:
         from .asm_dependencies import PPC, can_write

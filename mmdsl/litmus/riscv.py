@@ -24,9 +24,10 @@ _ZERO = ("x0", "zero")
 _LOADS = {"lb": 8, "lh": 16, "lw": 32, "ld": 64, "lbu": 8, "lhu": 16, "lwu": 32}
 _STORES = {"sb": 8, "sh": 16, "sw": 32, "sd": 64}
 _AMOS = {"swap": None, "add": "add", "and": "and", "or": "or", "xor": "xor",
-         "max": "max", "min": "min", "maxu": "max", "minu": "min"}
+         "max": "gt", "min": "lt", "maxu": "ugt", "minu": "ult"}  # max/min: the comparison that keeps %old
 _ALU = {"add": "add", "sub": "sub", "xor": "xor", "or": "or", "and": "and", "sll": "shl", "srl": "shr",
-        "sra": "shr", "mul": "mul", "slt": "lt", "sltu": "lt"}
+        "sra": "shr", "mul": "mul", "slt": "lt", "sltu": "ult", "div": "divrv", "rem": "remrv",
+        "addw": "add", "subw": "sub", "mulw": "mul", "divw": "divrv", "remw": "remrv"}
 _ALU_IMM = {"addi": "add", "xori": "xor", "ori": "or", "andi": "and", "slli": "shl", "srli": "shr",
             "srai": "shr", "slti": "lt", "sltiu": "lt", "addiw": "add"}
 _BRANCHES = {"beq": "eq", "bne": "ne", "blt": "lt", "bge": "ge", "bltu": "lt", "bgeu": "ge"}
@@ -34,7 +35,7 @@ _FENCE_SETS = re.compile(r"i?o?r?w?")
 
 HELP = ("a RISC-V instruction: l{b,h,w,d}[u][.aq...] / s{b,h,w,d}[.rl...] REG,OFF(REG), "
         "lr.{w,d}[.aq][.rl], sc.{w,d}[.aq][.rl], amo{swap,add,and,or,xor,max,min,maxu,minu}.{w,d}[.aq][.rl], "
-        "fence PRED,SUCC, fence.tso, fence.i, add/sub/xor/or/and[i], li, mv, neg, not, nop, "
+        "fence PRED,SUCC, fence.tso, fence.i, add/sub/xor/or/and[i], addw/addiw/subw, mul[w], div[w], rem[w], li, mv, neg, not, nop, "
         "beq/bne/blt/bge[u]/beqz/bnez REG,REG,LABEL, j LABEL")
 
 
@@ -100,8 +101,35 @@ class _Operands(Operands):
         return BinOp("add", base_e, Const(off)) if off else base_e
 
 
+def _word(mnemonic: str, op: str, a: Expr, b: Expr) -> Expr:
+    """The result of an RV64 ALU instruction: a 64-bit operation, or for the *w forms (addw,
+    addiw, subw, mulw, divw, remw) one on the operands' low 32 bits whose 32-bit result is
+    sign-extended (RISC-V unprivileged ISA, "RV64I Integer Computational Instructions"
+    and "M Extension": divw/remw divide the low words). Division by zero gives all ones
+    (-1) and a remainder equal to the dividend ("Division by zero" table of the M chapter)."""
+    if not mnemonic.endswith("w"):
+        return BinOp(op, a, b)
+    if op in ("divrv", "remrv"):
+        a, b = UnOp("sext32", a), UnOp("sext32", b)
+    return UnOp("sext32", BinOp(op, a, b))
+
+
+_SHAMT_BITS = {"slli": 6, "srli": 6, "srai": 6, "slliw": 5, "srliw": 5, "sraiw": 5}  # RV64I's shamt fields
+
+
+def _check_shamt(mnemonic: str, ops: _Operands) -> None:
+    """An immediate shift's amount fits its shamt field (0..63; 0..31 for the W forms), or the
+    instruction has no encoding (the assembler refuses ``slli x5,x5,64``)."""
+    bits = _SHAMT_BITS[mnemonic]
+    if len(ops.nodes) == 3 and ops.kind(2) == "imm" and not 0 <= ops.imm(2) < 1 << bits:
+        raise CellError(f"shift amount {ops.imm(2)} of '{mnemonic}' is out of range", 0,
+                        f"a shift amount from 0 to {(1 << bits) - 1}")
+
+
 def lower_instruction(mnemonic: str, ops: _Operands, code: CellCode) -> None:
     """Append the core instructions of one RISC-V instruction to ``code``."""
+    if mnemonic in _SHAMT_BITS:
+        _check_shamt(mnemonic, ops)
     parts = mnemonic.split(".")
     base = parts[0]
     if base in _LOADS or base in _STORES:
@@ -112,7 +140,7 @@ def lower_instruction(mnemonic: str, ops: _Operands, code: CellCode) -> None:
         else:
             code.instrs.append(Store(ops.mem(1), ops.reg(0), annots))
     elif base in ("lr", "sc") and len(parts) >= 2 and parts[1] in ("w", "d"):
-        annots = _order_annots(parts[2:], mnemonic) | {EXCL, base}
+        annots = _order_annots(parts[2:], mnemonic) | {EXCL, "lr" if base == "lr" else "stcond"}
         if base == "lr":
             ops.arity(2)
             code.instrs.append(Load(ops.dst(0), ops.mem(1), annots))
@@ -126,8 +154,8 @@ def lower_instruction(mnemonic: str, ops: _Operands, code: CellCode) -> None:
         op = _AMOS[base[3:]]
         if op is None:
             new: Expr = src
-        elif op in ("max", "min"):
-            new = _select(BinOp("gt" if op == "max" else "lt", Reg(OLD), src), Reg(OLD), src)
+        elif op in ("gt", "lt", "ugt", "ult"):
+            new = _select(BinOp(op, Reg(OLD), src), Reg(OLD), src)
         else:
             new = BinOp(op, Reg(OLD), src)
         code.instrs.append(Rmw(ops.dst(0), ops.mem(2), new, annots=annots))
@@ -135,10 +163,10 @@ def lower_instruction(mnemonic: str, ops: _Operands, code: CellCode) -> None:
         _fence(mnemonic, parts, ops, code)
     elif mnemonic in _ALU:
         ops.arity(3)
-        assign(code, ops.dst(0), BinOp(_ALU[mnemonic], ops.reg(1), ops.reg(2)))
+        assign(code, ops.dst(0), _word(mnemonic, _ALU[mnemonic], ops.reg(1), ops.reg(2)))
     elif mnemonic in _ALU_IMM:
         ops.arity(3)
-        assign(code, ops.dst(0), BinOp(_ALU_IMM[mnemonic], ops.reg(1), Const(ops.imm(2))))
+        assign(code, ops.dst(0), _word(mnemonic, _ALU_IMM[mnemonic], ops.reg(1), Const(ops.imm(2))))
     elif mnemonic == "li":
         ops.arity(2)
         assign(code, ops.dst(0), Const(ops.imm(1)))

@@ -8,6 +8,7 @@ from ..core.errors import LitmusError, too_deep
 from ..core.program import Program
 from .rmm_grammar import parse_rmm_text
 from .rmm_lower import lower_rmm
+from .rmm_macros import expand_macros
 
 SUFFIX = ".rmm"
 
@@ -17,7 +18,8 @@ def parse_rmm(text: str, path: str | None = None) -> Program:
     text = text.removeprefix("\ufeff")
     name = Path(path).stem if path else "rmm"
     try:
-        tree = parse_rmm_text(text, path)
-        return lower_rmm(tree, path, text, name)
+        expansion = expand_macros(text, path)
+        tree = parse_rmm_text(expansion.text, path, expansion.origin)
+        return lower_rmm(tree, path, text, name, expansion.origin)
     except RecursionError:
         raise too_deep(LitmusError, text, path) from None

@@ -18,7 +18,7 @@ from ..core.errors import LitmusError, SourcePos, line_col
 RESERVED = ("if", "then", "else", "while", "do", "read", "write", "locked", "cas", "goto", "true",
             "false", "my", "me", "other", "process", "not", "nop", "syncwr", "fence", "data",
             "registers", "text", "forbidden", "predicates", "either", "or", "assume", "macro",
-            "endmacro")
+            "endmacro", "syncrd", "llfence", "ssfence")
 MAX_VALUE = 1 << 62
 
 
@@ -124,6 +124,9 @@ def _grammar():
         | (sup(kw["cas"]) + sup("(") + memloc + sup(",") + expr + sup(",") + expr + sup(")")
            ).set_parse_action(_node("cas"))
         | kw["fence"].copy().set_parse_action(_node("fence"))
+        | pp.Regex(r"(ll|ss)fence\b").set_parse_action(lambda s, loc, t: Node("vips", (t[0],), _at(s, loc)))
+        | (pp.Regex(r"syncrd\s*:") + ((reg + ":=" + memloc) | (memloc + "=" + expr))).set_parse_action(
+            lambda s, loc, t: Node("vips", ("syncrd:",), _at(s, loc)))
         | (reg + sup(":=") + expr).set_parse_action(_node("assign"))
         | (sup(pp.Regex(r"assume\s*:")) + bexpr).set_parse_action(_node("assume"))
         | (sup(kw["if"]) + bexpr + sup(kw["then"]) + lstmt + pp.Optional(sup(kw["else"]) + lstmt)
@@ -155,9 +158,8 @@ def _grammar():
     tuple_ = pp.Group(pp.OneOrMore(placed_label | any_label))
     forbidden = kw["forbidden"] + pp.Group(tuple_ + pp.ZeroOrMore(sup(";") + tuple_))
     predicates = sup(kw["predicates"]) + bexpr + pp.ZeroOrMore(sup(";") + bexpr)
-    macro = pp.Regex(r"macro\b").set_parse_action(_refuse_macro)
     top = (forbidden + sup(pp.Optional(predicates)) + pp.Group(pp.Optional(data, default=[]))
-           + pp.Optional(macro) + pp.Group(pp.OneOrMore(process)) + pp.StringEnd())
+           + pp.Group(pp.OneOrMore(process)) + pp.StringEnd())
     top.ignore(pp.c_style_comment)
     top.ignore(pp.dbl_slash_comment)
     return top
@@ -201,13 +203,13 @@ def _process(s, loc, toks):
     return ProcessDecl(int(toks[1]), list(toks[2]), list(toks[3]), list(toks[4]), _at(s, loc))
 
 
-def _refuse_macro(s, loc, toks):
-    raise pp.ParseFatalException(s, loc, "Memorax's 'macro' preprocessor is not supported "
-                                          "(write each process out)")
+def parse_rmm_text(text: str, path: str | None, origin=None) -> RmmFile:
+    """Parse a `.rmm` program; a syntax error is a LitmusError at file:line:col.
 
-
-def parse_rmm_text(text: str, path: str | None) -> RmmFile:
-    """Parse a `.rmm` program; a syntax error is a LitmusError at file:line:col."""
+    ``origin`` maps a (line, col) of ``text`` to the file's, when ``text`` is the file with
+    its macros expanded (``rmm_macros``); the tree keeps the places in ``text``.
+    """
+    origin = origin or (lambda at: at)
     try:
         toks = _grammar().parse_with_tabs().parse_string(text, parse_all=True)  # offsets into the text itself
     except (pp.ParseException, pp.ParseFatalException) as err:
@@ -218,8 +220,8 @@ def parse_rmm_text(text: str, path: str | None) -> RmmFile:
         if msg == "Expected end of text":
             msg = "unexpected text: expected ';' between statements, or 'process'"
         raise LitmusError(f"{msg} (at '{found}')" if "xpected" in msg else msg,
-                          SourcePos(path, *line_col(text, err.loc)),
+                          SourcePos(path, *origin(line_col(text, err.loc))),
                           expected=None if "not supported" in msg else "Memorax's .rmm syntax") from None
     forbidden = [list(tup) for tup in toks[1]]
     data = list(toks[2][0]) if len(toks[2]) and len(toks[2][0]) else []
-    return RmmFile(forbidden, data, list(toks[-1]), forbidden_at=line_col(text, text.find("forbidden")))
+    return RmmFile(forbidden, data, list(toks[-1]), forbidden_at=origin(line_col(text, text.find("forbidden"))))

@@ -28,18 +28,23 @@ _CMP = {"=": "eq", "!=": "ne", "<": "lt", ">": "gt", "<=": "le", ">=": "ge"}
 _TMP = "%rd"  # the register of a `read: x = e`
 
 
-def lower_rmm(tree: RmmFile, path: str | None, source: str, name: str) -> Program:
-    """The core program of a parsed `.rmm` file (explorer only: its property is on states)."""
-    low = _Lowering(tree, path)
+def lower_rmm(tree: RmmFile, path: str | None, source: str, name: str, origin=None) -> Program:
+    """The core program of a parsed `.rmm` file (explorer only: its property is on states).
+
+    ``origin`` maps the tree's places to the file's (a file with macros: ``rmm_macros``).
+    """
+    low = _Lowering(tree, path, origin or (lambda at: at))
     return low.program(source, name)
 
 
 class _Lowering:
-    def __init__(self, tree: RmmFile, path: str | None):
+    def __init__(self, tree: RmmFile, path: str | None, origin):
         self.tree = tree
         self.path = path
+        self.origin = origin
         self.globals: list[str] = []
         self.init: dict[str, int] = {}
+        self.domains: dict[str, tuple[int, int]] = {}  # locations with a finite domain
         self.choices: dict[str, tuple[int, ...]] = {}
         for decl in tree.data:
             if decl.name in self.init:
@@ -64,7 +69,7 @@ class _Lowering:
 
     # ----- helpers ----------------------------------------------------------------
     def error(self, message: str, at, cls=LitmusError, **kw):
-        return cls(message, SourcePos(self.path, *at), **kw)
+        return cls(message, SourcePos(self.path, *self.origin(at)), **kw)
 
     def _values(self, decl: VarDecl) -> tuple[int, ...]:
         if decl.value is not None:
@@ -80,6 +85,8 @@ class _Lowering:
 
     def _declare(self, decl: VarDecl, loc: str) -> None:
         values = self._values(decl)
+        if decl.domain is not None:
+            self.domains[loc] = decl.domain
         self.init[loc] = values[0]
         if len(values) > 1:
             self.choices[loc] = values
@@ -111,7 +118,7 @@ class _Lowering:
         return tuples[0] if len(tuples) == 1 else Or(tuple(tuples))
 
     def _thread(self, pid: int, proc: ProcessDecl) -> Thread:
-        body = _Body(self, pid)
+        body = _Body(self, pid, {d.name: d.domain for d in proc.registers if d.domain is not None})
         for st in proc.body:
             body.lstmt(st)
         instrs = body.finish()
@@ -145,19 +152,35 @@ class _Lowering:
 class _Body:
     """One process's statements lowered to instructions, gotos fixed up at the end."""
 
-    def __init__(self, low: _Lowering, pid: int):
+    def __init__(self, low: _Lowering, pid: int, reg_domains: dict[str, tuple[int, int]]):
         self.low = low
         self.pid = pid
+        self.reg_domains = reg_domains
         self.instrs: list = []
         self.labels: dict[str, int] = {}
         self.gotos: list[tuple[int, str, tuple]] = []
 
     def pos(self, at) -> SourcePos:
-        return SourcePos(self.low.path, *at)
+        return SourcePos(self.low.path, *self.low.origin(at))
 
     def emit(self, ins) -> int:
         self.instrs.append(ins)
         return len(self.instrs) - 1
+
+    def within(self, expr, domain: tuple[int, int] | None, pos: SourcePos, what: str) -> list:
+        """An ``Assume`` that ``expr`` lies in ``domain`` (none when it has no bound or surely does).
+
+        Memorax's manual enables a write, an assignment, an assigning read and a cas only
+        when the value stored lies in the domain of its location or register: outside, the
+        process waits (here: its path is cut), as in Memorax.
+        """
+        if domain is None:
+            return []
+        lo, hi = domain
+        if isinstance(expr, Const) and isinstance(expr.value, int) and lo <= expr.value <= hi:
+            return []
+        test = BinOp("land", BinOp("ge", expr, Const(lo)), BinOp("le", expr, Const(hi)))
+        return [Assume(test, pos=pos, text=f"{what} within [{lo}:{hi}]")]
 
     def canonical(self, i: int, instrs: list) -> int:
         """Where a label at ``i`` rests: the explorer's pc skips no-ops."""
@@ -187,24 +210,31 @@ class _Body:
             self.emit(Nop(pos=pos, text="nop"))
         elif kind == "read":
             reg = parts[0]
-            self.access(parts[1], lambda a: Load(reg, a, pos=pos, text=f"read: {reg} := ..."), pos)
+            self.access(parts[1], lambda a: [Load(reg, a, pos=pos, text=f"read: {reg} := ...")]
+                        + self.within(Reg(reg), self.reg_domains.get(reg), pos, reg), pos)
         elif kind == "read_assume":
             self.access(parts[0], lambda a: Load(_TMP, a, pos=pos, text="read: ... = ..."), pos)
             self.emit(Assume(BinOp("eq", Reg(_TMP), self.expr(parts[1])), pos=pos, text="read: ... = ..."))
         elif kind == "write":
             value = self.expr(parts[1])
-            self.access(parts[0], lambda a: Store(a, value, pos=pos, text="write: ... := ..."), pos)
+            self.access(parts[0], lambda a: self.within(value, self.low.domains.get(a.value), pos, a.value)
+                        + [Store(a, value, pos=pos, text="write: ... := ...")], pos)
         elif kind == "locked_write":  # an atomic exchange: x86's LOCK'd write (Memorax's manual)
             value = self.expr(parts[1])
-            self.access(parts[0], lambda a: Rmw(None, a, value, pos=pos, text="locked write: ... := ..."), pos)
+            self.access(parts[0], lambda a: self.within(value, self.low.domains.get(a.value), pos, a.value)
+                        + [Rmw(None, a, value, pos=pos, text="locked write: ... := ...")], pos)
         elif kind == "cas":  # Memorax's cas waits until the location holds the expected value
             expect, new = self.expr(parts[1]), self.expr(parts[2])
-            self.access(parts[0], lambda a: Rmw(None, a, new, BinOp("eq", Reg(OLD), expect), blocking=True,
-                                                pos=pos, text="cas(...)"), pos)
+            self.access(parts[0], lambda a: self.within(new, self.low.domains.get(a.value), pos, a.value)
+                        + [Rmw(None, a, new, BinOp("eq", Reg(OLD), expect), blocking=True,
+                               pos=pos, text="cas(...)")], pos)
         elif kind == "fence":
             self.emit(Fence(FULL_FENCE, pos=pos, text="fence"))
         elif kind == "assign":
-            self.emit(Assign(parts[0], self.expr(parts[1]), pos=pos, text=f"{parts[0]} := ..."))
+            value = self.expr(parts[1])
+            for ins in self.within(value, self.reg_domains.get(parts[0]), pos, parts[0]):
+                self.emit(ins)
+            self.emit(Assign(parts[0], value, pos=pos, text=f"{parts[0]} := ..."))
         elif kind == "assume":
             self.emit(Assume(self.bexpr(parts[0]), pos=pos, text="assume: ..."))
         elif kind == "if":
@@ -248,23 +278,33 @@ class _Body:
         elif kind == "syncwr":
             raise self.low.error("'syncwr:' (a synchronised write of Memorax's VIPS model) is not supported",
                                  node.at, UnsupportedError, hint="under tso and pso write 'locked write:'")
+        elif kind == "vips":
+            raise self.low.error(f"'{parts[0]}' (a fence or synchronised read of Memorax's VIPS-M model, "
+                                 "its --vips analyses) is not supported", node.at, UnsupportedError,
+                                 hint="mmdsl's models are tso, pso and the others of 'mmdsl models'; "
+                                      "VIPS-M is not one of them")
         else:  # pragma: no cover - the grammar has no other statement
             raise ValueError(kind)
 
     # ----- memory locations -----------------------------------------------------
     def access(self, loc: Node, make, pos: SourcePos) -> None:
-        """Emit ``make(address)`` for a location; a pointer becomes a test of each global's number."""
+        """Emit ``make(address)`` (an instruction or a list of them) for a location; a pointer
+        becomes a test of each global's number."""
+        def put(instrs) -> None:
+            for ins in instrs if isinstance(instrs, list) else [instrs]:
+                self.emit(ins)
+
         if loc.kind != "ptr":
-            self.emit(make(Const(self.location(loc))))
+            put(make(Const(self.location(loc))))
             return
         target = self.expr(loc.parts[0])
         if isinstance(target, Const):
-            self.emit(make(Const(self.pointed(target.value, loc.at))))
+            put(make(Const(self.pointed(target.value, loc.at))))
             return
         ends = []
         for k, name in enumerate(self.low.globals):
             test = self.emit(None)
-            self.emit(make(Const(name)))
+            put(make(Const(name)))
             ends.append(self.emit(None))
             self.instrs[test] = Branch(BinOp("ne", target, Const(k)), len(self.instrs), pos=pos, text="[pointer]")
         self.emit(Assume(Const(0), pos=pos, text="[pointer] outside memory"))

@@ -112,6 +112,10 @@ def lower_x86(mnemonic: str, lock: bool, operands: list, labels: list[str],
         raise CellError(f"{mnemonic} takes {arity} operand{'s' if arity != 1 else ''}, not {len(operands)}", 0)
     if lock and base not in _ARITH and base not in ("inc", "dec", "xchg", "cmpxchg"):
         raise CellError(f"LOCK cannot prefix {mnemonic}", 0, "LOCK with ADD, SUB, XOR, OR, AND, INC, DEC, XCHG or CMPXCHG")
+    if lock and not (operands[0][0] == "mem" or (base == "xchg" and operands[1][0] == "mem")):
+        # Intel SDM, LOCK: "#UD if the LOCK prefix is used ... when the destination operand is not memory"
+        raise CellError(f"LOCK {mnemonic} needs a memory destination (on a register it is undefined: #UD)", 0,
+                        f"LOCK {mnemonic} with a memory operand as its destination")
     if base == "cmpxchg" and len(operands) == 2:
         width_ops = [operands[1], operands[0]]  # the register's width, not the accumulator's
     else:

@@ -175,6 +175,8 @@ class Rel:
 
 def union_all(n: int, rels: Iterable[Rel]) -> Rel:
     rows: Iterable[int] = (0,) * n
-    for r in rels:
+    for k, r in enumerate(rels, 1):
         rows = map(or_, rows, r.rows)  # chained lazily, consumed once by tuple()
+        if k % 256 == 0:  # a chain of 200,000 maps would be consumed by as deep a C recursion
+            rows = tuple(rows)
     return Rel(n, tuple(rows))

@@ -11,6 +11,11 @@ def outcome_line(result: Exploration) -> str:
     total = len(result.states)
     cond = result.condition
     head = f"Outcome {result.test} under {result.model}: "
+    if result.stats.get("stopped_at_first"):  # --first: the counts are of what was visited until then
+        prop = cond.text().split(" ", 1)[1]
+        what = "state" if result.stats.get("buffer_bound") is not None else "outcome"
+        return head + (f"the {what} {prop} is reachable (the search stopped at the first, after "
+                       f"{result.stats.get('states', 0)} states; the counts above are partial)")
     bound = result.stats.get("buffer_bound")
     if bound is not None:  # a property of every state (Memorax's forbidden labels)
         prop = cond.text().split(" ", 1)[1]
@@ -46,6 +51,12 @@ def trace_block(result: Exploration) -> str:
 def stats_text(result: Exploration) -> str:
     """Two lines: the counts, then (a line herd's doc tests ignore) the times."""
     st = result.stats
+    if st.get("machine") == "graph":  # the execution-graph machine (explorer/machines/graph)
+        return (f"Stats {result.test} under {result.model}: executions explored {st['explored']}, "
+                f"complete {st['complete']}, blocked {st['blocked']}, duplicates {st['duplicates']} "
+                f"(graph machine: {st['structures']} path combinations, {st['pruned']} steps pruned by an axiom, "
+                f"{st['checks']} partial checks)\n"
+                f"Time {result.test}: search {st['search_time']:.2f} s\n")
     text = (f"Stats {result.test} under {result.model}: states {st['states']}, transitions {st['transitions']}, "
             f"final machine states {st['final_states']}, deadlocks {st['deadlocks']}, "
             + (f"wrong guesses {st['misspeculated']}, " if st.get("misspeculated") else "")

@@ -3,6 +3,7 @@
     python -m mmdsl.render.gallery docs/gallery            # DOT + SVG (SVG needs `dot`)
     python -m mmdsl.render.gallery --format dot OUTDIR     # DOT only (what the test compares)
     python -m mmdsl.render.gallery --set why-iriw docs/why-iriw   # the figures of docs/why-iriw.md
+    python -m mmdsl.render.gallery --set explorer docs/explorer   # the figure of docs/explorer.md
 
 Each classic shape is drawn under the strongest bundled model that forbids its outcome
 (the forbidden execution with the cycle of the violated axiom) and under one that allows
@@ -27,6 +28,7 @@ class Entry:
     test: str  # path under the bundled litmus folder
     model: str
     show: str  # witness | forbidden | states (the explored state graph) | trace (the explorer's shortest trace)
+    # | extension (a partial execution of the graph machine and its next read's choices)
     style: str = "screen"
     fences: bool = False
     caption: str = ""
@@ -72,7 +74,12 @@ WHY_IRIW = (
     Entry("ppc/tests/deps-and-fences/IRIW+lwsyncs.litmus", "power", "witness",
           caption="IRIW+lwsyncs under power: allowed, lwsync does not order a write before a read"),
 )
-SETS = {"gallery": ENTRIES, "why-iriw": WHY_IRIW}
+# docs/explorer.md: the graph machine extending a partial execution of MP under tso-axioms
+EXPLORER = (
+    Entry("classic/lisa/MP.litmus", "tso-axioms", "extension",
+          caption="MP under tso-axioms: a read's choices, one blocked by the axiom tso"),
+)
+SETS = {"gallery": ENTRIES, "why-iriw": WHY_IRIW, "explorer": EXPLORER}
 MAX_STATES = 500
 
 
@@ -92,6 +99,10 @@ def build(outdir: str | Path, fmt: str = "svg", entries: tuple[Entry, ...] = ENT
             source = state_graph_source(program, model, style, max_states=MAX_STATES, fences=entry.fences)[0]
             if source is None:
                 raise SystemExit(f"gallery: {entry.test} under {entry.model} has more than {MAX_STATES} states")
+        elif entry.show == "extension":
+            from .graph_step_drawing import extension_source
+
+            source = extension_source(program, model, style)
         elif entry.show == "trace":
             from .trace_drawing import trace_source
 
@@ -121,7 +132,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("outdir", help="where to write the gallery (docs/gallery)")
     parser.add_argument("--format", default="svg", choices=("dot", "svg", "png", "pdf"))
     parser.add_argument("--set", default="gallery", choices=sorted(SETS),
-                        help="gallery (docs/diagrams.md) or why-iriw (docs/why-iriw.md)")
+                        help="gallery (docs/diagrams.md), why-iriw (docs/why-iriw.md) or explorer "
+                             "(docs/explorer.md)")
     args = parser.parse_args(argv)
     written = build(args.outdir, args.format, SETS[args.set])
     print(f"wrote {len(written.files)} diagram(s) into {args.outdir}")

@@ -22,7 +22,7 @@ table.matrix th, table.matrix td { border: 1px solid #ccc; padding: 2px 8px; tex
 table.matrix th:first-child, table.matrix td:first-child { text-align: left; font-family: monospace; }
 td.Allowed { color: #176b1c; } td.Forbidden { color: #a31515; }
 td.mismatch { background: #ffd6e8; font-weight: bold; color: #7a0040; }
-td.timeout, td.limit, td.crash, td.error, td.disagree { background: #fff0b3; font-weight: bold; }
+td.timeout, td.limit, td.crash, td.error, td.disagree, td.hw-forbidden { background: #fff0b3; font-weight: bold; }
 td a { color: inherit; }
 .hidden { display: none; }
 pre.summary { background: #f8f8f8; padding: .6em; border-left: 3px solid #aaa; }
@@ -46,7 +46,7 @@ _JS = """
         if (!shown[c.dataset.model]) return;
         var o = c.dataset.outcome, v = c.dataset.verdict;
         if (want === v || want === o ||
-            (want === 'problem' && ['mismatch', 'timeout', 'limit', 'crash', 'error', 'disagree'].indexOf(o) >= 0)) {
+            (want === 'problem' && ['mismatch', 'timeout', 'limit', 'crash', 'error', 'disagree', 'hw-forbidden'].indexOf(o) >= 0)) {
           match = true;
         }
       });

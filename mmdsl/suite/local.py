@@ -19,7 +19,7 @@ from multiprocessing.connection import wait
 from typing import Callable
 
 from ..core.errors import MmdslError
-from ..core.limits import grace
+from ..core.limits import grace, seconds_text
 from .work import CRASH, TIMEOUT, Cell, RunSpec, WorkItem, run_item
 
 MAX_RESPAWNS = 50  # workers dying between tests this many times means something is broken
@@ -108,7 +108,7 @@ class LocalPool:
                 for w in list(workers):
                     if self.limit and w.current and now - w.started > self.limit:
                         self._replace(w, workers, pending, on_cell, TIMEOUT,
-                                      f"timed out after {self.spec.timeout:g} s (worker killed)")
+                                      f"timed out after {seconds_text(self.spec.timeout)} s (worker killed)")
                 if on_tick is not None:
                     on_tick()
         finally:

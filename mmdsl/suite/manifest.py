@@ -105,6 +105,15 @@ def load_suite(target: str | Path) -> Suite:
                         expected="a folder of litmus tests or a manifest.yaml")
 
 
+def load_suite_within(target: str | Path, seconds: float | None) -> Suite:
+    """``load_suite`` within a run's ``--timeout``: reading a manifest (its globs, every file they
+    match) counts against the limit like the work that follows."""
+    from ..core.limits import within
+
+    with within(seconds, f"loading the suite '{target}'"):
+        return load_suite(target)
+
+
 def folder_suite(folder: Path) -> Suite:
     """Every litmus test under a folder without a manifest: no models, no manifest expectations."""
     paths = sorted(q for q in folder.rglob("*") if q.suffix in PROGRAM_SUFFIXES and q.is_file())
@@ -287,7 +296,11 @@ class _Reader:
 
     def tests(self, node) -> list[TestEntry]:
         out: dict[str, TestEntry] = {}
+        seen: set[str] = set()
         for pattern, item in self.scalars(node, "'tests'"):
+            if pattern in seen:  # a repeated entry names the same files again: one look is enough
+                continue
+            seen.add(pattern)
             if globlib.has_magic(pattern):
                 escape = _glob_escape(pattern)
                 if escape:

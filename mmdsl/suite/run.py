@@ -14,7 +14,7 @@ from ..core.files import read_input
 from ..core.limits import check_timeout, within
 from .expectations import Expectation
 from .manifest import ManifestError, ModelRef, Suite, resolve_model
-from .work import DISAGREE, ERROR, OK, Cell, RunSpec, WorkItem, make_chunks, run_item
+from .work import DISAGREE, ERROR, HW_FORBIDDEN, OK, Cell, RunSpec, WorkItem, make_chunks, run_item
 
 EXECUTORS = ("local", "inline", "dask")
 DEFAULT_TIMEOUT = 60.0
@@ -28,6 +28,12 @@ def default_jobs() -> int:
         return len(os.sched_getaffinity(0))
     except AttributeError:  # pragma: no cover - not Linux
         return os.cpu_count() or 1
+
+
+def local_jobs(asked: int, tests: int) -> int:
+    """The worker processes worth starting on this machine: no more than the tests, nor than
+    the CPUs this process may use (more only share those CPUs, each with its own memory)."""
+    return max(1, min(asked, tests, default_jobs()))
 
 
 @dataclass
@@ -93,7 +99,7 @@ class SuiteRun:
         outcomes = self.outcomes()
         if outcomes.get(ERROR):
             return 2
-        failed = ("timeout", "limit", "crash", DISAGREE) + ((MISMATCH,) if count_mismatches else ())
+        failed = ("timeout", "limit", "crash", DISAGREE, HW_FORBIDDEN) + ((MISMATCH,) if count_mismatches else ())
         return 1 if any(outcomes.get(o) for o in failed) else 0
 
 
@@ -164,6 +170,7 @@ def run_suite(suite: Suite, models: list[ModelRef], *, engine: str | None = None
     elif executor == "local":
         from .local import LocalPool
 
+        jobs = local_jobs(jobs, len(items))
         chunks = make_chunks(items, jobs)
         run.jobs = max(1, min(jobs, len(chunks)))  # the worker processes actually started
         LocalPool(spec, jobs).run(chunks, take, on_tick)

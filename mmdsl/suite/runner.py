@@ -57,7 +57,8 @@ def check_with(program, model, engine: str = "axiomatic", *, why: bool = False,
                collect: str = "witness", explorer: dict | None = None) -> TestResult:
     """Run a parsed program under a loaded model with the named engine.
 
-    ``explorer`` holds extra options of the explorer's search (``max_memory``, ``compact``).
+    ``explorer`` holds extra options of the explorer's search (``max_memory``, ``compact``,
+    ``unroll``; the checker reads ``unroll`` too).
 
     ``both`` runs the axiomatic checker and the explorer and fails loudly when their
     sets of final states differ (the axiomatic result is returned otherwise).
@@ -75,16 +76,19 @@ def check_with(program, model, engine: str = "axiomatic", *, why: bool = False,
 def _check_with(program, model, engine: str, *, why: bool, collect: str, explorer: dict | None) -> TestResult:
     if engine != "explorer":
         program.require_final_condition("axiomatic checker")
+    unroll = (explorer or {}).get("unroll")  # herd's -unroll: both engines read it
     if engine == "axiomatic":
         from ..axiomatic import check
 
-        return check(program, model, why=why, collect=collect)
+        return check(program, model, why=why, collect=collect, unroll=unroll)
     if engine == "explorer":
+        if collect == "verdict" and program.state_property:  # reachable or not: the first one decides
+            explorer = dict(explorer or {}, first=True, order="bfs")  # the nearest, in a space maybe endless
         return _explore(program, model, explorer) if explorer else _explore(program, model)
     if engine == "both":
         from ..axiomatic import check
 
-        ax = check(program, model, why=why, collect=collect)
+        ax = check(program, model, why=why, collect=collect, unroll=unroll)
         ex = _explore(program, model, explorer) if explorer else _explore(program, model)
         if ax.state_set() != ex.state_set():
             only_ax = sorted(s.text() for s in ax.state_set() - ex.state_set())

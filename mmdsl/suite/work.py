@@ -18,8 +18,9 @@ from .runner import EngineDisagreement, check_with
 _FRONT_ENDS = threading.Lock()
 
 OK, TIMEOUT, LIMIT, CRASH, ERROR, DISAGREE = "ok", "timeout", "limit", "crash", "error", "disagree"
+HW_FORBIDDEN = "hw-forbidden"  # suite --hw: this CPU showed a state a model of the run forbids
 STATUS_TEXT = {TIMEOUT: "timed out", LIMIT: "limit reached", CRASH: "crashed", ERROR: "error",
-               DISAGREE: "engines disagree"}
+               DISAGREE: "engines disagree", HW_FORBIDDEN: "FORBIDDEN seen"}
 
 
 @dataclass(frozen=True)

@@ -23,7 +23,7 @@ from starlette.staticfiles import StaticFiles
 from ..core.errors import MmdslError
 from . import actions
 from .inputs import (DEFAULT_TIMEOUT, MAX_BODY_BYTES, NotFound, RequestTooLarge, bundled_model_file, bundled_models,
-                     bundled_test_file, suite_tests, test_suites)
+                     bundled_test_file, check_encodable, suite_tests, test_suites)
 from .stepping import SessionGone, Sessions, Stepper
 from .suite_runs import SuiteBusy, SuiteRuns
 
@@ -272,6 +272,7 @@ async def json_body(request: Request) -> dict:
         raise MmdslError("the request is not JSON", expected="a JSON object") from None
     if not isinstance(payload, dict):
         raise MmdslError("the request is not a JSON object", expected="a JSON object")
+    check_encodable(payload)
     return payload
 
 

@@ -96,6 +96,25 @@ def bundled_models() -> list[dict]:
     return out
 
 
+def check_encodable(value, where: str = "the request") -> None:
+    """Refuse a JSON string holding a lone surrogate (``"\\ud800"``): JSON lets one be written,
+    but it is no character, so no name, text or answer can hold it (UTF-8 cannot encode it)."""
+    stack = [(value, where)]
+    while stack:
+        v, at = stack.pop()
+        if isinstance(v, str):
+            try:
+                v.encode("utf-8")
+            except UnicodeEncodeError as err:
+                raise MmdslError(f"{at} holds a lone surrogate (\\u{ord(v[err.start]):04x}) at character "
+                                 f"{err.start + 1}", expected="text of Unicode characters") from None
+        elif isinstance(v, dict):
+            stack.extend((x, f"'{k}'" if isinstance(k, str) and k.isidentifier() else at) for k, x in v.items())
+            stack.extend((k, "a key of " + at) for k in v)
+        elif isinstance(v, list):
+            stack.extend((x, at) for x in v)
+
+
 def text_field(payload: dict, key: str) -> str | None:
     v = payload.get(key)
     if v is None:

@@ -1,6 +1,6 @@
 """Stepping the explorer by hand: server-side sessions over the explorer's own machine and semantics.
 
-A session holds one program compiled for one model (``explorer.state.Machine``), its
+A session holds one program compiled for one model (``explorer.machines.table.state.Machine``), its
 ``Semantics`` (the enabled transitions of a state, and their effect) and a history of
 states with back/forward. Each enabled transition is described in the explorer's words
 (``trace.Describer``) with what enables it: the next instruction in program order, or,
@@ -35,11 +35,11 @@ class Stepper:
     """One program under one model, stepped by hand."""
 
     def __init__(self, program, model):
-        from ..explorer.enabling import model_rules
+        from ..explorer.machines.table.enabling import model_rules
         from ..explorer.explore import pending_bound
-        from ..explorer.state import Machine
+        from ..explorer.machines.table.state import Machine
         from ..explorer.trace import Describer
-        from ..explorer.transitions import Semantics
+        from ..explorer.machines.table.transitions import Semantics
 
         self.program, self.model = program, model
         self.machine = Machine(program, model_rules(model))
@@ -95,7 +95,7 @@ class Stepper:
 
     # ---- describing -----------------------------------------------------------------
     def _enabled(self, state) -> list:
-        from ..explorer.transitions import MISSPECULATED
+        from ..explorer.machines.table.transitions import MISSPECULATED
 
         enabled = self.semantics.enabled(state)
         if enabled is None or enabled is MISSPECULATED:
@@ -104,7 +104,7 @@ class Stepper:
 
     def view(self) -> dict:
         """The current state, its enabled transitions with what enables each, and the history."""
-        from ..explorer.transitions import MISSPECULATED
+        from ..explorer.machines.table.transitions import MISSPECULATED
 
         state = self.states[self.pos]
         enabled = self.semantics.enabled(state)
@@ -157,8 +157,8 @@ class Stepper:
 
     def _why(self, state, tr) -> list[str]:
         """What lets ``tr`` be taken: program order, or the table cell / forwarding per overtaken operation."""
-        from ..explorer.state import FENCE, GUARD, READ, RMW
-        from ..explorer.transitions import ISSUE
+        from ..explorer.machines.table.state import FENCE, GUARD, READ, RMW
+        from ..explorer.machines.table.transitions import ISSUE
         from ..lang.ir import CELL_MEANING
 
         if tr.action == ISSUE:

@@ -49,6 +49,8 @@ class SuiteRuns:
         refs = []
         for m in models:
             bundled_model_file(m)  # a bundled model, or NotFound
+            if any(r.column == m for r in refs):  # as `mmdsl suite -m` refuses it
+                raise MmdslError(f"model '{m}' is given twice", expected="each model once")
             refs.append(ModelRef(m, m))
         suite = load_suite(bundled_dir("litmus") / suite_name)
         cut = len(suite.tests) > MAX_SUITE_TESTS

@@ -110,7 +110,10 @@ def test_every_stock_model_loads_or_is_refused_by_name_at_a_place():
     # compute co themselves (uniproccat.cat, sccat.cat, coscat.cat, minimalcat.cat,
     # prettycat.cat, herdcat.cat: test_herd_own_co_cats.py); 74 with herd's si
     # (x86tso-mixed.cat: test_herd_x86tso_mixed_cat.py); 75 with pco (cos-ok-opt.cat:
-    # test_herd_own_co_cats.py); bench/count_stock_cats.py prints the count and what stops the rest
+    # test_herd_own_co_cats.py); 74 when the register names became a catdep model's (aarch64hwreqs.cat
+    # alone declares no catdep and is refused, as herd7 refuses it); 75 with a statement's
+    # `let ... in` (deps-instances.cat); bench/count_stock_cats.py prints the count and what
+    # stops the rest, test_herd_stock_cat_loads.py pins each against herd7
     assert loaded >= 75
 
 

@@ -1,7 +1,9 @@
 """Work done, not seconds: pinned candidate counts of the checker, so a change that enumerates more fails.
 
-For the classic shapes and the bench/scaling.py family (many writes to one location, IRIW
-with many writes per writer) under sc and tso, ``work_counts.json`` pins:
+For the classic shapes, the bench/scaling.py family (many writes to one location, IRIW
+with many writes per writer) and the coherence family of bench/coherence_family.py
+(litmus/coherence/: every split of up to 6 writes to one location over up to 3 threads,
+with and without reads between them) under sc and tso, ``work_counts.json`` pins:
 
 - ``candidates``: complete candidates with consistent values (the full run; a property
   of the test and the enumeration, it must stay exactly the same);
@@ -30,7 +32,8 @@ MODELS = ("sc", "tso")
 def _files() -> list[Path]:
     classic = sorted((ROOT / "litmus" / "classic").glob("*.litmus"))
     scaling = sorted((ROOT / "litmus" / "scaling").glob("*.litmus"))
-    return classic + scaling
+    coherence = sorted((ROOT / "litmus" / "coherence").glob("*.litmus"))
+    return classic + scaling + coherence
 
 
 def _key(path: Path, model: str) -> str:

@@ -49,3 +49,21 @@ def test_verdicts_printed_counts_herd_blocks_and_the_mmdsl_summary():
     table = "┃ test ┃ tso ┃\n│ SB │ A │\ntso: 1 allowed, 0 forbidden\n12 test(s) x 2 model(s)\n"
     assert bench.verdicts_printed(table) == 24
     assert bench.verdicts_printed("Warning: File \"a\": Architecture mismatch (User error)\n") == 0
+
+
+def test_paired_runs_alternate_and_report_medians(monkeypatch):
+    bench = _bench()
+    calls = []
+    cpu = {"a": iter([1.0, 3.0, 2.0]), "b": iter([4.0, 4.0, 8.0])}
+
+    def timed(cmd):
+        calls.append(cmd[0])
+        return (0.5, next(cpu[cmd[0]]), 0, 7)
+
+    monkeypatch.setattr(bench, "timed", timed)
+    got = bench.paired(["a"], ["b"], 3)
+    assert calls == ["a", "b", "a", "b", "a", "b"]  # A B A B ..., not all of A then all of B
+    assert got["ours"] == (0.5, 2.0, 0, 7) and got["theirs"] == (0.5, 4.0, 0, 7)
+    assert got["ratios"] == [0.25, 0.75, 0.25] and bench.median(got["ratios"]) == 0.25
+    monkeypatch.setattr(bench, "timed", lambda cmd: (0.5, 1.0, 0, 7))
+    assert bench.paired(["a"], None, 1).keys() == {"ours"}  # no herd7: mmdsl alone

@@ -117,7 +117,7 @@ def test_plain_command_line_is_read_as_typer_reads_it():
     assert args["tests"] == ["a.litmus", "b"] and args["model"] == ["tso", "x.cat"]
     assert args["timeout"] == 2.5 and args["cat_path"] == ["d"] and args["engine"] == "both"
     assert args["quiet"] and args["as_json"] and args["why"] and args["matrix"]
-    assert parse_run_args(["a.litmus"])["model"] == ["sc"]  # typer's default
+    assert parse_run_args(["a.litmus"])["model"] == []  # typer's default: run_tests then takes sc (or -conf's)
 
 
 class _Item:

@@ -14,7 +14,7 @@ from mmdsl.core.program import apply_op
     (-7, 2, -3, -1),
     (7, -2, -3, 1),
     (-7, -2, 3, -1),
-    (10 ** 30 + 1, 3, 333333333333333333333333333333, 2),  # exact, no float on the way
+    (-(2 ** 63), 3, -3074457345618258602, -2),  # exact at the 64-bit edge, no float on the way
 ])
 def test_division_and_remainder_follow_c(a, b, quotient, remainder):
     assert apply_op("div", a, b) == quotient

@@ -13,7 +13,7 @@ from explorer_paths import DATA
 
 from mmdsl.axiomatic import check
 from mmdsl.core.errors import UnsupportedError
-from mmdsl.explorer import explore
+from mmdsl.explorer import explore, explore_space
 from mmdsl.lang import load_model
 from mmdsl.litmus import load_litmus, parse_litmus
 
@@ -57,10 +57,12 @@ def test_default_dependencies_keep_every_pair_as_before(name, engine, tmp_path):
     assert engine(program, load_model(str(model_file))).verdict == "Forbidden"
 
 
-def test_explorer_refuses_by_name_a_loop_it_would_have_to_unroll_speculatively():
-    """Under rmo a load after a loop's exit test may go before the test's read: the explorer
-    speculates forward branches only, so a back edge waiting on a pending read is refused --
-    unless the loop is a spin loop (explorer/state.py spin_loops), guessed only to leave."""
+def test_a_loop_the_table_machine_would_have_to_unroll_speculatively_goes_to_the_graph_machine():
+    """Under rmo a load after a loop's exit test may go before the test's read: the table
+    machine speculates forward branches only, so a back edge waiting on a pending read is
+    refused there -- unless the loop is a spin loop (explorer/machines/table/state.py
+    spin_loops), guessed only to leave -- and explore runs the program on the
+    execution-graph machine, the loop unrolled to herd's bound (the checker's states with it)."""
     # a store in the body: not a spin loop (an iteration dropped would drop a write)
     program = parse_litmus("""LISA wait-loop-store
 {
@@ -75,7 +77,11 @@ def test_explorer_refuses_by_name_a_loop_it_would_have_to_unroll_speculatively()
 exists (1:r1=0)
 """, "wait-loop-store.litmus")
     with pytest.raises(UnsupportedError, match="ctrl"):
-        explore(program, load_model("rmo"))
+        explore_space(program, load_model("rmo"))
+    result = explore(program, load_model("rmo"))
+    assert result.stats["machine"] == "graph" and "ctrl" in result.warnings[0]
+    assert any("--unroll 2" in w for w in result.warnings)
+    assert result.state_set() == check(program, load_model("rmo"), collect="none", unroll=2).state_set()
 
 
 def test_a_spin_loop_explores_under_rmo_with_the_final_states_of_its_unrolling():

@@ -7,7 +7,7 @@ import pytest
 from mmdsl.core.errors import UnsupportedError
 from mmdsl.core.events import EventShape
 from mmdsl.core.program import BinOp, Const, Fence, Load, Reg, Rmw, Store, Thread
-from mmdsl.explorer.enabling import ALWAYS, DIFFERENT, NEVER, ThreadRules, model_rules
+from mmdsl.explorer.machines.table.enabling import ALWAYS, DIFFERENT, NEVER, ThreadRules, model_rules
 from mmdsl.lang import load_model
 
 R = EventShape("R")

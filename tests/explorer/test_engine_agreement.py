@@ -1,5 +1,5 @@
 """The core invariant under the per-thread models: on the bundled loop-free tests the explorer
-gives the axiomatic checker's final states, or refuses by name (explorer/propagation.py)."""
+gives the axiomatic checker's final states, or refuses by name (explorer/machines/propagation/propagation.py)."""
 
 from __future__ import annotations
 
@@ -86,7 +86,7 @@ def test_two_detours_through_lwsyncs_are_allowed_as_herd_allows_them():
     fre;prop;rfe detours). herd's ppc.cat allows it (16 states); the explorer, whose reads all
     took the latest write to reach their thread, ordered them in time and gave 15 after
     872,088 states (the PLDI'11 machine forbids it too). Each read now has its own view
-    (explorer/read_views.py); 76,796 states, about 5 s."""
+    (explorer/machines/propagation/read_views.py); 76,796 states, about 5 s."""
     program = load_litmus(PPC / "herding-cats" / "MP+lwsync+addr-bigdetour-addr.litmus")
     model = load_model("power")
     found = explore(program, model)

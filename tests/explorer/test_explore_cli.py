@@ -72,9 +72,6 @@ def test_json_output_has_states_stats_and_the_trace():
 
 
 @pytest.mark.parametrize("args, message", [
-    (["explore", SB, "-m", "tso-axioms"],
-     "unsupported: model 'tso-axioms' is not supported by the explorer: it defines its own axioms "
-     "(uniproc, atomic, tso); the explorer runs models given by a reordering table"),
     (["explore", PETERSON, "-m", "dotnet", "--max-states", "10"],
      "limit: exploring peterson under dotnet: the search reached 10 states without finishing"),
     (["explore", str(DATA / "loops" / "unbounded.litmus"), "-m", "sc"],

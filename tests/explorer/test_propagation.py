@@ -1,4 +1,4 @@
-"""Per-thread propagation (explorer/propagation.py): the explorer agrees with the axiomatic checker
+"""Per-thread propagation (explorer/machines/propagation/propagation.py): the explorer agrees with the axiomatic checker
 under power, armv7 and armv8 on every hardware shape, with and without the reduction."""
 
 from __future__ import annotations
@@ -82,7 +82,7 @@ def test_iriw_addrs_in_both_engines():
 
 
 def test_per_thread_models_explore_with_their_own_reduction():
-    """The per-thread machine reduces itself (explorer/propagation_reduction.py): fewer states, the same finals."""
+    """The per-thread machine reduces itself (explorer/machines/propagation/propagation_reduction.py): fewer states, the same finals."""
     program = load_litmus(HARDWARE / "MP+lwsyncs.litmus")
     reduced, full = explore(program, load_model("power")), explore(program, load_model("power"), por=False)
     assert reduced.stats["por"] is True and full.stats["por"] is False

@@ -1,4 +1,4 @@
-"""The per-thread machine's newer reductions (explorer/propagation_reduction.py, storage.place_last):
+"""The per-thread machine's newer reductions (explorer/machines/propagation/propagation_reduction.py, storage.place_last):
 a candidate-directed end-of-run search, one event order per storage, finished threads by
 coverage -- each gives the final states of the exhaustive machine and the checker."""
 
@@ -11,11 +11,11 @@ from explorer_paths import ROOT
 
 from mmdsl.axiomatic import check
 from mmdsl.explorer import explore
-from mmdsl.explorer.enabling import model_rules
+from mmdsl.explorer.machines.table.enabling import model_rules
 from mmdsl.explorer.explore import explore_space
-from mmdsl.explorer.propagation import PropagationMachine, PropagationSemantics
-from mmdsl.explorer.propagation_reduction import end_storage, settled_values
-from mmdsl.explorer.storage import (
+from mmdsl.explorer.machines.propagation.propagation import PropagationMachine, PropagationSemantics
+from mmdsl.explorer.machines.propagation.propagation_reduction import end_storage, settled_values
+from mmdsl.explorer.machines.propagation.storage import (
     EV_BARRIER, EV_WRITE, commit, coverage, final_memory, maximal_writes, place_last, receive,
 )
 from mmdsl.lang import load_model

@@ -1,4 +1,4 @@
-"""The per-thread machine's reductions (explorer/propagation_reduction.py) keep every final state:
+"""The per-thread machine's reductions (explorer/machines/propagation/propagation_reduction.py) keep every final state:
 the explorer with them, without them, and the axiomatic checker give the same final states."""
 
 from __future__ import annotations
@@ -72,8 +72,8 @@ def test_coherence_left_open_is_settled_in_one_step_of_the_trace():
 
 def test_a_constant_assignment_is_issued_alone():
     """At the start of a diy test every thread's first step is ``li``: the reduction takes one of them."""
-    from mmdsl.explorer.enabling import model_rules
-    from mmdsl.explorer.propagation import PropagationMachine, PropagationSemantics
+    from mmdsl.explorer.machines.table.enabling import model_rules
+    from mmdsl.explorer.machines.propagation.propagation import PropagationMachine, PropagationSemantics
 
     program, model = load_litmus(PPC_GEN / "PPCp1s4_013.litmus"), load_model("power")
     machine = PropagationMachine(program, model_rules(model))

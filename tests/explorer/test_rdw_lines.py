@@ -1,4 +1,4 @@
-"""A per-thread model's `rdw` line, or its absence, in the explorer (explorer/read_views.py):
+"""A per-thread model's `rdw` line, or its absence, in the explorer (explorer/machines/propagation/read_views.py):
 a user's copy of power.mm / armv7.mm without `rdw` gives, in both engines, the states of
 herd's ppc.cat / arm.cat without rdw (tests/explorer/data/no-rdw/NOTE.md). Before, the
 explorer ordered every read after an earlier read of its location whatever the model said,
@@ -14,7 +14,7 @@ from explorer_paths import DATA, ROOT
 from mmdsl.axiomatic import check
 from mmdsl.core.errors import UnsupportedError
 from mmdsl.explorer import explore
-from mmdsl.explorer.read_views import access_locations
+from mmdsl.explorer.machines.propagation.read_views import access_locations
 from mmdsl.lang import load_model
 from mmdsl.litmus import load_litmus
 from mmdsl.render.herd_text import herd_block

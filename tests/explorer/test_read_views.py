@@ -1,10 +1,10 @@
-"""The hb predecessors a read of a per-thread model inherits its view from (explorer/read_views.py)."""
+"""The hb predecessors a read of a per-thread model inherits its view from (explorer/machines/propagation/read_views.py)."""
 
 from __future__ import annotations
 
 from explorer_paths import ROOT
 
-from mmdsl.explorer.read_views import read_order, read_orders
+from mmdsl.explorer.machines.propagation.read_views import read_order, read_orders
 from mmdsl.lang import load_model
 from mmdsl.litmus import load_litmus
 

@@ -118,8 +118,11 @@ def test_stratified_corpus_agrees_under_riscv():
 
 
 def test_only_rvwmos_own_rules_run_on_the_explorer(tmp_path):
-    """A copy of riscv.mm with other fence costs is RVWMO; one without rule 2 is refused by name."""
+    """A copy of riscv.mm with other fence costs is RVWMO; one without rule 2 is refused by name
+    by the table machine, and runs on the execution-graph machine."""
+    from mmdsl.axiomatic import check
     from mmdsl.core.errors import UnsupportedError
+    from mmdsl.explorer.machines.table.enabling import model_rules
 
     text = (ROOT / "models" / "riscv.mm").read_text()
     program = load_litmus(CORPUS / "HAND/RSW+W.litmus")
@@ -130,5 +133,9 @@ def test_only_rvwmos_own_rules_run_on_the_explorer(tmp_path):
     no_r2 = tmp_path / "no-r2.mm"
     no_r2.write_text(text.replace("| r2 |", "|"))
     with pytest.raises(UnsupportedError, match="it defines its own axioms") as err:
-        explore(program, load_model(no_r2))
+        model_rules(load_model(no_r2))
     assert "exactly those of models/riscv.mm" in err.value.hint
+    # explore runs it on the execution-graph machine instead, with the checker's states
+    result = explore(program, load_model(no_r2))
+    assert result.stats["machine"] == "graph"
+    assert result.state_set() == check(program, load_model(no_r2), collect="none").state_set()

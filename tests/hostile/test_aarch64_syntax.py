@@ -58,3 +58,22 @@ def test_store_exclusives_without_a_reservation_only_fail():
                           "STXR W5,W2,[X1]"], cond="0:X0=1 /\\ 0:X5=1"), "h.litmus")
     r = check(p, load_model("sc"))
     assert r.observation == "Always"  # the first and the last cannot succeed
+
+
+def test_a_cas_retry_loop_is_refused_by_the_checker_and_explored():
+    """CAS in a loop (a lock): the checker refuses the loop at its place, the explorer runs it."""
+    from mmdsl.explorer import explore
+
+    p = parse_litmus(one(["MOV W2,#1", "LC00:", "MOV W0,#0", "CAS W0,W2,[X1]", "CBNZ W0,LC00"],
+                         cond="x=1"), "h.litmus")
+    with pytest.raises(MmdslError) as err:
+        check(p, load_model("armv8"))
+    assert "loop" in err.value.message and err.value.pos.line == 8
+    assert {s.text() for s in explore(p, load_model("sc")).state_set()} == {"x=1;"}
+
+
+def test_a_cas_on_a_register_that_is_no_location_is_an_error_of_the_run():
+    p = parse_litmus(one(["MOV W2,#1", "CAS W0,W2,[X3]"], init="0:X1=x;"), "h.litmus")
+    with pytest.raises(MmdslError) as err:
+        check(p, load_model("armv8"))
+    assert "not a location" in err.value.message and err.value.pos.line == 5

@@ -9,6 +9,7 @@ import time
 from pathlib import Path
 
 import pytest
+from budget import cpu_budget
 
 from mmdsl.core.errors import LitmusError, UnsupportedError
 from mmdsl.litmus import parse_litmus
@@ -19,10 +20,8 @@ def _c(body: str, header: str = "") -> str:
 
 
 def _refused(text: str, cls=UnsupportedError):
-    start = time.perf_counter()
-    with pytest.raises(cls) as info:
+    with cpu_budget(10), pytest.raises(cls) as info:
         parse_litmus(text, "h.litmus")
-    assert time.perf_counter() - start < 10
     assert info.value.pos is not None and info.value.pos.file == "h.litmus"
     return info.value
 
@@ -114,6 +113,6 @@ def test_a_long_spec_serial_exploration_stops_at_the_timeout(tmp_path: Path):
                             "--timeout", "2"], capture_output=True, text=True, timeout=60)
     except subprocess.TimeoutExpired:
         pytest.fail("explore --spec serial --timeout 2 ran past 60 s")
-    assert time.perf_counter() - start < 60
+    assert time.perf_counter() - start < 60  # wall-clock: --timeout 2 stopped it (30 times the limit)
     assert "Traceback" not in r.stderr
     assert r.returncode == 1 and "timed out after 2" in r.stderr, r.stderr[-500:]

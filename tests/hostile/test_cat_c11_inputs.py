@@ -6,9 +6,9 @@ Each loads and runs, or ends in a located error with exit code 2 (never a traceb
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 
+from budget import cpu_budget
 from typer.testing import CliRunner
 
 from mmdsl.cli.app import app
@@ -29,10 +29,9 @@ def run_cat(tmp_path: Path, text: str, test: str = MP):
 def test_a_hundred_thousand_tags_in_an_enum_and_a_tag_set(tmp_path):
     tags = " || ".join(f"'t{k}" for k in range(100_000))
     tagset = ", ".join(f"'t{k}" for k in range(100_000))
-    start = time.monotonic()
-    result = run_cat(tmp_path, f'"big"\nenum e = {tags}\ninstructions R[{{{tagset}}}]\nacyclic po | rf | co | fr\n')
+    with cpu_budget(20):
+        result = run_cat(tmp_path, f'"big"\nenum e = {tags}\ninstructions R[{{{tagset}}}]\nacyclic po | rf | co | fr\n')
     assert result.exit_code == 0, result.output
-    assert time.monotonic() - start < 20
 
 
 def test_a_thousand_generated_orders(tmp_path):

@@ -9,10 +9,10 @@ from __future__ import annotations
 import subprocess
 import sys
 import textwrap
-import time
 from pathlib import Path
 
 import pytest
+from budget import cpu_budget
 from typer.testing import CliRunner
 
 from mmdsl.cli.app import app
@@ -96,11 +96,10 @@ def test_fence_selection_follows_a_chain_of_a_thousand_lets(tmp_path):
 
 @pytest.mark.parametrize("depth", [201, 100_000])
 def test_absurd_parentheses_are_a_located_error(tmp_path, depth):
-    start = time.perf_counter()
-    path, result = check_model(tmp_path, f"model deep\naxiom sc : acyclic {'(' * depth}po{')' * depth}\n")
+    with cpu_budget(10):
+        path, result = check_model(tmp_path, f"model deep\naxiom sc : acyclic {'(' * depth}po{')' * depth}\n")
     assert_located_error(result, path, f"nested too deeply to be read ({depth} levels of brackets here)")
     assert f"{path}:2:{19 + depth}:" in result.output  # the deepest bracket
-    assert time.perf_counter() - start < 10
 
 
 def test_absurd_complement_chain_is_a_located_error(tmp_path):
@@ -195,10 +194,9 @@ def test_classes_that_defeat_the_check_are_an_error_not_a_hang(tmp_path):
     text = (f"model hard\nannotation {', '.join(a + b)}\nclass P = R & ({' | '.join(a)})\n"
             f"class Q = M & ({pairs})\nclass C = P | Q\nclass D = M \\ C\n"
             "reorder {\n       C  D\n  C  -  -\n  D  -  -\n}\n")
-    start = time.perf_counter()
-    path, result = check_model(tmp_path, text)
+    with cpu_budget(20):
+        path, result = check_model(tmp_path, text)
     assert_located_error(result, path, "too intricate to check")
-    assert time.perf_counter() - start < 20
 
 
 # ----- includes ----------------------------------------------------------------------------------

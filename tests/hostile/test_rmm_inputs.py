@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import time
 
 import pytest
+from budget import cpu_budget
 
 from mmdsl.core.errors import MmdslError
 from mmdsl.explorer import explore
@@ -35,10 +35,8 @@ def test_bad_programs_are_located_errors(text, words):
 def test_deep_nesting_is_an_error_not_a_crash():
     depth = 3000
     text = "forbidden CS\nprocess\ntext\n" + "{ " * depth + "nop" + " }" * depth + ";\n CS: nop\n"
-    start = time.perf_counter()
-    with pytest.raises(MmdslError):
+    with cpu_budget(60), pytest.raises(MmdslError):
         rmm(text)
-    assert time.perf_counter() - start < 60
 
 
 def test_a_process_that_spins_forever_terminates_by_state_hashing():
@@ -52,6 +50,5 @@ def test_a_process_that_spins_forever_terminates_by_state_hashing():
 def test_an_either_of_a_thousand_alternatives_explores_each():
     alts = " or ".join(f"write: x := {k}" for k in range(1000))
     p = rmm(f"forbidden CS\ndata x = 0\nprocess\ntext\n  either {{ {alts} }};\n  read: x = 999;\n  CS: nop; nop\n")
-    start = time.perf_counter()
-    assert explore(p, load_model("sc")).positive > 0
-    assert time.perf_counter() - start < 60
+    with cpu_budget(60):
+        assert explore(p, load_model("sc")).positive > 0

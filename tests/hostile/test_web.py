@@ -204,8 +204,8 @@ def test_cancel_stops_the_work_under_way_and_the_server_goes_on():
             time.sleep(0.1)
             if c.post("/api/cancel", json={}).json()["cancelled"]:
                 break
-        worker.join(30)
-        assert time.monotonic() - started < 20
+        worker.join(120)
+        assert time.monotonic() - started < 100  # wall-clock: cancelled, not run to its end
         res = answer["res"]
         assert res.status_code == 409
         assert res.json()["errors"][0]["error"] == "cancelled"

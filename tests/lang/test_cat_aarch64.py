@@ -78,9 +78,9 @@ def test_match_with_and_assert_over_sets_empty_on_every_execution(tmp_path):
 
 @pytest.mark.parametrize("text, words, line", [
     ("M\nassert empty po\n", "cat 'assert'", 2),
-    ("M\nlet s = match po with || {} -> po end\nacyclic s\n", "'match ... with' is not supported", 2),
+    ("M\nlet s = match po with || {} -> po end\nacyclic s\n", "'match ... with' over the events or pairs", 2),
     ("M\nwith x from {po, rf}\nacyclic x\n", "'with x from this set of choices'", 2),
-    ("M\nacyclic po | iico_data\n", "'iico_data'", 2),  # register-level: only herd's aarch64 files
+    ("M\nacyclic po | iico_data\n", "'iico_data'", 2),  # register-level: only in a catdep model
     ("M\nacyclic [B]; po\n", "'B'", 2),
 ])
 def test_what_mmdsl_cannot_decide_is_refused_at_its_place(tmp_path, text, words, line):
@@ -89,11 +89,18 @@ def test_what_mmdsl_cannot_decide_is_refused_at_its_place(tmp_path, text, words,
 
 
 def test_a_users_own_dependency_definitions_stay_their_own(tmp_path):
-    """Only herd's aarch64deps.cat's data/addr/ctrl keep mmdsl's relations; a user's 'let data' is the user's."""
+    """Only a catdep model's data/addr/ctrl computed from register events keep mmdsl's relations
+    (aarch64deps.cat's); a user's 'let data' is the user's, catdep or not."""
     m = model(tmp_path, "M\nlet data = 0\nlet addr = 0\nacyclic addr | data | rfe as deps\n")
     assert verdict(m, DEPS / "LB+datas.litmus") == "Allowed"
     m = model(tmp_path, "M\nacyclic addr | data | rfe as deps\n")
     assert verdict(m, DEPS / "LB+datas.litmus") == "Forbidden"
+    m = model(tmp_path, "M catdep\nlet data = 0\nlet addr = 0\nacyclic addr | data | rfe as deps\n")
+    assert verdict(m, DEPS / "LB+datas.litmus") == "Allowed"
+    # computed from register events (herd's iico_data, DATA): mmdsl's own dependency relation
+    m = model(tmp_path, "M catdep\nlet data = [R]; (iico_data; [DATA]; iico_data) & ~id\nacyclic data | rfe as deps\n")
+    assert verdict(m, DEPS / "LB+datas.litmus") == "Forbidden"
+    assert isinstance(refused(tmp_path, "M\nlet data = [R]; iico_data\nacyclic data | rfe\n"), UnsupportedError)
 
 
 def test_register_level_names_are_refused_as_unsupported_outside_herds_files(tmp_path):

@@ -16,7 +16,7 @@ from refdata import ROOT, SHARED_REFERENCE
 
 from mmdsl.axiomatic import check
 from mmdsl.core.errors import LitmusError, MmdslError, UnsupportedError
-from mmdsl.core.program import OLD, Assign, BinOp, Branch, Const, Fence, Load, Reg, Rmw, Store, StoreCond
+from mmdsl.core.program import OLD, Assign, BinOp, Branch, Const, Fence, Load, Reg, Rmw, Store, StoreCond, UnOp
 from mmdsl.lang import load_model
 from mmdsl.litmus import load_litmus, parse_litmus
 from mmdsl.litmus.registry import dialect_for
@@ -56,7 +56,7 @@ def test_w_and_x_registers_are_one_register_and_the_condition_says_x():
     assert got[0] == Assign("X0", Const(1))
     assert got[1] == Store(Reg("X1"), Reg("X0"))
     assert got[2] == Load("X2", Reg("X3"))
-    assert got[3] == Assign("X4", BinOp("xor", Reg("X2"), Reg("X2")))
+    assert got[3] == Assign("X4", UnOp("sext32", BinOp("xor", Reg("X2"), Reg("X2"))))  # a W result: 32 bits
     assert [k for k in p.condition.keys()] == [("reg", 0, "X2"), ("reg", 0, "X4")]
 
 
@@ -80,8 +80,8 @@ def test_acquire_release_and_exclusives_carry_herds_annotations():
     assert got[2] == Store(Reg("X3"), Reg("X0"), frozenset({"L"}))
     assert got[3] == Load("X0", Reg("X1"), frozenset({"X", "lr"}))
     assert got[4] == Load("X0", Reg("X1"), frozenset({"X", "lr", "A"}))
-    assert got[5] == StoreCond("X4", Reg("X1"), Reg("X0"), frozenset({"X", "sc"}))
-    assert got[6] == StoreCond("X4", Reg("X1"), Reg("X0"), frozenset({"X", "sc", "L"}))
+    assert got[5] == StoreCond("X4", Reg("X1"), Reg("X0"), frozenset({"X", "stcond"}))
+    assert got[6] == StoreCond("X4", Reg("X1"), Reg("X0"), frozenset({"X", "stcond", "L"}))
 
 
 def test_atomics_swap_and_operate_with_no_return_to_the_zero_register():
@@ -90,6 +90,35 @@ def test_atomics_swap_and_operate_with_no_return_to_the_zero_register():
     assert got[1] == Rmw("X2", Reg("X1"), BinOp("add", Reg(OLD), Reg("X0")), annots=frozenset({"A"}))
     assert got[2] == Rmw(None, Reg("X1"), BinOp("add", Reg(OLD), Reg("X0")), annots=frozenset({"NoRet"}))
     assert got[3] == Rmw(None, Reg("X1"), BinOp("xor", Reg(OLD), Reg("X0")), annots=frozenset({"L", "NoRet"}))
+
+
+def test_a_zero_register_destination_drops_the_acquire_as_herd_does():
+    """herd reads an atomic whose result goes to the zero register with NoRet instead of A
+    (its catalogue's MP+rel+SWPacq-noret and MP+rel+CASacq-noret-ok are Allowed)."""
+    got = instrs("SWPA W0,WZR,[X1]", "LDADDAL W0,WZR,[X1]", "CASA WZR,W2,[X1]")
+    assert got[0].annots == frozenset({"NoRet"})
+    assert got[1].annots == frozenset({"NoRet", "L"})
+    assert got[2].annots == frozenset({"NoRet"})
+
+
+def test_compare_and_swap_every_ordering():
+    got = instrs("CAS W0,W2,[X1]", "CASA W0,W2,[X1]", "CASL X0,X2,[X1]", "CASAL W0,W2,[X1]")
+    cond = BinOp("eq", Reg(OLD), Reg("X0"))
+    assert got[0] == Rmw("X0", Reg("X1"), Reg("X2"), cond, annots=frozenset(), compared=Reg("X0"))
+    assert [i.annots for i in got[1:]] == [frozenset({"A"}), frozenset({"L"}), frozenset({"A", "L"})]
+    assert all(i.cond == cond and i.compared == Reg("X0") for i in got)
+
+
+def test_unsigned_maximum_and_minimum_compare_as_unsigned():
+    from mmdsl.core.program import evaluate
+
+    umax, smax, umin = instrs("LDUMAX W0,W2,[X1]", "LDSMAX W0,W2,[X1]", "STUMINL W0,[X1]")
+    assert umin.annots == frozenset({"L", "NoRet"})
+    for old, src in ((-1, 5), (5, -1), (3, 7), (7, 3)):
+        env = {OLD: old, "X0": src}
+        assert evaluate(umax.new, env) == max(old, src, key=lambda v: v % 2 ** 64)
+        assert evaluate(smax.new, env) == max(old, src)
+        assert evaluate(umin.new, env) == min(old, src, key=lambda v: v % 2 ** 64)
 
 
 def test_barriers_of_every_option_and_isb():
@@ -119,7 +148,9 @@ def _err(line: str) -> MmdslError:
 
 @pytest.mark.parametrize("line, words", [
     ("LDP W0,W2,[X1]", "unsupported AArch64 instruction 'LDP'"),
-    ("CASAL W0,W2,[X1]", "compare-and-swap 'CASAL' is not supported"),
+    ("CASPAL W0,W1,W2,W3,[X4]", "compare-and-swap pair 'CASPAL' is not supported"),
+    ("CASALB W0,W2,[X1]", "byte and halfword access 'CASALB' is not supported"),
+    ("CAS W0,[X1]", "'CAS' takes 3 operands, not 2"),
     ("LDRB W0,[X1]", "byte and halfword access 'LDRB' is not supported"),
     ("SWPALH W0,W2,[X1]", "byte and halfword access 'SWPALH' is not supported"),
     ("DMB FOO", "'DMB' needs a barrier option"),
@@ -138,7 +169,7 @@ def test_bad_instructions_are_refused_at_their_place(line, words):
 
 
 def test_unsupported_instructions_are_refused_as_such():
-    assert isinstance(_err("CAS W0,W2,[X1]"), UnsupportedError)
+    assert isinstance(_err("CASP W0,W1,W2,W3,[X4]"), UnsupportedError)
     assert isinstance(_err("LDP W0,W2,[X1]"), LitmusError)
 
 

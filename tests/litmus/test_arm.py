@@ -85,7 +85,7 @@ def test_barriers_name_their_kinds(text, kind):
 def test_exclusives():
     got = instrs("LDREX R1,[R2]", "STREX R3,R1,[R2]")
     assert got[0] == Load("R1", Reg("R2"), frozenset({"X", "lr"}))
-    assert got[1] == StoreCond("R3", Reg("R2"), Reg("R1"), frozenset({"X", "sc"}),
+    assert got[1] == StoreCond("R3", Reg("R2"), Reg("R1"), frozenset({"X", "stcond"}),
                                reservation_dep="addr")
 
 

@@ -46,11 +46,11 @@ def test_lr_sc_and_amos():
     got = instrs("lr.w.aq x5,0(x6)", "sc.w.rl x8,x9,0(x6)", "amoswap.d.aqrl x0,x9,(x6)",
                  "amoadd.w x5,x9,0(x6)", "amoor.w.aq x5,x9,(x6)", "lr.d x5,0(x6)", "sc.d.aq.rl x8,x9,0(x6)")
     assert got[0] == Load("x5", Reg("x6"), frozenset({"X", "lr", "Acq"}))
-    assert got[1] == StoreCond("x8", Reg("x6"), Reg("x9"), frozenset({"X", "sc", "Rel"}))
+    assert got[1] == StoreCond("x8", Reg("x6"), Reg("x9"), frozenset({"X", "stcond", "Rel"}))
     assert got[2] == Rmw(None, Reg("x6"), Reg("x9"), annots=frozenset({"AMO", "AcqRel"}))
     assert got[3] == Rmw("x5", Reg("x6"), BinOp("add", Reg(OLD), Reg("x9")), annots=frozenset({"AMO"}))
     assert got[4].annots == frozenset({"AMO", "Acq"}) and got[4].new == BinOp("or", Reg(OLD), Reg("x9"))
-    assert got[6].annots == frozenset({"X", "sc", "AcqRel"})
+    assert got[6].annots == frozenset({"X", "stcond", "AcqRel"})
 
 
 @pytest.mark.parametrize("text,kind", [

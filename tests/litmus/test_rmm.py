@@ -107,7 +107,9 @@ def test_errors_are_located(text, where, words):
     ("forbidden CS\ndata x = 0\nprocess\ntext\n  syncwr: x := 1;\n  CS: nop\n", "'syncwr:'"),
     ("forbidden CS\ndata x = 0\nprocess\ntext\n  locked { write: x := 1 };\n  CS: nop\n", "'locked { ... }'"),
     ("forbidden CS\ndata x = *\nprocess\ntext\n  CS: write: x := 1\n", "needs a finite domain"),
-    ("forbidden CS\nmacro p(x)\nprocess\ntext\n  CS: nop\nendmacro\n", "'macro'"),
+    ("forbidden CS\ndata x = 0\nprocess\ntext\n  llfence;\n  CS: nop\n", "'llfence' (a fence or synchronised read of Memorax's VIPS-M"),
+    ("forbidden CS\ndata x = 0\nprocess\ntext\n  ssfence;\n  CS: nop\n", "VIPS-M"),
+    ("forbidden CS\ndata x = 0\nprocess\ntext\n  syncrd: x = 0;\n  CS: nop\n", "'syncrd:'"),
 ])
 def test_unsupported_constructs_are_refused_by_name(text, words):
     with pytest.raises((UnsupportedError, LitmusError)) as info:
@@ -223,3 +225,86 @@ def test_an_either_step_in_a_trace_is_a_choice_not_a_guess():
 def test_fences_target_sc_is_refused_for_a_state_property():
     r = CliRunner().invoke(app, ["fences", f"{BENCH}/peterson.rmm", "-m", "tso", "--target", "sc"])
     assert r.exit_code == 2 and "--target sc" in r.output and "Traceback" not in r.output
+
+
+# ----- domains (Memorax's manual: a step storing a value outside its domain is not enabled) ---------
+@pytest.mark.parametrize("body, data, regs, reachable_cs", [
+    ("write: x := 2", "x = 0 : [0:1]", "", False),
+    ("write: x := 1", "x = 0 : [0:1]", "", True),
+    ("write: x := 2", "x = 0 : Z", "", True),
+    ("read: $r := x", "x = 1 : [0:1]", "$r = 0 : [0:0]", False),
+    ("read: $r := x", "x = 0 : [0:1]", "$r = 0 : [0:0]", True),
+    ("$r := $r + 1", "x = 0", "$r = 0 : [0:0]", False),
+    ("$r := $r + 1", "x = 0", "$r = 0 : [0:1]", True),
+    ("cas(x, 0, 5)", "x = 0 : [0:3]", "", False),
+    ("locked write: x := 5", "x = 0 : [0:3]", "", False),
+    ("write: [0] := 5", "x = 0 : [0:3]", "", False),
+    ("write: [$r] := 5", "x = 0 : [0:3]", "$r = 0 : [0:0]", False),
+])
+def test_a_value_outside_its_domain_blocks_the_step(body, data, regs, reachable_cs):
+    text = (f"forbidden CS\ndata {data}\nprocess\n" + (f"registers {regs}\n" if regs else "")
+            + f"text\n  {body};\n  CS: nop\n")
+    for model in ("sc", "tso"):
+        assert reachable(rmm(text), model) == reachable_cs, (model, text)
+
+
+def test_memoraxs_bounded_bakery_is_finite_and_broken_under_tso_only():
+    # doc/examples/bakery.bound2.rmm of Memorax's shape: tickets bounded by their domain [0:2]
+    text = """forbidden CS CS
+data
+  c0 = 0 : [0:1]
+  c1 = 0 : [0:1]
+  n0 = 0 : [0:2]
+  n1 = 0 : [0:2]
+process
+registers $r0 = 0 : [0:2], $r1 = 0 : [0:2]
+text
+  L0: write: c0 := 1; read: $r0 := n1; $r1 := $r0 + 1; write: n0 := $r1; write: c0 := 0;
+  read: c1 = 0;
+  L1: read: $r0 := n1; if $r0 != 0 && $r0 < $r1 then goto L1;
+  CS: write: n0 := 0; goto L0
+process
+registers $r0 = 0 : [0:2], $r1 = 0 : [0:2]
+text
+  L0: write: c1 := 1; read: $r0 := n0; $r1 := $r0 + 1; write: n1 := $r1; write: c1 := 0;
+  read: c0 = 0;
+  L1: read: $r0 := n0; if $r0 != 0 && [$r0 < $r1 || $r0 = $r1] then goto L1;
+  CS: write: n1 := 0; goto L0
+"""
+    assert not reachable(rmm(text), "sc", max_states=200_000)
+    assert reachable(rmm(text), "tso", max_states=200_000)
+
+
+def test_first_stops_at_the_first_violation_of_an_endless_program():
+    # Memorax's bakery shape with unbounded tickets: the full space never ends, the violation is near
+    text = """forbidden CS CS
+process
+data c = 0, n = 0
+registers $r0 = 0, $r1 = 0
+text
+  L0: write: c[my] := 1; read: $r0 := n[0]; $r1 := $r0 + 1; write: n[my] := $r1; write: c[my] := 0;
+  read: c[0] = 0;
+  L1: read: $r0 := n[0]; if $r0 != 0 && $r0 < $r1 then goto L1;
+  CS: write: n[my] := 0; goto L0
+process
+data c = 0, n = 0
+registers $r0 = 0, $r1 = 0
+text
+  L0: write: c[my] := 1; read: $r0 := n[0]; $r1 := $r0 + 1; write: n[my] := $r1; write: c[my] := 0;
+  read: c[0] = 0;
+  L1: read: $r0 := n[0]; if $r0 != 0 && [$r0 < $r1 || $r0 = $r1] then goto L1;
+  CS: write: n[my] := 0; goto L0
+"""
+    p = rmm(text, "bakery.rmm")
+    found = explore(p, load_model("tso"), first=True, order="bfs", max_states=50_000)
+    assert found.positive == 1 and found.stats["stopped_at_first"] and found.trace
+    with pytest.raises(Exception, match="without finishing"):
+        explore(p, load_model("tso"), order="bfs", max_states=50_000)
+    result = run_test(None, "tso", engine="explorer", program=p, collect="verdict")
+    assert result.positive == 1 and result.stats["stopped_at_first"]
+
+
+def test_first_cli_says_the_counts_are_partial():
+    out = CliRunner().invoke(app, ["explore", f"{BENCH}/peterson.rmm", "-m", "tso", "--first"])
+    assert out.exit_code in (0, 1), out.output
+    assert "the search stopped at the first" in out.output and "partial" in out.output

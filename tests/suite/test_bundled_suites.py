@@ -101,8 +101,10 @@ def test_archtest_expectations_are_the_design_table():
 SMALL_SUITES = ["archtest", "dotnet", "programs", "fences", "hardware"]
 CHECKED_ELSEWHERE = ["fence-benchmarks",  # tests/litmus/test_rmm.py (a sample; the whole suite is slow)
                      "aarch64",  # tests/litmus/test_aarch64.py (herd's aarch64.cat is not bundled)
+                     "aarch64-lse",  # tests/axiomatic/test_herd_aarch64_lse.py (aarch64.cat, armv8, both engines)
                      "ppc", "arm",  # tests/axiomatic/test_herd_ppc_arm_cat.py (under herd's ppc.cat, arm.cat)
-                     "linux"]  # tests/axiomatic/test_herd_linux_cat.py (under herd's linux-kernel.cat)
+                     "linux",  # tests/axiomatic/test_herd_linux_cat.py (under herd's linux-kernel.cat)
+                     "coherence"]  # tests/axiomatic/test_coherence_family.py (an oracle; the suite is slow)
 
 
 def test_every_bundled_suite_is_checked():

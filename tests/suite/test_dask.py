@@ -52,7 +52,7 @@ def test_a_slow_test_times_out_on_a_dask_worker_thread(tmp_path, monkeypatch, th
 
     def slow(program, model, engine, **kw):
         if program.name == "SLOW":  # busy in Python, as a slow check is: the asynchronous
-            end = time.monotonic() + 20  # TestTimeout lands between two bytecodes
+            end = time.monotonic() + 120  # TestTimeout lands between two bytecodes
             while time.monotonic() < end:
                 pass
         return real(program, model, engine, **kw)
@@ -64,7 +64,7 @@ def test_a_slow_test_times_out_on_a_dask_worker_thread(tmp_path, monkeypatch, th
     start = time.monotonic()
     run = run_suite(suite, model_columns(suite, ["tso"]), executor="dask",
                     scheduler=thread_cluster.scheduler_address, timeout=1)
-    assert time.monotonic() - start < 15
+    assert time.monotonic() - start < 60  # wall-clock: the 120 s busy loop was cut (limit 1 s)
     assert matrix(run) == {("SB", "tso"): "Allowed", ("SLOW", "tso"): "timed out"}, run.cells[("SLOW", "tso")].message
 
 

@@ -23,12 +23,12 @@ def _fake_checker(real):
 
     def check(program, model, engine, **kw):
         if program.name == "SLOW":
-            time.sleep(30)  # interrupted by the worker's own SIGALRM
+            time.sleep(300)  # interrupted by the worker's own SIGALRM
         elif program.name == "CRASH":
             raise ZeroDivisionError("the checker divided by zero")
         elif program.name == "HANG" and model.name == "tso":
             signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGALRM})  # deaf to the soft limit
-            time.sleep(30)
+            time.sleep(300)
         elif program.name == "DIE" and model.name == "sc":
             os._exit(3)
         return real(program, model, engine, **kw)
@@ -56,7 +56,7 @@ def _run(suite, jobs, executor="local", timeout=1.0):
 def test_faults_are_cells_and_the_others_still_run(faulty_suite):
     start = time.monotonic()
     run = _run(faulty_suite, jobs=2)
-    assert time.monotonic() - start < 25  # nobody waited for a 30 s sleep
+    assert time.monotonic() - start < 150  # wall-clock: nobody waited for a 300 s sleep (limit 1 s)
     got = matrix(run)
     ref = classic_verdicts()
     for t in ("SB", "MP", "LB", "IRIW", "WRC"):
@@ -169,10 +169,13 @@ def test_cli_refuses_an_infinite_timeout(tmp_path):
 
 
 def test_the_time_line_counts_the_workers_that_ran(tmp_path):
-    """Three tests cut into three one-test chunks: --jobs 64 starts three workers, and says so."""
+    """Three tests cut into one-test chunks: --jobs 64 starts three workers (fewer on a machine
+    with fewer cores: more would only share them), and says so."""
+    from mmdsl.suite.run import default_jobs
+
     suite = load_suite(make_suite(tmp_path, None, tests=("SB", "MP", "LB")))
     run = run_suite(suite, model_columns(suite, ["sc"]), jobs=64)
-    assert run.jobs == 3 and len(run.cells) == 3
+    assert run.jobs == min(3, default_jobs()) and len(run.cells) == 3
 
 
 def test_a_slow_diagram_keeps_the_verdict(tmp_path, monkeypatch):
@@ -181,13 +184,13 @@ def test_a_slow_diagram_keeps_the_verdict(tmp_path, monkeypatch):
     from mmdsl.suite import drawing
 
     def slow_picture(program, model, result):
-        time.sleep(30)
+        time.sleep(300)
 
     monkeypatch.setattr(drawing, "cell_diagram", slow_picture)
     suite = load_suite(make_suite(tmp_path, None, tests=("SB",)))
     start = time.monotonic()
     run = run_suite(suite, model_columns(suite, ["tso"]), timeout=1, executor="inline", draw=True)
-    assert time.monotonic() - start < 10
+    assert time.monotonic() - start < 100  # wall-clock: the 300 s picture was cut (limit 1 s)
     cell = run.cells[("SB", "tso")]
     assert (cell.status, cell.verdict, cell.dot) == ("ok", "Allowed", None)
     assert cell.message == "no diagram: the cell's time limit ran out while laying it out"

@@ -1,0 +1,56 @@
+"""Loops on candidate executions: herd-style bounded unrolling, and spin iterations blocked.
+
+A thread with a backward jump has infinitely many paths; the path walker
+(``threads._PathWalker``) follows a loop's back edge at most ``unroll`` times (herd's
+``-unroll N``: N copies of the body, a path needing more is not an execution), and
+never after an iteration that changed nothing but what it read (a *spin* iteration:
+no write, no fence, and every register it changed now holds a value computed from this
+iteration's reads only, in a loop whose body has no branch but its back edge, so the
+iteration that leaves writes every such register again). Blocking a spin iteration instead of repeating it is the
+assume-transformation of GenMC: an execution that spins k times before leaving the
+loop has the final state of the one that leaves at once, with the failed iterations'
+reads removed -- and removing reads keeps an execution consistent under axioms that are
+monotone in the events (every axiom a model prunes with). So a spin-wait, an ``await``
+and a load-reserved/store-conditional retry loop are explored without a bound; only
+loops that do something per iteration (a counter, a store) meet the bound, and every
+verdict those cuts can affect says so (``LoopBound.cut``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .symbolic import variables
+
+DEFAULT_UNROLL = 2  # herd7's default -unroll
+
+
+@dataclass
+class LoopBound:
+    """The unrolling bound of one run, and what the walks met (shared by every walker)."""
+
+    unroll: int = DEFAULT_UNROLL
+    cut: int = 0  # paths stopped at the bound: the verdict holds up to it
+    spins: int = 0  # spin iterations blocked
+
+    def note(self) -> str:
+        """The line a verdict carries when a path was cut at the bound, else ''."""
+        if not self.cut:
+            return ""
+        return (f"loops unrolled {self.unroll} times (--unroll {self.unroll}): executions that "
+                "run a loop body more often are not explored, the verdict holds up to that bound")
+
+
+def spins(head_regs: dict, head_reads: int, regs: dict, events) -> bool:
+    """Was the iteration from the loop head (registers ``head_regs``, ``head_reads`` reads
+    so far) to the back edge (``regs``, ``events`` added since the head) a spin iteration?"""
+    if any(ev.kind != "R" for ev in events):
+        return False
+    for reg, value in regs.items():
+        if head_regs.get(reg) == value:
+            continue
+        if not isinstance(value, tuple):
+            return False  # a concrete value that changed: a counter, a status
+        if any(v < head_reads for v in variables(value)):
+            return False  # computed from something read before this iteration
+    return True
