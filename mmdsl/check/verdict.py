@@ -14,6 +14,7 @@ from ..lang.ir import Model
 from ..litmus.c_data import ERR_BOUND, ERR_REG
 from ..litmus.cprog import CProgram
 from ..litmus.cprog.lower import ASSERT_REG
+from .liveness import into_cycle, spinning, stuck_state
 from .mapping import NONE, compile_orders, family
 
 
@@ -32,7 +33,8 @@ class Blocked:
 
 @dataclass
 class CheckResult:
-    """``verdict``: "violation", "deadlock", "safe" or "bounded" (safe up to the unroll bound)."""
+    """``verdict``: "violation", "deadlock", "livelock" (a state from which no execution ends: threads
+    spinning forever), "safe" or "bounded" (safe up to the unroll bound)."""
 
     program: str
     model: str
@@ -46,7 +48,7 @@ class CheckResult:
 
     @property
     def error(self) -> bool:
-        return self.verdict in ("violation", "deadlock")
+        return self.verdict in ("violation", "deadlock", "livelock")
 
     def as_json(self) -> dict:
         return {"program": self.program, "model": self.model, "verdict": self.verdict, "unroll": self.unroll,
@@ -65,9 +67,19 @@ def check_program(cp: CProgram, model: Model, *, max_states: int = DEFAULT_MAX_S
     # under sc no operation passes an earlier one: a thread issuing ahead of what it performs
     # only adds states, so each thread's pending list holds one operation (and waits when full)
     sc = family(model) == NONE
-    space = explore_space(program, model, target=failed, order="bfs", max_states=max_states, first=True,
-                          max_pending=1 if sc else None, bounded=True if sc else None)
+
+    def explored(por: bool):
+        return explore_space(program, model, target=failed, order="bfs", max_states=max_states, first=True,
+                             max_pending=1 if sc else None, bounded=True if sc else None, por=por,
+                             graph=True, truncate=False)
+
+    space = explored(True)
     found, machine = space.found, space.machine
+    stuck = stuck_state(found) if found.target is None else None
+    if stuck is not None:  # the reduction may leave a thread out of a cycle: confirm on the full graph
+        space = explored(False)
+        found, machine = space.found, space.machine
+        stuck = stuck_state(found) if found.target is None else None
     stats = {"states": found.states, "transitions": found.transitions, "final_states": len(found.final_ids),
              "dead_states": found.deadlocks, "time": round(found.time, 4)}
     result = CheckResult(program.name, model.name, "safe", cp.unroll, stats=stats)
@@ -100,6 +112,13 @@ def check_program(cp: CProgram, model: Model, *, max_states: int = DEFAULT_MAX_S
         result.blocked = blocked
         result.trace = _trace(machine, found, sid)
         result.values = _shared(_values(machine, found.state_list[sid]))
+    elif stuck is not None:
+        result.verdict = "livelock"
+        state = found.state_list[stuck]
+        walk = into_cycle(found, stuck)
+        result.blocked = [Blocked(t, at, f"'{text}'") for t, at, text in spinning(machine, state)]
+        result.trace = _trace(machine, found, stuck, walk)
+        result.values = _shared(_values(machine, state))
     elif bounded:
         result.verdict = "bounded"
     return result
@@ -116,13 +135,15 @@ def _shared(values: dict) -> dict:
     return {k[1]: v for k, v in values.items() if k[0] == "mem" and not k[1].startswith("__")}
 
 
-def _trace(machine, found, sid: int) -> list[dict]:
+def _trace(machine, found, sid: int, then: list | None = None) -> list[dict]:
     """The steps leading to state ``sid`` a reader of the C program needs: every memory operation
     performed (with its values), fences and local assignments; the issue steps of memory
-    operations (the performs show them) and jumps are left out."""
+    operations (the performs show them) and jumps are left out. ``then``: (state id, transition)
+    steps taken after ``sid``."""
     describer = Describer(machine)
     out = []
-    for state, tr in path_to(found, sid):
+    steps = path_to(found, sid) + [(found.state_list[s], tr) for s, tr in then or ()]
+    for state, tr in steps:
         step = describer.step(state, tr)
         ins = machine.threads[step.tid].thread.instrs[step.instr] if step.instr is not None else None
         if step.action == "issue" and not isinstance(ins, (Fence, Assign)):

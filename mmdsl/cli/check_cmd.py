@@ -70,6 +70,11 @@ def render(result) -> str:
     if result.verdict == "violation":
         f = result.failed
         lines.append(head + f"assertion violated: {f['at']}: {f['text']} (in {f['function']})")
+    elif result.verdict == "livelock":
+        lines.append(head + "livelock: after the first steps of the trace no execution ends; its last steps "
+                            "go round a cycle the threads never leave. Where the threads were when it became so:")
+        for b in result.blocked:
+            lines.append(f"  {b.thread} at {b.where}: {b.waits_for}")
     else:
         lines.append(head + "deadlock: every live thread is blocked")
         for b in result.blocked:
