@@ -40,10 +40,11 @@ def load_c_program(path: str, unroll: int | None = None, nondet: tuple[int, ...]
     if unroll is not None and not 1 <= unroll <= MAX_UNROLL:
         raise LitmusError(f"--unroll {unroll}", None, expected=f"a number of iterations from 1 to {MAX_UNROLL}")
     pre = preprocess(path, defines)
+    parser = c_parser.CParser()
     try:
-        ast = c_parser.CParser().parse(pre.text, filename=path)
+        ast = parser.parse(pre.text, filename=path)
     except ParseError as err:
-        raise _parse_error(pre, err) from None
+        raise _parse_error(pre, err, _next_token(parser)) from None
     except RecursionError:
         raise UnsupportedError("the program nests expressions or statements too deeply", None) from None
     tr = Translator(pre)
@@ -85,10 +86,24 @@ def load_c_program(path: str, unroll: int | None = None, nondet: tuple[int, ...]
     return CProgram(program, dict(shared.asserts), unroll, names)
 
 
-def _parse_error(pre, err) -> LitmusError:
+def _next_token(parser):
+    """The token pycparser stopped at (its recursive-descent parser keeps one), or None."""
+    try:
+        tok = parser._peek()
+    except Exception:  # noqa: BLE001 - another pycparser version: the message alone
+        return None
+    return tok if tok is not None and hasattr(tok, "lineno") and hasattr(tok, "column") else None
+
+
+def _parse_error(pre, err, last_token=None) -> LitmusError:
     m = re.match(r"^(.*?):(\d+):(\d+):\s*(.*)$", str(err))
     if not m:
-        return LitmusError(f"C syntax error: {err}", None)
+        if last_token is None:
+            return LitmusError(f"C syntax error: {err}", None)
+        at = pre.offset(last_token.lineno, last_token.column)  # no place in the message: the token it stopped at
+        found = pre.text[at:at + 20].split("\n")[0].strip() or "end of input"
+        return LitmusError(f"C syntax error at '{found}' ({str(err).split(': ')[-1]})", pre.pos(at),
+                           expected="a C expression")
     at = pre.offset(int(m.group(2)), int(m.group(3)))
     found = pre.text[at:at + 20].split("\n")[0].strip() or "end of input"
     return LitmusError(f"C syntax error at '{found}'", pre.pos(at), expected="a C statement or declaration")
