@@ -78,8 +78,8 @@ class ProgramLowering(ThreadLowering):
             self.emit(Assume(Const(0), text="unroll bound reached"))
             self.place(done)
         self.place(self.end)
-        if self.spawn is not None:
-            self.cur_text = f"end of {self.fn.name}"
+        if self.spawn is not None:  # located at the thread function's header
+            self.cur_pos, self.cur_text = self.pos(self.fn.at), f"end of {self.fn.name}"
             self.emit(Fence("mb"))
             self.emit(Store(Const(f"__done{self.tid}"), Const(1), SYNC))
         from dataclasses import replace
