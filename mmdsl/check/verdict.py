@@ -40,7 +40,8 @@ class CheckResult:
     model: str
     verdict: str
     unroll: int | None
-    trace: list[dict] = field(default_factory=list)  # steps: thread, action, at (file:line:col), source
+    trace: list[str] = field(default_factory=list)  # the steps as text lines (step_text of ``steps``)
+    steps: list[dict] = field(default_factory=list)  # the steps: thread, action, at (file:line:col), source
     failed: dict | None = None  # the failing assertion: at, text, thread
     values: dict = field(default_factory=dict)  # shared locations at the end of the failing execution
     blocked: list[Blocked] = field(default_factory=list)
@@ -52,7 +53,7 @@ class CheckResult:
 
     def as_json(self) -> dict:
         return {"program": self.program, "model": self.model, "verdict": self.verdict, "unroll": self.unroll,
-                "error": self.error, "assertion": self.failed, "trace": self.trace, "values": self.values,
+                "error": self.error, "assertion": self.failed, "trace": self.steps, "values": self.values,
                 "blocked": [b.as_json() for b in self.blocked], "stats": self.stats}
 
 
@@ -104,20 +105,23 @@ def check_program(cp: CProgram, model: Model, *, max_states: int = DEFAULT_MAX_S
         pos, text, fn = cp.asserts[number]
         result.verdict = "violation"
         result.failed = {"at": str(pos), "text": text, "function": fn}
-        result.trace = _trace(machine, found, sid)
+        result.steps = _trace(machine, found, sid)
+        result.trace = [step_text(x) for x in result.steps]
         result.values = _shared(values)
     elif deadlock is not None:
         sid, blocked = deadlock
         result.verdict = "deadlock"
         result.blocked = blocked
-        result.trace = _trace(machine, found, sid)
+        result.steps = _trace(machine, found, sid)
+        result.trace = [step_text(x) for x in result.steps]
         result.values = _shared(_values(machine, found.state_list[sid]))
     elif stuck is not None:
         result.verdict = "livelock"
         state = found.state_list[stuck]
         walk = into_cycle(found, stuck)
         result.blocked = [Blocked(t, at, f"'{text}'") for t, at, text in spinning(machine, state)]
-        result.trace = _trace(machine, found, stuck, walk)
+        result.steps = _trace(machine, found, stuck, walk)
+        result.trace = [step_text(x) for x in result.steps]
         result.values = _shared(_values(machine, state))
     elif bounded:
         result.verdict = "bounded"

@@ -56,7 +56,6 @@ def check(
 
 def render(result) -> str:
     """The verdict as text: a headline, then the execution that breaks it."""
-    from ..check.verdict import step_text
 
     head = f"Program {result.program} under {result.model}: "
     st = result.stats
@@ -80,7 +79,7 @@ def render(result) -> str:
         for b in result.blocked:
             lines.append(f"  {b.thread} at {b.where} waits for {b.waits_for}")
     lines.append(f"Trace ({len(result.trace)} steps, shortest):")
-    lines += [f"  {i + 1:>3}. {step_text(s)}" for i, s in enumerate(result.trace)]
+    lines += [f"  {i + 1:>3}. {s}" for i, s in enumerate(result.trace)]
     if result.values:
         lines.append("Shared values then: " + ", ".join(f"{k}={v}" for k, v in sorted(result.values.items())))
     lines.append(counts)

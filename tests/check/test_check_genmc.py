@@ -42,5 +42,5 @@ def test_dekker_rlx_violation_names_the_assertion_and_a_trace():
     assert result.verdict == "violation"
     assert result.failed["at"].endswith("dekker_rlx.c:10:3") or result.failed["at"].endswith("dekker_rlx.c:20:3")
     assert result.failed["text"].startswith("assert(")
-    performed = [s for s in result.trace if "perform" in s["action"]]
+    performed = [s for s in result.steps if "perform" in s["action"]]
     assert any("W" in s["action"] and " c=" in s["action"] for s in performed)

@@ -65,6 +65,6 @@ def test_violation_trace_locates_each_step():
     assert result.failed["at"].endswith("peterson-broken.c:21:5")
     assert result.failed["text"] == "assert(in_cs == 1);"
     assert result.values["in_cs"] == 2
-    workers = [s for s in result.trace if s["thread"].startswith("worker")]
+    workers = [s for s in result.steps if s["thread"].startswith("worker")]
     assert workers and all(s["at"] and ":" in s["at"] for s in workers)
     assert any(s["action"].endswith("W in_cs=1") or "W in_cs=1" in s["action"] for s in workers)
