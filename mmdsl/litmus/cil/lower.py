@@ -1,0 +1,386 @@
+"""Lower a thread's CIL (its delegate's method, calls inlined) to core instructions.
+
+The evaluation stack holds core expressions; a field access becomes a Load or Store
+where the CIL performs it (``volatile.`` gives the access the ``volatile`` annotation,
+which the .NET model reads as acquire / release); locals and arguments are registers;
+at a jump or a jump target the stack is kept in registers ``%jN``. Calls of the
+program's own methods are inlined; ``leave`` runs the ``finally`` block it crosses.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from ...core.program import Assign, BinOp, Branch, Const, Expr, Instr, Load, Reg, Store, UnOp
+from .calls import lower_library_call
+from .reader import Method, Op, field_ref, method_ref
+from .world import World
+
+MAX_INLINE = 16  # nesting of inlined calls
+_ARITH = {"add": "add", "sub": "sub", "mul": "mul", "div": "div", "rem": "mod", "and": "and", "or": "or",
+          "xor": "xor", "shl": "shl", "shr": "shr", "ceq": "eq", "cgt": "gt", "clt": "lt",
+          "cgt.un": "ugt", "clt.un": "ult"}
+_WRAPS = ("add", "sub", "mul", "shl")  # int32 results cut to 32 bits
+_BRANCH = {"beq": "eq", "bne.un": "ne", "blt": "lt", "bgt": "gt", "ble": "le", "bge": "ge",
+           "blt.un": "ult", "bgt.un": "ugt", "ble.un": "ule", "bge.un": "uge"}
+_SHORT_KEEP = ("ldloc.s", "stloc.s", "ldarg.s", "starg.s", "ldloca.s", "ldarga.s", "ldc.i4.s")
+
+
+@dataclass(frozen=True)
+class Address:
+    """The address of a field (ldsflda / ldflda), or of a local (ldloca): a call's ref argument."""
+
+    addr: Expr | None = None
+    local: str | None = None
+
+
+@dataclass(frozen=True)
+class Text:
+    """A string constant (an assertion's message)."""
+
+    value: str
+
+
+@dataclass
+class _Frame:
+    method: Method
+    prefix: str
+    args: list  # per argument: a register name, or a constant expression never reassigned
+    ret: str | None  # the register of the returned value
+    end: tuple  # the label key the method's ret jumps to
+    depth: int
+
+
+def lower_thread(world: World, tid: int, method: Method, this: int | None) -> tuple[list[Instr], int]:
+    """The instructions of the thread running ``method`` (on object ``this``), and its assertions."""
+    low = ThreadLowering(world, tid)
+    frame = _Frame(method, "", [Const(this or 0)], None, ("end",), 0)
+    low.frame_code(frame)
+    low.label(("end",))
+    return low.finish(), low.asserts
+
+
+class ThreadLowering:
+    def __init__(self, world: World, tid: int):
+        self.world = world
+        self.tid = tid
+        self.out: list[Instr] = []
+        self.labels: dict[tuple, int] = {}
+        self.depths: dict[tuple, int] = {}
+        self.fresh = 0
+        self.asserts = 0
+        self.inlined = 0
+        self.stack: list = []
+        self.method: Method | None = None
+        self.op: Op | None = None
+        self.active: list[Method] = []  # the methods being inlined, outermost first
+        self.volatile = False  # the last op was the prefix volatile.
+
+    # ----- output ------------------------------------------------------------------
+    def refuse(self, message: str, hint: str | None = None):
+        return self.world.refuse(message, self.method, self.op, hint)
+
+    def emit(self, ins: Instr) -> None:
+        op = self.op
+        text = f"{self.method.name} {op.label}: {op.opcode} {_short(op.operand)}".rstrip() if op else ""
+        self.out.append(replace(ins, pos=self.world.pos(op), text=text))
+
+    def label(self, key: tuple) -> None:
+        self.labels[key] = len(self.out)
+
+    def finish(self) -> list[Instr]:
+        out = []
+        for ins in self.out:
+            if isinstance(ins, Branch) and isinstance(ins.target, tuple):
+                ins = replace(ins, target=self.labels[ins.target])
+            out.append(ins)
+        return out
+
+    def reg(self, kind: str = "r") -> str:
+        self.fresh += 1
+        return f"%{kind}{self.fresh}"
+
+    # ----- the stack -----------------------------------------------------------------
+    def pop(self):
+        if not self.stack:
+            raise self.world.error("the evaluation stack is empty", self.method, self.op)
+        return self.stack.pop()
+
+    def pop_expr(self) -> Expr:
+        v = self.pop()
+        if not isinstance(v, (Const, Reg, BinOp, UnOp)):
+            raise self.refuse(f"'{self.op.opcode}' on {'an address' if isinstance(v, Address) else 'a string'}")
+        return v
+
+    def protect(self, reg: str, skip: int = -1) -> None:
+        """Before ``reg`` is written: stack entries that read it keep their value in a fresh register."""
+        for i, e in enumerate(self.stack):
+            if i != skip and isinstance(e, (Reg, BinOp, UnOp)) and reg in e.regs():
+                tmp = self.reg("k")
+                self.out.append(Assign(tmp, e, text=f"{self.method.name}: keep a stack value"))
+                self.stack[i] = Reg(tmp)
+
+    def write(self, reg: str, e: Expr, skip: int = -1) -> None:
+        self.protect(reg, skip)
+        self.emit(Assign(reg, e))
+
+    def spill(self, key: tuple, prefix: str) -> None:
+        """Keep the stack in the registers a jump target expects (recorded on first use)."""
+        depth = len(self.stack)
+        if self.depths.setdefault(key, depth) != depth:
+            raise self.refuse(f"the stack holds {depth} values at a jump to {key[-1]}, "
+                              f"{self.depths[key]} on another way there")
+        for i, e in enumerate(self.stack):
+            j = f"{prefix}%j{i}"
+            if e != Reg(j):
+                if not isinstance(e, (Const, Reg, BinOp, UnOp)):
+                    raise self.refuse("a jump with an address or a string on the stack")
+                self.write(j, e, skip=i)
+                self.stack[i] = Reg(j)
+
+    def jump(self, key: tuple, prefix: str, cond: Expr | None = None) -> None:
+        if cond is not None and self.stack and any(r.startswith(prefix + "%j") for r in cond.regs()):
+            tmp = self.reg("k")
+            self.emit(Assign(tmp, cond))
+            cond = Reg(tmp)
+        self.spill(key, prefix)
+        self.emit(Branch(cond, key))
+
+    # ----- methods -----------------------------------------------------------------
+    def frame_code(self, frame: _Frame, ops: list[Op] | None = None, ns: tuple = ()) -> None:
+        """Lower ``ops`` (the method's main code by default) of one inlined method."""
+        method = frame.method
+        ops = method.ops if ops is None else ops
+        base = (frame.prefix,) + ns
+        targets = {_target(o) for o in ops if _target(o) is not None}
+        self.stack = []
+        falls = True  # control may reach the next op from the one before
+        for op in ops:
+            self.method, self.op = method, op
+            key = base + (op.offset,)
+            if op.offset in targets:
+                if falls:
+                    self.spill(key, frame.prefix)
+                depth = self.depths.setdefault(key, len(self.stack) if falls else 0)
+                self.stack = [Reg(f"{frame.prefix}%j{i}") for i in range(depth)]
+                self.label(key)
+            elif not falls:
+                self.stack = []
+            falls = self.op_code(frame, op, base)
+            self.method, self.op = method, op
+        if falls and ns == ():
+            raise self.world.error("control runs off the end of the method", method, ops[-1] if ops else None)
+
+    def op_code(self, frame: _Frame, op: Op, base: tuple) -> bool:
+        """Lower one op; False when control never goes on to the next one."""
+        code = op.opcode
+        if code.endswith(".s") and code not in _SHORT_KEEP:
+            code = code[:-2]
+        st = self.stack
+        if code == "nop":
+            return True
+        if code == "volatile.":
+            self.volatile = True
+            return True
+        volatile = self.volatile
+        self.volatile = False
+        if code.startswith("ldc.i4"):
+            from .setup import _const
+            st.append(Const(_const(code, op.operand)))
+        elif code == "ldnull":
+            st.append(Const(0))
+        elif code == "ldstr":
+            st.append(Text(op.operand))
+        elif code == "ldtoken":
+            st.append(Text("type " + op.operand.replace("class ", "").strip()))
+        elif code.startswith("ldloca"):
+            st.append(Address(local=self.local(frame, op)))
+        elif code.startswith("ldloc"):
+            st.append(Reg(self.local(frame, op)))
+        elif code.startswith("stloc"):
+            self.write(self.local(frame, op), self.pop_expr())
+        elif code.startswith("ldarg") and not code.startswith("ldarga"):
+            a = frame.args[self.arg_index(frame, op)]
+            st.append(Reg(a) if isinstance(a, str) else a)
+        elif code.startswith("starg"):
+            i = self.arg_index(frame, op)
+            a = frame.args[i]
+            if not isinstance(a, str):
+                raise self.refuse("an assignment to an argument passed as a constant")
+            self.write(a, self.pop_expr())
+        elif code == "dup":
+            v = self.pop()
+            st.extend((v, v))
+        elif code == "pop":
+            self.pop()
+        elif code in ("ldsfld", "ldfld", "stsfld", "stfld", "ldsflda", "ldflda"):
+            self.field_access(code, op, volatile)
+        elif code in _ARITH:
+            b, a = self.pop_expr(), self.pop_expr()
+            e = BinOp(_ARITH[code], a, b)
+            st.append(UnOp("sext32", e) if e.op in _WRAPS else e)
+        elif code == "shr.un":
+            b, a = self.pop_expr(), self.pop_expr()
+            st.append(UnOp("sext32", BinOp("shr", UnOp("zext32", a), b)))
+        elif code == "neg":
+            st.append(UnOp("sext32", UnOp("neg", self.pop_expr())))
+        elif code == "not":
+            st.append(BinOp("xor", self.pop_expr(), Const(-1)))
+        elif code in ("conv.i4", "conv.i", "conv.u4"):
+            if code == "conv.u4":
+                raise self.refuse("'conv.u4' (unsigned 32-bit values) is not supported")
+        elif code in ("br", "leave"):
+            self.leave_or_jump(frame, op, base, code == "leave")
+            return False
+        elif code in ("brtrue", "brfalse"):
+            v = self.pop_expr()
+            self.jump(base + (_target(op),), frame.prefix, v if code == "brtrue" else UnOp("not", v))
+        elif code in _BRANCH:
+            b, a = self.pop_expr(), self.pop_expr()
+            rel = _BRANCH[code]
+            cond = BinOp(rel, a, b) if rel in ("eq", "ne", "lt", "gt", "le", "ge", "ult", "ugt") \
+                else UnOp("not", BinOp("ugt" if rel == "ule" else "ult", a, b))
+            self.jump(base + (_target(op),), frame.prefix, cond)
+        elif code == "ret":
+            if frame.ret is not None:
+                self.write(frame.ret, self.pop_expr())
+            self.stack = []
+            self.emit(Branch(None, frame.end))
+            return False
+        elif code == "endfinally":
+            self.stack = []
+            self.emit(Branch(None, base + ("endfinally",)))
+            return False
+        elif code in ("call", "callvirt"):
+            self.call(frame, op)
+        else:
+            raise self.refuse(f"CIL opcode '{op.opcode}' is not supported in a thread",
+                              hint="see docs/csharp.md for the CIL mmdsl reads")
+        return True
+
+    def local(self, frame: _Frame, op: Op) -> str:
+        from .setup import _index_of
+        i = _index_of(op.opcode.replace("ldloca", "ldloc"), op.operand)
+        if i >= len(frame.method.locals):
+            raise self.world.error(f"local {i} is not declared", frame.method, op)
+        return f"{frame.prefix}V_{i}"
+
+    def arg_index(self, frame: _Frame, op: Op) -> int:
+        from .setup import _index_of
+        i = _index_of(op.opcode, op.operand)
+        if i >= len(frame.args):
+            raise self.world.error(f"argument {i} is not declared", frame.method, op)
+        return i
+
+    # ----- fields --------------------------------------------------------------------
+    def field_access(self, code: str, op: Op, volatile: bool) -> None:
+        ref = field_ref(op.operand)
+        if ref is None:
+            raise self.world.error(f"cannot read the field '{op.operand}'", self.method, op)
+        f = self.world.asm.fields.get(ref)
+        if f is None:
+            raise self.refuse(f"field '{ref[0]}::{ref[1]}' is not a field of this program")
+        if not f.type.startswith(("int32", "bool", "object", "class ")) or f.type.startswith("class [mscorlib]"):
+            raise self.refuse(f"field '{ref[1]}' of type {f.type} (int, bool and object fields are supported)")
+        annots = frozenset({"volatile"}) if volatile else frozenset()
+        value = self.pop_expr() if code in ("stsfld", "stfld") else None
+        if code in ("ldsfld", "stsfld", "ldsflda"):
+            addr: Expr = Const(self.world.static_location(*ref))
+        else:
+            addr = self.world.field_address(self.pop_expr(), ref[1])
+        if code.endswith("flda"):
+            self.stack.append(Address(addr))
+        elif value is None:
+            dst = self.reg()
+            self.emit(Load(dst, addr, annots))
+            self.stack.append(Reg(dst))
+        else:
+            self.emit(Store(addr, value, annots))
+
+    # ----- control -------------------------------------------------------------------
+    def leave_or_jump(self, frame: _Frame, op: Op, base: tuple, leave: bool) -> None:
+        target = _target(op)
+        if leave:
+            self.stack = []
+            for h in frame.method.handlers:
+                if h.try_start <= op.offset < h.try_end and not h.try_start <= target < h.try_end:
+                    if h.kind != "finally":
+                        raise self.refuse(f"a '{h.kind}' handler (only try/finally, as lock writes it, is supported)")
+                    self.finally_copy(frame, h, base)
+        self.jump(base + (target,), frame.prefix)
+
+    def finally_copy(self, frame: _Frame, handler, base: tuple) -> None:
+        self.inlined += 1
+        ns = base[1:] + (f"finally{self.inlined}",)
+        saved = (self.method, self.op)
+        self.frame_code(frame, handler.ops, ns)
+        self.label((frame.prefix,) + ns + ("endfinally",))
+        self.method, self.op = saved
+        self.stack = []
+
+    def call(self, frame: _Frame, op: Op) -> None:
+        ref = method_ref(op.operand)
+        if ref is None:
+            raise self.world.error(f"cannot read the method '{op.operand}'", self.method, op)
+        callee = self.world.method(ref.cls, ref.name)
+        if callee is not None and self.world.is_program_class(ref.cls):
+            self.inline(frame, callee, ref.instance)
+        elif not lower_library_call(self, ref):
+            raise self.refuse(f"method '{ref.qualified}' is not supported in a thread",
+                              hint="see docs/csharp.md for the library calls mmdsl reads")
+
+    def inline(self, frame: _Frame, callee: Method, instance: bool) -> None:
+        if frame.depth >= MAX_INLINE or any(callee is m for m in self.active):
+            raise self.refuse(f"call of '{callee.qualified}': recursion (or inlining deeper than {MAX_INLINE}) "
+                              "is not supported")
+        self.inlined += 1
+        prefix = f"{callee.name}#{self.inlined}."
+        n = len(callee.params) + (1 if instance else 0)
+        values = [self.pop_expr() for _ in range(n)][::-1]
+        assigned = _assigned_args(callee)
+        args: list = []
+        for i, v in enumerate(values):
+            if isinstance(v, Const) and i not in assigned:
+                args.append(v)
+            else:
+                reg = f"{prefix}a{i}"
+                self.write(reg, v)
+                args.append(reg)
+        caller_stack, saved = self.stack, (self.method, self.op)
+        ret = f"{prefix}ret" if callee.returns != "void" else None
+        inner = _Frame(callee, prefix, args, ret, (prefix, "end"), frame.depth + 1)
+        self.active.append(callee)
+        self.frame_code(inner)
+        self.active.pop()
+        self.label((prefix, "end"))
+        self.method, self.op = saved
+        self.stack = caller_stack
+        if ret is not None:
+            self.stack.append(Reg(ret))
+
+
+def _assigned_args(method: Method) -> set[int]:
+    from .setup import _index_of
+    out = set()
+    for ops in [method.ops] + [h.ops for h in method.handlers]:
+        for o in ops:
+            if o.opcode.startswith("starg") or o.opcode.startswith("ldarga"):
+                out.add(_index_of(o.opcode.replace("ldarga", "ldarg"), o.operand))
+    return out
+
+
+def _target(op: Op) -> int | None:
+    code = op.opcode
+    if (code.startswith("b") and code not in ("box",)) or code.startswith("leave"):
+        text = op.operand.strip()
+        if text.startswith("IL_"):
+            return int(text[3:], 16)
+    return None
+
+
+def _short(operand: str) -> str:
+    ref = field_ref(operand)
+    if ref and "(" not in operand.split("::")[-1]:
+        return ref[1]
+    m = method_ref(operand)
+    return f"{m.cls.rsplit('.', 1)[-1]}.{m.name}" if m else operand
