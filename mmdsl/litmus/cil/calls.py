@@ -65,7 +65,7 @@ def lower_library_call(low: "ThreadLowering", ref: MethodRef) -> bool:
         obj = low.pop_expr()
         low.emit(Rmw(None, low.world.monitor_address(obj), Const(1), BinOp("eq", Reg(OLD), Const(0)),
                      blocking=True, annots=frozenset({"lock"})))
-        if taken is not None:
+        if taken is not None and taken not in low.taken:
             low.write(taken, Const(1))
     elif name == "System.Threading.Monitor::Exit" and params == ("object",):
         low.emit(Store(low.world.monitor_address(low.pop_expr()), Const(0), frozenset({"unlock"})))

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from ...core.program import Assign, BinOp, Branch, Const, Expr, Instr, Load, Reg, Store, UnOp
+from ...core.program import Assign, BinOp, Branch, Const, Expr, Instr, Load, Reg, Rmw, Store, UnOp
 from .calls import lower_library_call
 from .reader import Method, Op, field_ref, method_ref
 from .world import World
@@ -75,6 +75,7 @@ class ThreadLowering:
         self.op: Op | None = None
         self.active: list[Method] = []  # the methods being inlined, outermost first
         self.volatile = False  # the last op was the prefix volatile.
+        self.taken: set[str] = set()  # lockTaken locals (lock_taken_locals)
 
     # ----- output ------------------------------------------------------------------
     def refuse(self, message: str, hint: str | None = None):
@@ -89,12 +90,16 @@ class ThreadLowering:
         self.labels[key] = len(self.out)
 
     def finish(self) -> list[Instr]:
-        out = []
-        for ins in self.out:
-            if isinstance(ins, Branch) and isinstance(ins.target, tuple):
-                ins = replace(ins, target=self.labels[ins.target])
-            out.append(ins)
-        return out
+        """The instructions with jump targets resolved, and jumps to the next instruction dropped."""
+        code = [replace(i, target=self.labels[i.target]) if isinstance(i, Branch) and isinstance(i.target, tuple)
+                else i for i in self.out]
+        keep = [not (isinstance(i, Branch) and i.cond is None and i.target == k + 1) for k, i in enumerate(code)]
+        new_index, n = [], 0
+        for k in keep + [True]:
+            new_index.append(n)
+            n += k
+        return [replace(i, target=new_index[i.target]) if isinstance(i, Branch) else i
+                for i, k in zip(code, keep) if k]
 
     def reg(self, kind: str = "r") -> str:
         self.fresh += 1
@@ -124,6 +129,16 @@ class ThreadLowering:
         self.protect(reg, skip)
         self.emit(Assign(reg, e))
 
+    def store_local(self, reg: str, e: Expr) -> None:
+        """``stloc``: a value just loaded (a fresh register no one else reads) is loaded into the local."""
+        last = self.out[-1] if self.out else None
+        if isinstance(e, Reg) and e.name.startswith("%r") and isinstance(last, (Load, Rmw)) \
+                and last.dst == e.name and not any(e.name in v.regs() for v in self.stack if hasattr(v, "regs")):
+            self.protect(reg)
+            self.out[-1] = replace(last, dst=reg)
+            return
+        self.write(reg, e)
+
     def spill(self, key: tuple, prefix: str) -> None:
         """Keep the stack in the registers a jump target expects (recorded on first use)."""
         depth = len(self.stack)
@@ -139,6 +154,10 @@ class ThreadLowering:
                 self.stack[i] = Reg(j)
 
     def jump(self, key: tuple, prefix: str, cond: Expr | None = None) -> None:
+        if cond is not None and _constant(cond) is not None:
+            if not _constant(cond):
+                return  # never taken
+            cond = None
         if cond is not None and self.stack and any(r.startswith(prefix + "%j") for r in cond.regs()):
             tmp = self.reg("k")
             self.emit(Assign(tmp, cond))
@@ -150,7 +169,9 @@ class ThreadLowering:
     def frame_code(self, frame: _Frame, ops: list[Op] | None = None, ns: tuple = ()) -> None:
         """Lower ``ops`` (the method's main code by default) of one inlined method."""
         method = frame.method
-        ops = method.ops if ops is None else ops
+        if ops is None:
+            ops = method.ops
+            self.taken |= lock_taken_locals(method, frame.prefix)
         base = (frame.prefix,) + ns
         targets = {_target(o) for o in ops if _target(o) is not None}
         self.stack = []
@@ -196,9 +217,14 @@ class ThreadLowering:
         elif code.startswith("ldloca"):
             st.append(Address(local=self.local(frame, op)))
         elif code.startswith("ldloc"):
-            st.append(Reg(self.local(frame, op)))
+            reg = self.local(frame, op)
+            st.append(Const(1) if reg in self.taken else Reg(reg))
         elif code.startswith("stloc"):
-            self.write(self.local(frame, op), self.pop_expr())
+            reg = self.local(frame, op)
+            if reg in self.taken:
+                self.pop_expr()  # lockTaken = false: always true where it is read (lock_taken_locals)
+            else:
+                self.store_local(reg, self.pop_expr())
         elif code.startswith("ldarg") and not code.startswith("ldarga"):
             a = frame.args[self.arg_index(frame, op)]
             st.append(Reg(a) if isinstance(a, str) else a)
@@ -286,6 +312,10 @@ class ThreadLowering:
         value = self.pop_expr() if code in ("stsfld", "stfld") else None
         if code in ("ldsfld", "stsfld", "ldsflda"):
             addr: Expr = Const(self.world.static_location(*ref))
+            initial = self.world.initial.get(addr.value, 0)
+            if code == "ldsfld" and f.readonly and isinstance(initial, int):
+                self.stack.append(Const(initial))  # readonly: set by the static constructor, never again
+                return
         else:
             addr = self.world.field_address(self.pop_expr(), ref[1])
         if code.endswith("flda"):
@@ -357,6 +387,39 @@ class ThreadLowering:
         self.stack = caller_stack
         if ret is not None:
             self.stack.append(Reg(ret))
+
+
+def _constant(e: Expr) -> int | None:
+    """The value of an expression without registers (None when it has some)."""
+    if e.regs():
+        return None
+    from ...core.program import evaluate
+    try:
+        v = evaluate(e, {})
+    except Exception:  # an address in arithmetic, a division by zero: left to the run
+        return None
+    return v if isinstance(v, int) else None
+
+
+def lock_taken_locals(method: Method, prefix: str) -> set[str]:
+    """The ``lockTaken`` locals of ``lock`` statements: a try block opening with
+    ``ldloc obj; ldloca L; call Monitor::Enter(object, bool&)`` whose finally tests L. With no
+    exceptions L is true wherever the finally reads it, so L reads as 1 and is never stored."""
+    from .setup import _index_of
+    out = set()
+    for h in method.handlers:
+        body = [o for o in method.ops if h.try_start <= o.offset < h.try_end][:3]
+        if h.kind == "finally" and len(body) == 3 and body[0].opcode.startswith("ldloc") \
+                and body[1].opcode.startswith("ldloca") and body[2].opcode == "call" \
+                and "Monitor::Enter(object, [out] bool&)" in body[2].operand.replace("class ", ""):
+            local = _index_of("ldloc.s", body[1].operand)
+            uses = [o for ops in [method.ops] + [x.ops for x in method.handlers] for o in ops
+                    if o.opcode.startswith(("ldloc", "stloc")) and not o.opcode.startswith("ldloca")
+                    and _index_of(o.opcode, o.operand) == local]
+            loads_in_finally = all(o.opcode.startswith("stloc") or o in h.ops for o in uses)
+            if loads_in_finally:
+                out.add(f"{prefix}V_{local}")
+    return out
 
 
 def _assigned_args(method: Method) -> set[int]:

@@ -57,6 +57,7 @@ class Field:
     name: str
     static: bool
     type: str
+    readonly: bool = False  # initonly: written only by a constructor
 
 
 @dataclass
@@ -153,7 +154,7 @@ class _Reader:
         mods = {"private", "public", "static", "family", "assembly", "initonly", "literal", ".field",
                 "famorassem", "famandassem", "privatescope", "notserialized", "specialname", "rtspecialname"}
         type_text = " ".join(w for w in words[:-1] if w not in mods)
-        self.asm.fields[(cls, name)] = Field(cls, name, static, type_text)
+        self.asm.fields[(cls, name)] = Field(cls, name, static, type_text, "initonly" in words)
 
     def _method(self, s: str, cls: str) -> None:
         start = self.i

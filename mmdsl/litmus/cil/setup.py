@@ -95,7 +95,7 @@ def run_setup(world: World) -> Setup:
 class _Run:
     def __init__(self, world: World):
         self.world = world
-        self.memory: dict = {}
+        self.memory: dict = world.initial
         self.threads: list[ThreadObj] = []
         self.violations: list = []
         self.asserts = 0

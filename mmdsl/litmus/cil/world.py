@@ -21,6 +21,7 @@ class World:
     objects: list[tuple[str, str]] = field(default_factory=list)  # node i+1: (class, how it was made)
     statics: dict[tuple[str, str], object] = field(default_factory=dict)  # initial values by field
     monitors: bool = False
+    initial: dict = field(default_factory=dict)  # location -> the value set-up left there
     types: dict[str, int] = field(default_factory=dict)  # typeof(C) -> its object (lock(typeof(C)))
 
     # ----- errors --------------------------------------------------------------------
