@@ -78,13 +78,21 @@ def parse_il(text: str, path: str | None = None, listing: bool = True) -> Progra
     """A program from monodis's listing of it. ``listing``: ``path`` is the listing itself (an
     ``.il`` file), so errors point at its lines; else ``path`` is the C# source it came from."""
     world = World(read_il(text, path), path, listing)
-    setup = run_setup(world)
+    lowered: list = []
+
+    def lower_all(started) -> None:
+        for tid, t in enumerate(started):
+            instrs, n = lower_thread(world, tid, t.delegate.method, t.delegate.target)
+            world.note_writes(instrs)
+            lowered.append((instrs, n))
+
+    setup = run_setup(world, lower_all)
+    if not lowered:
+        raise world.refuse("Main does not join every thread it starts", world.asm.entry, None)
     threads, asserts = [], setup.asserts
     props = list(setup.violations)
-    for tid, t in enumerate(setup.threads):
-        instrs, n = lower_thread(world, tid, t.delegate.method, t.delegate.target)
-        thread = Thread(tid, f"P{tid}", instrs)
-        threads.append(thread)
+    for tid, (instrs, n) in enumerate(lowered):
+        threads.append(Thread(tid, f"P{tid}", instrs))
         asserts += n
         if n:
             props.append(Atom(("reg", tid, ASSERT), 1))

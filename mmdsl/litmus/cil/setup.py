@@ -78,11 +78,13 @@ _CMP = {"eq": lambda a, b: a == b, "ne": lambda a, b: a != b, "lt": lambda a, b:
         "gt": lambda a, b: a > b, "le": lambda a, b: a <= b, "ge": lambda a, b: a >= b}
 
 
-def run_setup(world: World) -> Setup:
+def run_setup(world: World, on_joined) -> Setup:
+    """Run the static constructors and Main; ``on_joined(threads)`` is called when the last
+    thread is joined (it lowers the threads, so the check code knows what they may write)."""
     main = world.asm.entry
     if main is None:
         raise world.error("the program has no entry point (a static Main)", None, None)
-    run = _Run(world)
+    run = _Run(world, on_joined)
     for (cls, name), m in world.asm.methods.items():
         if name == ".cctor":
             run.execute(Frame(m, [], [0] * len(m.locals)), check_allowed=False)
@@ -93,8 +95,9 @@ def run_setup(world: World) -> Setup:
 
 
 class _Run:
-    def __init__(self, world: World):
+    def __init__(self, world: World, on_joined):
         self.world = world
+        self.on_joined = on_joined
         self.memory: dict = world.initial
         self.threads: list[ThreadObj] = []
         self.violations: list = []
@@ -281,7 +284,7 @@ class _Run:
             if phase == "check":
                 raise self.world.refuse("Main writes a field after the joins", f.method, op)
             self.memory[loc] = f.stack.pop()
-        elif phase == "check":
+        elif phase == "check" and self.world.may_write(loc):
             f.stack.append(Sym(key=("mem", loc)))
         else:
             f.stack.append(self.memory.get(loc, 0))
@@ -309,6 +312,8 @@ class _Run:
             if not isinstance(t, ThreadObj):
                 raise w.refuse(f"{ref.name} on something other than a Thread", f.method, op)
             self._start_join(t, ref.name, f.method, op)
+        elif code == "newobj" and self.phase() != "setup":
+            raise w.refuse("Main makes an object after starting its threads", f.method, op)
         elif code == "newobj" and name in ("object::.ctor", "System.Object::.ctor"):
             st.append(w.new_object("object", op.label))
         elif code == "call" and name in ("object::.ctor", "System.Object::.ctor"):
@@ -351,6 +356,8 @@ class _Run:
             if not t.started:
                 raise self.world.refuse("Join of a thread that was not started", method, op)
             t.joined = True
+            if all(u.joined for u in self.threads):
+                self.on_joined(self.threads)
 
 
 def simplify(p):

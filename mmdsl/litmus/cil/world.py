@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ...core.errors import LitmusError, SourcePos, UnsupportedError
-from ...core.program import Const, Expr, UnOp, cell_location, cell_op
+from ...core.program import CELL, Const, Expr, Load, UnOp, cell_location, cell_op
 from .reader import Assembly, Method, Op
 
 POOL = "obj"  # every object is node i of one pool: its field f is the location obj<i>.f
@@ -22,6 +22,8 @@ class World:
     statics: dict[tuple[str, str], object] = field(default_factory=dict)  # initial values by field
     monitors: bool = False
     initial: dict = field(default_factory=dict)  # location -> the value set-up left there
+    written: set = field(default_factory=set)  # locations some thread stores to
+    written_fields: set = field(default_factory=set)  # fields some thread stores to through a register
     types: dict[str, int] = field(default_factory=dict)  # typeof(C) -> its object (lock(typeof(C)))
 
     # ----- errors --------------------------------------------------------------------
@@ -58,6 +60,26 @@ class World:
     def new_object(self, cls: str, how: str) -> int:
         self.objects.append((cls, how))
         return len(self.objects)
+
+    def note_writes(self, instrs) -> None:
+        """Remember the locations a thread may write (a field of an object in a register: that
+        field of every object)."""
+        for ins in instrs:
+            addr = getattr(ins, "addr", None)
+            if addr is None or isinstance(ins, Load):
+                continue
+            if isinstance(addr, Const):
+                self.written.add(addr.value)
+            elif isinstance(addr, UnOp) and addr.op.startswith(CELL):
+                self.written_fields.add(addr.op.split(":")[2])
+            else:
+                self.written_fields.add("*")
+
+    def may_write(self, loc: str) -> bool:
+        """May a thread write ``loc`` (so Main's read of it after the joins is a final value)?"""
+        if loc in self.written or "*" in self.written_fields:
+            return True
+        return loc.startswith(POOL) and loc.split(".", 1)[-1] in self.written_fields
 
     def type_object(self, cls: str) -> int:
         if cls not in self.types:
