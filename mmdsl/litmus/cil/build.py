@@ -45,7 +45,7 @@ def compile_cs(text: str, path: str | None) -> str:
         except subprocess.TimeoutExpired:
             raise UnsupportedError(f"mcs took more than {TIMEOUT} s to compile {path}") from None
         if built.returncode != 0:
-            raise _compile_error(built.stdout + built.stderr, path)
+            raise _compile_error((built.stdout + built.stderr).replace("program.exe", name), path)
         try:
             listing = subprocess.run(["monodis", "program.exe"], cwd=tmp, capture_output=True, text=True,
                                      timeout=TIMEOUT)
@@ -77,7 +77,7 @@ def parse_cs(text: str, path: str | None = None) -> Program:
 def parse_il(text: str, path: str | None = None, listing: bool = True) -> Program:
     """A program from monodis's listing of it. ``listing``: ``path`` is the listing itself (an
     ``.il`` file), so errors point at its lines; else ``path`` is the C# source it came from."""
-    world = World(read_il(text, path), path, listing)
+    world = World(read_il(text, path, listing), path, listing)
     lowered: list = []
 
     def lower_all(started) -> None:

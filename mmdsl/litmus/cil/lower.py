@@ -173,7 +173,7 @@ class ThreadLowering:
             ops = method.ops
             self.taken |= lock_taken_locals(method, frame.prefix)
         base = (frame.prefix,) + ns
-        targets = {_target(o) for o in ops if _target(o) is not None}
+        targets = {t for o in ops for t in _targets(o)}
         self.stack = []
         falls = True  # control may reach the next op from the one before
         for op in ops:
@@ -187,8 +187,15 @@ class ThreadLowering:
                 self.label(key)
             elif not falls:
                 self.stack = []
-            falls = self.op_code(frame, op, base)
+            try:
+                falls = self.op_code(frame, op, base)
+            except (ValueError, IndexError, KeyError):  # a malformed operand in a hand-written listing
+                raise self.world.error(f"cannot read '{op.opcode} {op.operand}'", method, op) from None
             self.method, self.op = method, op
+        missing = sorted(targets - {o.offset for o in ops})
+        if missing:
+            raise self.world.error(f"a jump to IL_{missing[0]:04x}, which is not in this block of code",
+                                   method, next(o for o in ops if missing[0] in _targets(o)))
         if falls and ns == ():
             raise self.world.error("control runs off the end of the method", method, ops[-1] if ops else None)
 
@@ -279,6 +286,12 @@ class ThreadLowering:
             return False
         elif code in ("call", "callvirt"):
             self.call(frame, op)
+        elif code == "switch":
+            v = self.pop_expr()
+            if self.stack:
+                raise self.refuse("a switch with values left on the stack")
+            for i, t in enumerate(_targets(op)):
+                self.jump(base + (t,), frame.prefix, BinOp("eq", v, Const(i)))
         else:
             raise self.refuse(f"CIL opcode '{op.opcode}' is not supported in a thread",
                               hint="see docs/csharp.md for the CIL mmdsl reads")
@@ -439,6 +452,14 @@ def _target(op: Op) -> int | None:
         if text.startswith("IL_"):
             return int(text[3:], 16)
     return None
+
+
+def _targets(op: Op) -> list[int]:
+    """Every jump target of an op (a switch has several)."""
+    if op.opcode == "switch":
+        return [int(t.strip()[3:], 16) for t in op.operand.strip("() ").split(",") if t.strip().startswith("IL_")]
+    t = _target(op)
+    return [] if t is None else [t]
 
 
 def _short(operand: str) -> str:

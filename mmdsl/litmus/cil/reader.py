@@ -99,21 +99,24 @@ def split_params(text: str) -> list[str]:
     return out
 
 
-def read_il(text: str, path: str | None = None) -> Assembly:
+def read_il(text: str, path: str | None = None, listing: bool = True) -> Assembly:
     """The classes, fields and methods of a monodis listing; anything unreadable is an error
-    at its line."""
-    return _Reader(text, path).read()
+    at its line (``listing``: ``path`` is the listing; else the C# file it was made from)."""
+    return _Reader(text, path, listing).read()
 
 
 class _Reader:
-    def __init__(self, text: str, path: str | None):
+    def __init__(self, text: str, path: str | None, listing: bool = True):
         self.lines = text.splitlines()
         self.path = path
+        self.listing = listing
         self.asm = Assembly()
         self.i = 0
 
     def error(self, message: str, line: int) -> LitmusError:
-        return LitmusError(message, SourcePos(self.path, line, 1))
+        if self.listing:
+            return LitmusError(message, SourcePos(self.path, line, 1))
+        return LitmusError(f"{self.path}: {message} (line {line} of monodis's listing of it)")
 
     def read(self) -> Assembly:
         classes: list[tuple[str, int]] = []  # the open classes and the brace depth each opened at
@@ -236,6 +239,10 @@ class _Reader:
                 _, outer, _, _ = stack.pop()
                 current = outer
                 continue
+            if s.endswith("("):  # switch (IL_a, IL_b, ...) over several lines
+                while not s.endswith(")") and self.i < len(self.lines):
+                    s += " " + self.lines[self.i].strip()
+                    self.i += 1
             m = _OP.match(s)
             if not m:
                 raise self.error(f"cannot read '{s}' in {method.qualified}", line_no)

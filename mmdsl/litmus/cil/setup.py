@@ -137,7 +137,10 @@ class _Run:
                                f.method, op)
             if self.phase() == "check" and not check_allowed:
                 raise w.refuse("a static constructor starts threads", f.method, op)
-            fork = self._step(frames, f, op, conds)
+            try:
+                fork = self._step(frames, f, op, conds)
+            except (ValueError, IndexError, KeyError):  # a malformed operand in a hand-written listing
+                raise w.error(f"cannot read '{op.opcode} {op.operand}'", f.method, op) from None
             if fork is not None:
                 forks.append(fork)
         return forks
