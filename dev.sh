@@ -4,7 +4,7 @@
 #                    verdicts (matrices, HTML reports in out/), diagrams in out/diagrams/
 #   ./dev.sh test    the whole test suite, slow corpus checks included (what CI runs)
 #   ./dev.sh setup   only the set-up
-# Set-up: Debian's graphviz (for diagrams), gcc (mmdsl hw), chromium + chromium-driver (browser tests), a virtualenv in .venv with mmdsl installed
+# Set-up: Debian's graphviz (for diagrams), gcc (mmdsl hw), mono-mcs + mono-utils (C# programs), chromium + chromium-driver (browser tests), a virtualenv in .venv with mmdsl installed
 # (editable) and its test and Dask extras. Re-running skips what is already done.
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -52,6 +52,19 @@ setup_cc() {
         || echo "warning: gcc could not be installed; the hardware tests will skip" >&2
 }
 
+setup_mono() {
+    # Debian's mono C# compiler (mcs) and disassembler (monodis), for C# programs (docs/csharp.md);
+    # without them those tests skip, saying so
+    command -v mcs >/dev/null 2>&1 && command -v monodis >/dev/null 2>&1 && return
+    local sudo=""
+    [ "$(id -u)" -ne 0 ] && sudo="sudo"
+    echo "installing Debian's mono-mcs and mono-utils (for C# programs)..." >&2
+    local apt="$sudo env DEBIAN_FRONTEND=noninteractive apt-get"
+    $apt install -y -q --no-install-recommends mono-mcs mono-utils >/dev/null 2>&1 \
+        || { $apt update -q >/dev/null && $apt install -y -q --no-install-recommends mono-mcs mono-utils >/dev/null; } \
+        || echo "warning: mono-mcs/mono-utils could not be installed; the C# tests will skip" >&2
+}
+
 setup_venv() {
     local py stamp want
     py=$(python_bin)
@@ -71,6 +84,7 @@ shift || true
 setup_graphviz
 setup_browser
 setup_cc
+setup_mono
 setup_venv
 case "$job" in
     setup) ;;
@@ -82,7 +96,9 @@ case "$job" in
         status=0
         mm=.venv/bin/mmdsl
         $mm suite litmus/classic --draw out/diagrams/classic --report html -o out/classic.html "$@" || status=1
-        for suite in programs archtest dotnet fences fence-benchmarks hardware; do
+        suites="programs archtest dotnet fences fence-benchmarks hardware"
+        command -v mcs >/dev/null 2>&1 && command -v monodis >/dev/null 2>&1 && suites="$suites csharp"
+        for suite in $suites; do
             $mm suite litmus/$suite --report html -o out/$suite.html "$@" || status=1
         done
         $mm suite litmus/x86 --report html -o out/x86.html "$@" || status=1
