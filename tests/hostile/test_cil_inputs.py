@@ -43,6 +43,12 @@ def _main(threads: str = "Thread t = new Thread(P); t.Start(); t.Join();", after
     ("class L { static int x; static void P(object o) { Debug.Assert(x == 0); } "
      + _main("Thread t = new Thread(P); t.Start(1); t.Join();") + " }", "ParameterizedThreadStart"),
     ("class L { static void Main() { } }", "Main starts no thread"),
+    ("class A { public virtual int F() { return 1; } } class B : A { public override int F() { return 2; } } "
+     "class L { static int x; static A a = new B(); static void P() { x = a.F(); Debug.Assert(x == 2); } "
+     + _main() + " }", "call of virtual method 'A::F'"),
+    ("class L { static int x; static void P() { Debug.Assert(x == 0); } "
+     + _main("Thread t = new Thread(P); try { t.Start(); } finally { x = 0; } t.Join();") + " }",
+     "try blocks in Main are not supported"),
 ])
 def test_bad_csharp_is_a_clear_error(tmp_path, body, words):
     path = tmp_path / "h.cs"

@@ -9,9 +9,10 @@ which is how the .NET model reads a volatile read and write. ``Monitor.Enter`` (
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from ...core.program import OLD, Assign, BinOp, Const, Fence, Load, Reg, Rmw, Store, UnOp
+from ...core.program import OLD, Assign, BinOp, Const, Expr, Fence, Load, Reg, Rmw, Store, UnOp
 from .reader import MethodRef
 
 if TYPE_CHECKING:
@@ -23,9 +24,22 @@ VOLATILE = frozenset({"volatile"})
 _INTERLOCKED_NEW = {"Increment": Const(1), "Decrement": Const(-1)}
 
 
-def _address(low: "ThreadLowering", what: str):
-    from .lower import Address
+@dataclass(frozen=True)
+class Address:
+    """The address of a field (ldsflda / ldflda), or of a local (ldloca): a call's ref argument."""
 
+    addr: Expr | None = None
+    local: str | None = None
+
+
+@dataclass(frozen=True)
+class Text:
+    """A string constant (an assertion's message)."""
+
+    value: str
+
+
+def _address(low: "ThreadLowering", what: str):
     a = low.pop()
     if not isinstance(a, Address) or a.addr is None:
         raise low.refuse(f"{what} of something other than a field (ref field)")
@@ -56,8 +70,6 @@ def lower_library_call(low: "ThreadLowering", ref: MethodRef) -> bool:
     elif name == "System.Threading.Monitor::Enter" and params and params[0] == "object":
         taken = None
         if len(params) == 2:
-            from .lower import Address
-
             a = low.pop()
             if not isinstance(a, Address) or a.local is None:
                 raise low.refuse("Monitor.Enter's lockTaken is not a local")

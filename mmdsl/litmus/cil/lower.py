@@ -12,8 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from ...core.program import Assign, BinOp, Branch, Const, Expr, Instr, Load, Reg, Rmw, Store, UnOp
-from .calls import lower_library_call
-from .reader import Method, Op, field_ref, method_ref
+from .calls import Address, Text, lower_library_call
+from .reader import Method, Op, const_operand, field_ref, index_operand, method_ref
 from .world import World
 
 MAX_INLINE = 16  # nesting of inlined calls
@@ -24,21 +24,6 @@ _WRAPS = ("add", "sub", "mul", "shl")  # int32 results cut to 32 bits
 _BRANCH = {"beq": "eq", "bne.un": "ne", "blt": "lt", "bgt": "gt", "ble": "le", "bge": "ge",
            "blt.un": "ult", "bgt.un": "ugt", "ble.un": "ule", "bge.un": "uge"}
 _SHORT_KEEP = ("ldloc.s", "stloc.s", "ldarg.s", "starg.s", "ldloca.s", "ldarga.s", "ldc.i4.s")
-
-
-@dataclass(frozen=True)
-class Address:
-    """The address of a field (ldsflda / ldflda), or of a local (ldloca): a call's ref argument."""
-
-    addr: Expr | None = None
-    local: str | None = None
-
-
-@dataclass(frozen=True)
-class Text:
-    """A string constant (an assertion's message)."""
-
-    value: str
 
 
 @dataclass
@@ -213,8 +198,7 @@ class ThreadLowering:
         volatile = self.volatile
         self.volatile = False
         if code.startswith("ldc.i4"):
-            from .setup import _const
-            st.append(Const(_const(code, op.operand)))
+            st.append(Const(const_operand(code, op.operand)))
         elif code == "ldnull":
             st.append(Const(0))
         elif code == "ldstr":
@@ -298,15 +282,13 @@ class ThreadLowering:
         return True
 
     def local(self, frame: _Frame, op: Op) -> str:
-        from .setup import _index_of
-        i = _index_of(op.opcode.replace("ldloca", "ldloc"), op.operand)
+        i = index_operand(op.opcode.replace("ldloca", "ldloc"), op.operand)
         if i >= len(frame.method.locals):
             raise self.world.error(f"local {i} is not declared", frame.method, op)
         return f"{frame.prefix}V_{i}"
 
     def arg_index(self, frame: _Frame, op: Op) -> int:
-        from .setup import _index_of
-        i = _index_of(op.opcode, op.operand)
+        i = index_operand(op.opcode, op.operand)
         if i >= len(frame.args):
             raise self.world.error(f"argument {i} is not declared", frame.method, op)
         return i
@@ -367,6 +349,9 @@ class ThreadLowering:
             raise self.world.error(f"cannot read the method '{op.operand}'", self.method, op)
         callee = self.world.method(ref.cls, ref.name)
         if callee is not None and self.world.is_program_class(ref.cls):
+            if callee.virtual:
+                raise self.refuse(f"call of virtual method '{ref.qualified}' (calls are resolved as written; "
+                                  "virtual dispatch is not supported)")
             self.inline(frame, callee, ref.instance)
         elif not lower_library_call(self, ref):
             raise self.refuse(f"method '{ref.qualified}' is not supported in a thread",
@@ -418,17 +403,16 @@ def lock_taken_locals(method: Method, prefix: str) -> set[str]:
     """The ``lockTaken`` locals of ``lock`` statements: a try block opening with
     ``ldloc obj; ldloca L; call Monitor::Enter(object, bool&)`` whose finally tests L. With no
     exceptions L is true wherever the finally reads it, so L reads as 1 and is never stored."""
-    from .setup import _index_of
     out = set()
     for h in method.handlers:
         body = [o for o in method.ops if h.try_start <= o.offset < h.try_end][:3]
         if h.kind == "finally" and len(body) == 3 and body[0].opcode.startswith("ldloc") \
                 and body[1].opcode.startswith("ldloca") and body[2].opcode == "call" \
                 and "Monitor::Enter(object, [out] bool&)" in body[2].operand.replace("class ", ""):
-            local = _index_of("ldloc.s", body[1].operand)
+            local = index_operand("ldloc.s", body[1].operand)
             uses = [o for ops in [method.ops] + [x.ops for x in method.handlers] for o in ops
                     if o.opcode.startswith(("ldloc", "stloc")) and not o.opcode.startswith("ldloca")
-                    and _index_of(o.opcode, o.operand) == local]
+                    and index_operand(o.opcode, o.operand) == local]
             loads_in_finally = all(o.opcode.startswith("stloc") or o in h.ops for o in uses)
             if loads_in_finally:
                 out.add(f"{prefix}V_{local}")
@@ -436,12 +420,11 @@ def lock_taken_locals(method: Method, prefix: str) -> set[str]:
 
 
 def _assigned_args(method: Method) -> set[int]:
-    from .setup import _index_of
     out = set()
     for ops in [method.ops] + [h.ops for h in method.handlers]:
         for o in ops:
             if o.opcode.startswith("starg") or o.opcode.startswith("ldarga"):
-                out.add(_index_of(o.opcode.replace("ldarga", "ldarg"), o.operand))
+                out.add(index_operand(o.opcode.replace("ldarga", "ldarg"), o.operand))
     return out
 
 

@@ -45,6 +45,7 @@ class Method:
     locals: list[str] = field(default_factory=list)
     entry: bool = False
     line: int = 0
+    virtual: bool = False  # virtual, override, abstract: a call may run another class's method
 
     @property
     def qualified(self) -> str:
@@ -176,7 +177,8 @@ class _Reader:
                                                     "specialname", "rtspecialname", "instance", "default",
                                                     "virtual", "final", "newslot", "family", "assembly"})
         params = split_params(m.group("params"))
-        method = Method(cls, unquote(m.group("name")), "static" in words, ret.strip(), params, line=start)
+        method = Method(cls, unquote(m.group("name")), "static" in words, ret.strip(), params, line=start,
+                        virtual="virtual" in words or "abstract" in words)
         self._body(method)
         self.asm.methods[(cls, method.name)] = method
 
@@ -292,3 +294,23 @@ def method_ref(operand: str) -> MethodRef | None:
         ret = ret[:-1]
     return MethodRef(class_name(m.group("cls")), unquote(m.group("name")), tuple(split_params(m.group("params"))),
                      " ".join(ret), instance)
+
+
+def const_operand(code: str, arg: str) -> int:
+    """The constant an ldc.i4 form pushes."""
+    if code == "ldc.i4.m1" or code == "ldc.i4.M1":
+        return -1
+    if code in ("ldc.i4", "ldc.i4.s"):
+        return int(arg, 0)
+    return int(code.rsplit(".", 1)[1])
+
+
+def index_operand(code: str, arg: str) -> int:
+    """The local or argument an ldloc/stloc/ldarg/starg names (``.0``, ``.s 4``, ``V_4``)."""
+    tail = code.rsplit(".", 1)[1]
+    if tail.isdigit():
+        return int(tail)
+    arg = arg.strip()
+    if arg.startswith("V_"):
+        return int(arg[2:])
+    return int(arg, 0)

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 from ...core.condition import And, Atom, Not, Or, Truth
 from ...core.program import cell_location, wrap
-from .reader import Method, Op, field_ref, method_ref
+from .reader import Method, Op, const_operand, field_ref, index_operand, method_ref
 from .world import POOL, World
 
 MAX_STEPS = 100_000  # instructions Main and the static constructors may run
@@ -87,7 +87,11 @@ def run_setup(world: World, on_joined) -> Setup:
     run = _Run(world, on_joined)
     for (cls, name), m in world.asm.methods.items():
         if name == ".cctor":
+            if m.handlers:
+                raise world.refuse("try blocks in a static constructor are not supported", m, None)
             run.execute(Frame(m, [], [0] * len(m.locals)), check_allowed=False)
+    if main.handlers:
+        raise world.refuse("try blocks in Main are not supported", main, None)
     run.execute(Frame(main, [0] * len(main.params), [0] * len(main.locals)), check_allowed=True)
     if not run.threads:
         raise world.refuse("Main starts no thread (new Thread(...).Start())", main, None)
@@ -203,19 +207,19 @@ class _Run:
         if code in ("nop", "volatile."):
             return None
         if code.startswith("ldc.i4"):
-            st.append(_const(code, arg))
+            st.append(const_operand(code, arg))
         elif code == "ldnull":
             st.append(0)
         elif code == "ldstr":
             st.append(("str", arg))
         elif code.startswith("ldloc") and not code.startswith("ldloca"):
-            st.append(f.locals[_index_of(code, arg)])
+            st.append(f.locals[index_operand(code, arg)])
         elif code.startswith("stloc"):
-            f.locals[_index_of(code, arg)] = st.pop()
+            f.locals[index_operand(code, arg)] = st.pop()
         elif code.startswith("ldarg") and not code.startswith("ldarga"):
-            st.append(f.args[_index_of(code, arg)])
+            st.append(f.args[index_operand(code, arg)])
         elif code.startswith("starg"):
-            f.args[_index_of(code, arg)] = st.pop()
+            f.args[index_operand(code, arg)] = st.pop()
         elif code == "dup":
             st.append(st[-1])
         elif code == "pop":
@@ -334,6 +338,9 @@ class _Run:
                 self.violations.append(v)
         elif w.is_program_class(ref.cls) and w.method(ref.cls, ref.name) is not None:
             callee = w.method(ref.cls, ref.name)
+            if callee.virtual or callee.handlers:
+                raise w.refuse(f"Main or a static constructor calls '{ref.qualified}', "
+                               f"{'a virtual method' if callee.virtual else 'which has try blocks'}", f.method, op)
             if code == "newobj":
                 obj = w.new_object(ref.cls, op.label)
                 args = [obj] + _pop(st, len(ref.params))
@@ -399,22 +406,3 @@ def _pop(stack: list, n: int) -> list:
     out = stack[-n:]
     del stack[-n:]
     return out
-
-
-def _const(code: str, arg: str) -> int:
-    if code == "ldc.i4.m1" or code == "ldc.i4.M1":
-        return -1
-    if code in ("ldc.i4", "ldc.i4.s"):
-        return int(arg, 0)
-    return int(code.rsplit(".", 1)[1])
-
-
-def _index_of(code: str, arg: str) -> int:
-    """The local or argument an ldloc/stloc/ldarg/starg names (``.0``, ``.s 4``, ``V_4``)."""
-    tail = code.rsplit(".", 1)[1]
-    if tail.isdigit():
-        return int(tail)
-    arg = arg.strip()
-    if arg.startswith("V_"):
-        return int(arg[2:])
-    return int(arg, 0)

@@ -88,3 +88,12 @@ def test_explore_and_run_from_the_cli():
                             "-q"])
     assert r.exit_code == 0, r.output
     assert "sc: 0 allowed, 1 forbidden" in r.output and "dotnet: 1 allowed, 0 forbidden" in r.output
+
+
+@needs_mono
+def test_checker_and_explorer_agree_on_loop_free_programs():
+    """The agreement invariant: --engine both fails (exit 1) when the final states differ."""
+    r = runner.invoke(app, ["run", str(CSHARP / "RwVol.cs"), str(CSHARP / "Rw.cs"), "-m", "sc", "-m", "dotnet",
+                            "--engine", "both", "-q"])
+    assert r.exit_code == 0, r.output
+    assert "sc: 0 allowed, 2 forbidden" in r.output and "dotnet: 1 allowed, 1 forbidden" in r.output
