@@ -43,6 +43,8 @@ def _main(threads: str = "Thread t = new Thread(P); t.Start(); t.Join();", after
     ("class L { static int x; static void P(object o) { Debug.Assert(x == 0); } "
      + _main("Thread t = new Thread(P); t.Start(1); t.Join();") + " }", "ParameterizedThreadStart"),
     ("class L { static void Main() { } }", "Main starts no thread"),
+    ("class B { public int v; } class L { static B b; static void P() { for (int i = 0; i < 2; i++) b = new B(); "
+     "Debug.Assert(b.v == 0); } " + _main() + " }", "'new' inside a loop"),
     ("class A { public virtual int F() { return 1; } } class B : A { public override int F() { return 2; } } "
      "class L { static int x; static A a = new B(); static void P() { x = a.F(); Debug.Assert(x == 2); } "
      + _main() + " }", "call of virtual method 'A::F'"),

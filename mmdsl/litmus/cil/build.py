@@ -92,7 +92,7 @@ def parse_il(text: str, path: str | None = None, listing: bool = True) -> Progra
     threads, asserts = [], setup.asserts
     props = list(setup.violations)
     for tid, (instrs, n) in enumerate(lowered):
-        threads.append(Thread(tid, f"P{tid}", instrs))
+        threads.append(Thread(tid, f"P{tid}", world.resize_cells(instrs)))
         asserts += n
         if n:
             props.append(Atom(("reg", tid, ASSERT), 1))

@@ -10,13 +10,9 @@ which is how the .NET model reads a volatile read and write. ``Monitor.Enter`` (
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from ...core.program import OLD, Assign, BinOp, Const, Expr, Fence, Load, Reg, Rmw, Store, UnOp
 from .reader import MethodRef
-
-if TYPE_CHECKING:
-    from .lower import ThreadLowering
 
 ASSERT = "assert"
 FULL_FENCE = "full"
@@ -39,15 +35,16 @@ class Text:
     value: str
 
 
-def _address(low: "ThreadLowering", what: str):
+def _address(low, what: str):
     a = low.pop()
     if not isinstance(a, Address) or a.addr is None:
         raise low.refuse(f"{what} of something other than a field (ref field)")
     return a.addr
 
 
-def lower_library_call(low: "ThreadLowering", ref: MethodRef) -> bool:
-    """Emit ``ref``'s instructions; False when it is not a call mmdsl knows."""
+def lower_library_call(low, ref: MethodRef) -> bool:
+    """Emit ``ref``'s instructions through ``low`` (the thread's lower.ThreadLowering); False when
+    it is not a call mmdsl knows."""
     name, params = ref.qualified, ref.params
     int_ref = bool(params) and params[0].endswith("int32&")
     if name == "System.Threading.Thread::MemoryBarrier" or name == "System.Threading.Interlocked::MemoryBarrier":
@@ -81,6 +78,8 @@ def lower_library_call(low: "ThreadLowering", ref: MethodRef) -> bool:
             low.write(taken, Const(1))
     elif name == "System.Threading.Monitor::Exit" and params == ("object",):
         low.emit(Store(low.world.monitor_address(low.pop_expr()), Const(0), frozenset({"unlock"})))
+    elif name in ("object::.ctor", "System.Object::.ctor") and ref.instance:
+        low.pop()  # a constructor's call of object's: nothing to do
     elif name == "System.Type::GetTypeFromHandle":
         token = low.pop()
         cls = getattr(token, "value", "")
@@ -92,7 +91,7 @@ def lower_library_call(low: "ThreadLowering", ref: MethodRef) -> bool:
     return True
 
 
-def _interlocked(low: "ThreadLowering", ref: MethodRef) -> None:
+def _interlocked(low, ref: MethodRef) -> None:
     dst = low.reg()
     if ref.name in _INTERLOCKED_NEW and len(ref.params) == 1:
         step = _INTERLOCKED_NEW[ref.name]

@@ -61,6 +61,7 @@ class ThreadLowering:
         self.active: list[Method] = []  # the methods being inlined, outermost first
         self.volatile = False  # the last op was the prefix volatile.
         self.taken: set[str] = set()  # lockTaken locals (lock_taken_locals)
+        self.allocations: list[tuple[int, Method, Op]] = []  # where each `new` is, in self.out
 
     # ----- output ------------------------------------------------------------------
     def refuse(self, message: str, hint: str | None = None):
@@ -83,8 +84,14 @@ class ThreadLowering:
         for k in keep + [True]:
             new_index.append(n)
             n += k
-        return [replace(i, target=new_index[i.target]) if isinstance(i, Branch) else i
-                for i, k in zip(code, keep) if k]
+        out = [replace(i, target=new_index[i.target]) if isinstance(i, Branch) else i
+               for i, k in zip(code, keep) if k]
+        for at, method, op in self.allocations:  # one object per `new`: never run twice
+            k = new_index[at]
+            if any(isinstance(i, Branch) and i.target <= k <= j for j, i in enumerate(out)):
+                self.method, self.op = method, op
+                raise self.refuse("'new' inside a loop (each 'new' in a thread makes one object: it may run once)")
+        return out
 
     def reg(self, kind: str = "r") -> str:
         self.fresh += 1
@@ -270,6 +277,8 @@ class ThreadLowering:
             return False
         elif code in ("call", "callvirt"):
             self.call(frame, op)
+        elif code == "newobj":
+            self.new_object(frame, op)
         elif code == "switch":
             v = self.pop_expr()
             if self.stack:
@@ -356,6 +365,23 @@ class ThreadLowering:
         elif not lower_library_call(self, ref):
             raise self.refuse(f"method '{ref.qualified}' is not supported in a thread",
                               hint="see docs/csharp.md for the library calls mmdsl reads")
+
+    def new_object(self, frame: _Frame, op: Op) -> None:
+        """``new C(...)`` in a thread: a node of its own (so it may run once), then C's constructor."""
+        ref = method_ref(op.operand)
+        if ref is None:
+            raise self.world.error(f"cannot read the method '{op.operand}'", self.method, op)
+        base = ref.qualified in ("object::.ctor", "System.Object::.ctor")
+        ctor = self.world.method(ref.cls, ref.name)
+        if not base and (ctor is None or not self.world.is_program_class(ref.cls)):
+            raise self.refuse(f"'new {ref.cls}' in a thread (objects of the program's own classes are supported)")
+        self.allocations.append((len(self.out), self.method, op))
+        node = Const(self.world.new_object(ref.cls if not base else "object", f"{self.method.name} {op.label}"))
+        if not base:
+            self.stack[len(self.stack) - len(ref.params):len(self.stack) - len(ref.params)] = [node]
+            self.inline(frame, ctor, True)
+        self.method, self.op = frame.method, op
+        self.stack.append(node)
 
     def inline(self, frame: _Frame, callee: Method, instance: bool) -> None:
         if frame.depth >= MAX_INLINE or any(callee is m for m in self.active):

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from ...core.errors import LitmusError, SourcePos, UnsupportedError
-from ...core.program import CELL, Const, Expr, Load, UnOp, cell_location, cell_op
+from ...core.program import CELL, BinOp, Const, Expr, Load, UnOp, cell_location, cell_op
 from .reader import Assembly, Method, Op
 
 POOL = "obj"  # every object is node i of one pool: its field f is the location obj<i>.f
@@ -96,6 +96,29 @@ class World:
                 raise UnsupportedError(f"field '{name}' of a null or unknown object")
             return Const(cell_location(POOL, obj.value, name))
         return UnOp(cell_op(POOL, name, len(self.objects)), obj)
+
+    def resize_cells(self, instrs: list) -> list:
+        """``instrs`` with every field-of-a-register address over all the objects made (threads'
+        ``new`` adds objects after earlier addresses were written)."""
+        size = len(self.objects)
+
+        def fix(e):
+            if isinstance(e, UnOp):
+                arg = fix(e.arg)
+                if e.op.startswith(CELL + POOL + ":"):
+                    _, pool, fld, _ = e.op.split(":")
+                    return UnOp(cell_op(pool, fld, size), arg)
+                return UnOp(e.op, arg)
+            if isinstance(e, BinOp):
+                return BinOp(e.op, fix(e.left), fix(e.right))
+            return e
+
+        out = []
+        for ins in instrs:
+            changes = {a: fix(getattr(ins, a)) for a in ("addr", "value", "new", "cond", "expr")
+                       if getattr(ins, a, None) is not None and not isinstance(getattr(ins, a), (int, str))}
+            out.append(replace(ins, **changes) if changes else ins)
+        return out
 
     def monitor_address(self, obj: Expr) -> Expr:
         self.monitors = True

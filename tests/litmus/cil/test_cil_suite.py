@@ -22,8 +22,8 @@ PROGRAMS = ROOT / "litmus" / "programs"
 # each C# file and the C-dialect test it is written from
 PAIRS = {"Peterson": "peterson", "PetersonVolatile": "peterson-volatile", "PetersonFixed": "peterson-fixed",
          "RwVol": "rw-vol", "Rowo": "rowo", "Po": "po", "Iw1": "iw1", "Iw2": "iw2", "Rw": "rw", "Bb": "bb",
-         "TBarrier": "tbarrier"}
-FAST = ["Peterson", "PetersonVolatile", "PetersonFixed", "RwVol", "Iw1", "Rw"]
+         "TBarrier": "tbarrier", "Dcl": "dcl", "DclFixed": "dcl-fixed"}
+FAST = ["Peterson", "PetersonVolatile", "PetersonFixed", "RwVol", "Iw1", "Rw", "Dcl"]
 runner = CliRunner()
 
 
@@ -78,6 +78,17 @@ def test_fences_for_peterson_are_the_c_versions():
                          r.output), r.output
     fixed = runner.invoke(app, ["fences", str(CSHARP / "PetersonFixed.cs"), "-m", "dotnet"])
     assert fixed.exit_code == 0 and "no fence is needed" in fixed.output, fixed.output
+
+
+@needs_mono
+def test_fences_for_dcl_are_the_papers_barrier():
+    """One barrier per thread between the constructor's write and the publishing write: the
+    paper's barrier (2), as for dcl.litmus."""
+    r = runner.invoke(app, ["fences", str(CSHARP / "Dcl.cs"), "-m", "dotnet"])
+    assert r.exit_code == 0 and "Total 2 fence(s), cost 6" in r.output, r.output
+    for t in ("P0", "P1"):
+        assert re.search(rf"{t}: MemoryBarrier between '.ctor IL_\w+: stfld field' and 'Get IL_\w+: stsfld helper'",
+                         r.output), r.output
 
 
 @needs_mono
