@@ -13,7 +13,8 @@ from ...core.errors import LitmusError, SourcePos, UnsupportedError
 from ...core.program import Program, Thread
 from .lower import lower_thread
 from .calls import ASSERT
-from .reader import read_il
+from .mdb import method_lines
+from .reader import read_il, set_source_lines
 from .setup import run_setup
 from .world import World
 
@@ -27,9 +28,10 @@ def missing_tools() -> list[str]:
     return [t for t in TOOLS if shutil.which(t) is None]
 
 
-def compile_cs(text: str, path: str | None) -> str:
+def compile_cs(text: str, path: str | None) -> tuple[str, dict]:
     """The monodis listing of the C# program ``text`` (compiled with DEBUG defined, so that
-    Debug.Assert stays); a compile error is mcs's own message at the file's line and column."""
+    Debug.Assert stays) and its source lines per method token (mdb.method_lines); a compile
+    error is mcs's own message at the file's line and column."""
     missing = missing_tools()
     if missing:
         raise UnsupportedError(f"reading C# needs mono's {' and '.join(missing)}, which is not installed",
@@ -39,7 +41,8 @@ def compile_cs(text: str, path: str | None) -> str:
         src = Path(tmp) / name
         src.write_text(text, encoding="utf-8")
         try:
-            built = subprocess.run(["mcs", "-d:DEBUG", "-target:exe", "-nowarn:169,414,649",
+            # -debug writes the line table (program.exe.mdb); -optimize+ keeps the code as without it
+            built = subprocess.run(["mcs", "-d:DEBUG", "-debug", "-optimize+", "-target:exe", "-nowarn:169,414,649",
                                     "-out:program.exe", name], cwd=tmp, capture_output=True, text=True,
                                    timeout=TIMEOUT)
         except subprocess.TimeoutExpired:
@@ -53,7 +56,8 @@ def compile_cs(text: str, path: str | None) -> str:
             raise UnsupportedError(f"monodis took more than {TIMEOUT} s on {path}") from None
         if listing.returncode != 0 or not listing.stdout.strip():
             raise UnsupportedError(f"monodis could not disassemble {path}: {listing.stderr.strip()}")
-        return listing.stdout
+        symbols = Path(tmp) / "program.exe.mdb"
+        return listing.stdout, method_lines(symbols.read_bytes()) if symbols.is_file() else {}
 
 
 def _compile_error(output: str, path: str | None) -> LitmusError:
@@ -71,13 +75,18 @@ def _compile_error(output: str, path: str | None) -> LitmusError:
 
 def parse_cs(text: str, path: str | None = None) -> Program:
     """A C# program (a .cs file) as a core program."""
-    return parse_il(compile_cs(text, path), path, listing=False)
+    listing, lines = compile_cs(text, path)
+    return parse_il(listing, path, listing=False, lines=lines)
 
 
-def parse_il(text: str, path: str | None = None, listing: bool = True) -> Program:
+def parse_il(text: str, path: str | None = None, listing: bool = True, lines: dict | None = None) -> Program:
     """A program from monodis's listing of it. ``listing``: ``path`` is the listing itself (an
-    ``.il`` file), so errors point at its lines; else ``path`` is the C# source it came from."""
-    world = World(read_il(text, path, listing), path, listing)
+    ``.il`` file), so errors point at its lines; else ``path`` is the C# source it came from,
+    and ``lines`` its line table (mdb.method_lines)."""
+    asm = read_il(text, path, listing)
+    if lines:
+        set_source_lines(asm, lines)
+    world = World(asm, path, listing)
     lowered: list = []
 
     def lower_all(started) -> None:

@@ -16,6 +16,7 @@ class Op:
     opcode: str
     operand: str
     line: int
+    source_line: int | None = None  # the C# line, from the debug symbols
 
     @property
     def label(self) -> str:
@@ -46,6 +47,7 @@ class Method:
     entry: bool = False
     line: int = 0
     virtual: bool = False  # virtual, override, abstract: a call may run another class's method
+    token: int = 0  # the MethodDef token (monodis's "method line N": 0x06000000 + N)
 
     @property
     def qualified(self) -> str:
@@ -100,6 +102,17 @@ def split_params(text: str) -> list[str]:
     return out
 
 
+def set_source_lines(asm: Assembly, lines: dict) -> None:
+    """Give every op its C# line from ``lines`` (method token -> (IL offset, line) entries, mdb)."""
+    from .mdb import line_at
+
+    for m in asm.methods.values():
+        entries = lines.get(m.token)
+        if entries:
+            for op in m.ops + [o for h in m.handlers for o in h.ops]:
+                op.source_line = line_at(entries, op.offset)
+
+
 def read_il(text: str, path: str | None = None, listing: bool = True) -> Assembly:
     """The classes, fields and methods of a monodis listing; anything unreadable is an error
     at its line (``listing``: ``path`` is the listing; else the C# file it was made from)."""
@@ -122,10 +135,13 @@ class _Reader:
     def read(self) -> Assembly:
         classes: list[tuple[str, int]] = []  # the open classes and the brace depth each opened at
         depth = 0
+        self.token = 0
         while self.i < len(self.lines):
             raw = self.lines[self.i]
             s = raw.strip()
             self.i += 1
+            if s.startswith("// method line "):
+                self.token = 0x06000000 + int(s.split()[-1]) if s.split()[-1].isdigit() else 0
             if not s or s.startswith("//"):
                 continue
             m = _CLASS.match(s)
@@ -178,7 +194,7 @@ class _Reader:
                                                     "virtual", "final", "newslot", "family", "assembly"})
         params = split_params(m.group("params"))
         method = Method(cls, unquote(m.group("name")), "static" in words, ret.strip(), params, line=start,
-                        virtual="virtual" in words or "abstract" in words)
+                        virtual="virtual" in words or "abstract" in words, token=self.token)
         self._body(method)
         self.asm.methods[(cls, method.name)] = method
 

@@ -35,7 +35,11 @@ class World:
         return f"{file}: {method.qualified}{at}"
 
     def pos(self, op: Op | None) -> SourcePos | None:
-        return SourcePos(self.path, op.line, 1) if self.listing and op is not None else None
+        """The op's place: its line in a listing, else its C# line (from the debug symbols)."""
+        if op is None:
+            return None
+        line = op.line if self.listing else op.source_line
+        return SourcePos(self.path, line, 1) if line else None
 
     def refuse(self, message: str, method: Method | None, op: Op | None, hint: str | None = None):
         """An UnsupportedError naming the file, the method and the IL offset."""

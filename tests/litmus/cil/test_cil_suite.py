@@ -71,11 +71,12 @@ def test_fences_for_peterson_are_the_c_versions():
     assert "Total 6 fence(s), cost 18" in r.output and "Status OPTIMAL" in r.output
     c = runner.invoke(app, ["fences", str(PROGRAMS / "peterson.litmus"), "-m", "dotnet"])
     assert "Total 6 fence(s), cost 18" in c.output
-    for t, flag in (("P0", "flag0"), ("P1", "flag1")):
-        assert re.search(rf"{t}: MemoryBarrier between '{t} IL_\w+: stsfld {flag}' and '{t} IL_\w+: stsfld turn'",
-                         r.output), r.output
-        assert re.search(rf"{t}: MemoryBarrier between '{t} IL_\w+: stsfld counter' and '{t} IL_\w+: stsfld {flag}'",
-                         r.output), r.output
+    # at the C# lines of `turn = ...` and of the flag's release (litmus/csharp/Peterson.cs), from mcs's line table
+    for t, flag, turn, release in (("P0", "flag0", 11, 14), ("P1", "flag1", 19, 22)):
+        assert re.search(rf"{t} before line {turn}: MemoryBarrier between '{t} IL_\w+: stsfld {flag}' and "
+                         rf"'{t} IL_\w+: stsfld turn'", r.output), r.output
+        assert re.search(rf"{t} before line {release}: MemoryBarrier between '{t} IL_\w+: stsfld counter' and "
+                         rf"'{t} IL_\w+: stsfld {flag}'", r.output), r.output
     fixed = runner.invoke(app, ["fences", str(CSHARP / "PetersonFixed.cs"), "-m", "dotnet"])
     assert fixed.exit_code == 0 and "no fence is needed" in fixed.output, fixed.output
 
@@ -87,8 +88,8 @@ def test_fences_for_dcl_are_the_papers_barrier():
     r = runner.invoke(app, ["fences", str(CSHARP / "Dcl.cs"), "-m", "dotnet"])
     assert r.exit_code == 0 and "Total 2 fence(s), cost 6" in r.output, r.output
     for t in ("P0", "P1"):
-        assert re.search(rf"{t}: MemoryBarrier between '.ctor IL_\w+: stfld field' and 'Get IL_\w+: stsfld helper'",
-                         r.output), r.output
+        assert re.search(rf"{t} before line 19: MemoryBarrier between '.ctor IL_\w+: stfld field' and "
+                         rf"'Get IL_\w+: stsfld helper'", r.output), r.output
 
 
 @needs_mono
