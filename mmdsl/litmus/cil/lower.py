@@ -124,9 +124,9 @@ class ThreadLowering:
     def store_local(self, reg: str, e: Expr) -> None:
         """``stloc``: a value just loaded (a fresh register no one else reads) is loaded into the local."""
         last = self.out[-1] if self.out else None
+        live = {r for v in self.stack if hasattr(v, "regs") for r in v.regs()}
         if isinstance(e, Reg) and e.name.startswith("%r") and isinstance(last, (Load, Rmw)) \
-                and last.dst == e.name and not any(e.name in v.regs() for v in self.stack if hasattr(v, "regs")):
-            self.protect(reg)
+                and last.dst == e.name and e.name not in live and reg not in live:
             self.out[-1] = replace(last, dst=reg)
             return
         self.write(reg, e)
