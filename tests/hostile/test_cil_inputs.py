@@ -111,3 +111,15 @@ def test_bad_listing_is_located(edit, words):
         parse_litmus(_listing(edit), "h.il")
     assert words in str(info.value), str(info.value)
     assert "h.il" in str(info.value)
+
+
+@needs_mono
+def test_fences_cannot_write_csharp_back(tmp_path):
+    path = tmp_path / "sb.cs"
+    path.write_text(HEADER + "class T { static int x, y, r0, r1; static void P0() { x = 1; r0 = y; } "
+                    "static void P1() { y = 1; r1 = x; } "
+                    + _main("Thread t0 = new Thread(P0), t1 = new Thread(P1); t0.Start(); t1.Start(); "
+                            "t0.Join(); t1.Join();", "Debug.Assert(r0 == 1 || r1 == 1);") + " }")
+    r = runner.invoke(app, ["fences", str(path), "-m", "dotnet", "-o", str(tmp_path / "out.cs")])
+    assert r.exit_code == 2 and "the CIL dialect cannot write fenced tests back" in r.output, r.output
+    assert "MemoryBarrier" not in (tmp_path / "out.cs").read_text() if (tmp_path / "out.cs").exists() else True

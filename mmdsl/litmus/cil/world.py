@@ -13,6 +13,15 @@ MONITOR = "$lock"  # the field of an object that Monitor.Enter/Exit (C#'s lock) 
 INT_TYPES = ("int32", "bool", "object", "class ", "uint32", "int16", "uint16", "int8", "uint8", "char")
 
 
+@dataclass(frozen=True)
+class ILPos(SourcePos):
+    """A C# line (no column: the line table has none), told apart per CIL instruction (``listing``:
+    its line in the listing), so two instructions of one line are two places (a fence may go
+    between them), while the core instructions one CIL instruction lowers to share one."""
+
+    listing: int = 0
+
+
 @dataclass
 class World:
     asm: Assembly
@@ -38,8 +47,9 @@ class World:
         """The op's place: its line in a listing, else its C# line (from the debug symbols)."""
         if op is None:
             return None
-        line = op.line if self.listing else op.source_line
-        return SourcePos(self.path, line, 1) if line else None
+        if self.listing:
+            return SourcePos(self.path, op.line, 1)
+        return ILPos(self.path, op.source_line, 1, op.line) if op.source_line else None
 
     def refuse(self, message: str, method: Method | None, op: Op | None, hint: str | None = None):
         """An UnsupportedError naming the file, the method and the IL offset."""
