@@ -119,6 +119,11 @@ def explore(program: Program, model: Model, *, por: bool = True, order: str = "d
 def _on_graph(program: Program, model: Model, max_states: int, target, unroll: int | None) -> Exploration:
     from .machines.graph.search import explore_graph
 
+    if any(isinstance(ins, AtomicBegin) for t in program.threads for ins in t.instrs):
+        raise UnsupportedError(
+            f"atomic blocks are not supported on the execution-graph machine (model '{model.name}'); the "
+            "explorer runs them under the reordering-table models (sc, tso, pso, pso-cas, ...)")
+
     try:
         return explore_graph(program, model, max_states=max_states, target=target, unroll=unroll)
     except StateLimit as err:
