@@ -92,6 +92,6 @@ def block_may_go(th, pending: tuple, pc: int, touched: list, writes: dict, reser
     for loc in touched:
         probe = pending + ((READ, descs[0], loc, pc, 0),)
         past = may_pass(rules, probe, len(pending), descs, loc, -1)
-        if past is None or past[0]:  # (never by committing a pending compare-and-swap to fail)
+        if past is None or past[0] or past[1]:  # (never by committing a pending CAS to fail, nor binding)
             return False
     return True

@@ -311,11 +311,16 @@ class ThreadRules:
 
     def _check_atomic_blocks(self, thread: Thread, inside: set[int]) -> None:
         """An atomic block is performed when it is issued (``transitions``), so no later access
-        of the thread may go before it: refuse a model whose table lets one."""
+        of the thread may go before it: refuse a model whose table lets one (and RVWMO's rules)."""
+        if self.rules.rvwmo:
+            raise UnsupportedError(
+                f"atomic blocks are not supported by the explorer under '{self.rules.model.name}' (RVWMO's "
+                "rules beyond the table); they run under the table models with the standard axioms")
         block = [d for d in range(len(self.shapes)) if self.instr_of[d] in inside]
+        loops = thread.has_loops()  # then any access may come after a block
         for d in block:
             for k in range(len(self.shapes)):
-                if self.is_fence[k] or self.instr_of[k] in inside:
+                if self.is_fence[k] or self.instr_of[k] in inside or (not loops and self.instr_of[k] < self.instr_of[d]):
                     continue
                 if self.overtake[d][k] != NEVER:
                     ins = thread.instrs[self.instr_of[k]]
