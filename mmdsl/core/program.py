@@ -381,7 +381,7 @@ def atomic_block_error(instrs) -> tuple[int, str] | None:
         for k in range(b + 1, e):
             ins = instrs[k]
             if isinstance(ins, (AtomicBegin, AtomicEnd)):
-                return k, "an atomic block inside an atomic block (nested atomic blocks are not supported)"
+                return k, "an atomic block inside an atomic block"
             if isinstance(ins, Branch) and ins.choice:
                 return k, "a nondeterministic choice inside an atomic block (write one block per alternative)"
             if isinstance(ins, Branch) and not k < ins.target <= e:
