@@ -57,3 +57,12 @@ def test_a_long_chain_of_blocks_runs_on_both_engines():
     assert len(p.threads[0].instrs) == 30 * 4
     model = load_model("tso")
     assert check(p, model).verdict == explore(p, model).result.verdict == "Allowed"
+
+
+def test_tools_without_atomic_blocks_refuse_them_by_name():
+    from mmdsl.core.errors import UnsupportedError
+    from mmdsl.fences.places import program_places
+
+    p = parse_litmus(c("atomic { *x = 1; }"), "h.litmus")
+    with pytest.raises(UnsupportedError, match="fence selection does not support atomic blocks"):
+        program_places(p)

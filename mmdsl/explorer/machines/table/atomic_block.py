@@ -26,13 +26,14 @@ from .state import (
 )
 
 
-def run_block(m: Machine, th, pc: int, regs: tuple, mem: tuple):
+def run_block(m: Machine, th, pc: int, regs: tuple, mem: tuple, log: list | None = None):
     """Execute the block starting at ``pc`` on ``mem``.
 
     Returns None when it must wait (a register still waits for a pending read, or an
     ``assume`` fails), else ``(regs, writes, touched)``: the registers after it, the
     values it writes (location index -> value, the last write of each) and every location
-    it reads or writes, in order of first access.
+    it reads or writes, in order of first access. ``log`` gets each access, ("R" or "W",
+    location index, value), for traces.
     """
     end = th.code[pc][1]
     writes: dict[int, object] = {}
@@ -50,13 +51,18 @@ def run_block(m: Machine, th, pc: int, regs: tuple, mem: tuple):
             loc = m.location(addr, th, k)
             touched[loc] = None
             if op == I_LOAD:
+                value = writes[loc] if loc in writes else mem[loc]
                 if c[1] is not None:
-                    regs[c[1]] = writes[loc] if loc in writes else mem[loc]
+                    regs[c[1]] = value
+                if log is not None:
+                    log.append(("R", loc, value))
             else:
                 value = evaluate(c[2], regs)
                 if value.__class__ is tuple:
                     return None
                 writes[loc] = value
+                if log is not None:
+                    log.append(("W", loc, value))
         elif op == I_ASSIGN:
             value = evaluate(c[2], regs)
             if value.__class__ is tuple:
