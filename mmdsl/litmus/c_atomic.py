@@ -7,18 +7,13 @@ business (its accesses are RMW events, the ``At`` class of the bundled tables).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from ..core.program import Assign, AtomicBegin, AtomicEnd, BinOp, Branch, Expr, Load, Nop, Reg, Store, UnOp
 from . import c_grammar as g
 
-if TYPE_CHECKING:  # pragma: no cover
-    from .c_lower import ThreadLowering
 
-
-def atomic_stmt(low: "ThreadLowering", stmt: g.Atomic, depth: int) -> None:
+def atomic_stmt(low, stmt: g.Atomic, depth: int) -> None:
     """``atomic { ... }``: the body lowered between the block's markers."""
-    if getattr(low, "in_atomic", False):
+    if low.in_atomic:
         raise low.unsupported("an atomic block inside an atomic block", stmt.at,
                               hint="nested atomic blocks add nothing: merge them into one")
     low.at_statement(stmt, "atomic {")
@@ -34,7 +29,7 @@ def atomic_stmt(low: "ThreadLowering", stmt: g.Atomic, depth: int) -> None:
     low.instrs[begin] = AtomicBegin(end, pos=low.instrs[begin].pos, text="atomic {")
 
 
-def cas2(low: "ThreadLowering", e: g.Call, dst: str | None) -> Expr:
+def cas2(low, e: g.Call, dst: str | None) -> Expr:
     """``cas2(&x, &y, o1, o2, n1, n2)``: when ``x == o1`` and ``y == o2``, write ``n1`` to ``x`` and
     ``n2`` to ``y``, all in one step; 1 when it wrote, 0 otherwise (McSPIN's CAS2)."""
     if len(e.args) != 6:

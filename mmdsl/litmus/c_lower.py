@@ -93,6 +93,7 @@ class ThreadLowering(StatementLowering):
         self.cur_text = ""
         self.ntemp = 0
         self.unsequenced: set[tuple[int, int, bool]] = set()
+        self.in_atomic = False  # lowering the body of an atomic block (c_atomic)
 
     # ---- entry -------------------------------------------------------------------------
     def lower(self) -> ThreadCode:

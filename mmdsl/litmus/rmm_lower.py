@@ -18,8 +18,8 @@ from __future__ import annotations
 from ..core.condition import And, Atom, Condition, Or
 from ..core.errors import LitmusError, SourcePos, UnsupportedError
 from ..core.program import (
-    OLD, Assign, Assume, AtomicBegin, AtomicEnd, BinOp, Branch, Const, Fence, Load, Nop, Program, Reg, Rmw, Store, Thread, UnOp,
-    atomic_block_error,
+    OLD, Assign, Assume, AtomicBegin, AtomicEnd, BinOp, Branch, Const, Fence, Load, Nop, Program, Reg, Rmw, Store,
+    Thread, UnOp, atomic_block_error,
 )
 from .rmm_grammar import Node, ProcessDecl, RmmFile, VarDecl
 
@@ -280,7 +280,8 @@ class _Body:
             tests, ends = [self.emit(None) for _ in parts[1:]], []
             for k, stmts in enumerate(parts):
                 if k > 0:
-                    self.instrs[tests[k - 1]] = Branch(Const(1), len(self.instrs), choice=True, pos=pos, text="locked or")
+                    self.instrs[tests[k - 1]] = Branch(Const(1), len(self.instrs), choice=True, pos=pos,
+                                                       text="locked or")
                 begin = self.emit(None)
                 for st in stmts:
                     self.lstmt(st)

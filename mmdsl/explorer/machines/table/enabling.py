@@ -320,7 +320,8 @@ class ThreadRules:
         loops = thread.has_loops()  # then any access may come after a block
         for d in block:
             for k in range(len(self.shapes)):
-                if self.is_fence[k] or self.instr_of[k] in inside or (not loops and self.instr_of[k] < self.instr_of[d]):
+                earlier = not loops and self.instr_of[k] < self.instr_of[d]
+                if self.is_fence[k] or self.instr_of[k] in inside or earlier:
                     continue
                 if self.overtake[d][k] != NEVER:
                     ins = thread.instrs[self.instr_of[k]]
