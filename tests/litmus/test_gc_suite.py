@@ -58,6 +58,7 @@ def test_a_sample_gives_the_papers_verdicts(name, model, want):
     assert reachable(name, model) is want
 
 
+@pytest.mark.slow
 def test_the_protocols_hold_under_sc_and_chicken_breaks_under_sparc_pso_too():
     # beyond the paper: every protocol holds under sc; Chicken's violation comes from its two
     # plain stores (copying flag, handshake request) being reordered, which SPARC's pso (where a
