@@ -53,6 +53,7 @@ STATIC_RELATIONS = {
     "rmw": "read and write of one atomic read-modify-write",
     "po-loc": "po & loc",
     "sm": "same instruction (reflexive): herd's sm, e.g. the read and the write of one xchg",
+    "atomic-block": "distinct events of one atomic block (C atomic { }, cas2, Memorax locked { })",
 }
 # the rmw pairs of a C11 read-modify-write or a spin_lock (one event in herd's C): a relation the axiomatic
 # checker computes for herd's cat models read over one-event RMWs (lang.cat_rmw), no model name

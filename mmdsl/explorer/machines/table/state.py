@@ -32,7 +32,7 @@ from ....axiomatic.checker import observed_keys
 from ....core.condition import FinalState
 from ....core.errors import UnsupportedError
 from ....core.program import (
-    Assign, Assume, Branch, Fence, Load, Nop, Program, Rmw, Store, StoreCond,
+    Assign, Assume, AtomicBegin, AtomicEnd, Branch, Fence, Load, Nop, Program, Rmw, Store, StoreCond,
 )
 from .deferred import compile_expr
 from .enabling import G_CTRL, ModelRules, ThreadRules
@@ -42,7 +42,7 @@ KIND_TEXT = {READ: "R", WRITE: "W", RMW: "RMW", HALF: "W*", FENCE: "F", GUARD: "
 BOUND, CONSUMED, PAIRED = 1, 2, 4  # flags of a pending READ
 
 # compiled instructions: (opcode, ...)
-I_NOP, I_LOAD, I_STORE, I_RMW, I_FENCE, I_ASSIGN, I_BRANCH, I_ASSUME, I_SC = range(9)
+I_NOP, I_LOAD, I_STORE, I_RMW, I_FENCE, I_ASSIGN, I_BRANCH, I_ASSUME, I_SC, I_ATOMIC = range(10)
 
 
 class CompiledThread:
@@ -63,7 +63,7 @@ class CompiledThread:
         self.init_regs = tuple(thread.reg_init.get(r, 0) for r in self.reg_names)
         self.code = [self._compile(k, ins) for k, ins in enumerate(thread.instrs)]
         self.length = len(self.code)
-        self.uses_rmw = any(c[0] in (I_RMW, I_SC) for c in self.code)
+        self.uses_rmw = any(c[0] in (I_RMW, I_SC, I_ATOMIC) for c in self.code)
         # load-reserved descriptors, and per pc (and the end): may a store-conditional still be issued?
         self.lr_desc = frozenset(rules.halves[k][0] for k, ins in enumerate(thread.instrs)
                                  if isinstance(ins, Load) and "lr" in ins.annots)
@@ -112,8 +112,10 @@ class CompiledThread:
             return (I_BRANCH, c(ins.cond), ins.target)
         if isinstance(ins, Assume):
             return (I_ASSUME, c(ins.cond))
-        if isinstance(ins, Nop):
+        if isinstance(ins, (Nop, AtomicEnd)):  # an atomic block's end is reached inside its step
             return (I_NOP,)
+        if isinstance(ins, AtomicBegin):
+            return (I_ATOMIC, ins.end)
         raise UnsupportedError(f"instruction {type(ins).__name__} is not supported by the explorer", ins.pos)
 
     def skip_nops(self, pc: int) -> int:

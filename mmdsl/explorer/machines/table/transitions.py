@@ -26,6 +26,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from ....core.errors import MmdslError, UnsupportedError
+from .atomic_block import block_may_go, run_block
 from .deferred import evaluate, is_deferred, resolve, waits_for_reads, with_old
 from .enabling import G_ADDR, G_CTRL
 from .passing import drop_dead_fences, holds, issued_for_sure, may_pass
@@ -33,7 +34,8 @@ from .reservations import (
     drop_reservations, end_reservations, latest_lr, remove_entry, reservations, resolve_op, store_conditional,
 )
 from .state import (
-    BOUND, CONSUMED, FENCE, GUARD, HALF, I_ASSIGN, I_ASSUME, I_BRANCH, I_FENCE, I_LOAD, I_RMW, I_SC, I_STORE,
+    BOUND, CONSUMED, FENCE, GUARD, HALF, I_ASSIGN, I_ASSUME, I_ATOMIC, I_BRANCH, I_FENCE, I_LOAD, I_RMW, I_SC,
+    I_STORE,
     PAIRED, READ, RESV, RMW, WRITE, Machine,
 )
 
@@ -106,7 +108,7 @@ class Semantics:
             for h in held:
                 anyheld |= h
             self.others = others = [0 if not anyheld else _others(held, t) for t in range(len(threads))]
-            keys = [(t, ts, mem if any(o[0] == RMW for o in ts[2]) else None, others[t])
+            keys = [(t, ts, mem if any(o[0] == RMW for o in ts[2]) or self._at_block(t, ts) else None, others[t])
                     for t, ts in enumerate(threads)]
         else:
             keys = list(enumerate(threads))
@@ -132,7 +134,7 @@ class Semantics:
             if o[0] == GUARD and o[4].__class__ is not tuple:  # resolved and still here: wrong
                 return MISSPECULATED
         try:
-            issue = self._issue(t, ts)
+            issue = self._issue(t, ts, mem, reserved)
         except UnsupportedError as err:
             raise located(err, self.m.threads[t], ts[0]) from None
         if issue is False:
@@ -151,7 +153,12 @@ class Semantics:
                         trs.append(tr)
         return trs
 
-    def _issue(self, t: int, ts):
+    def _at_block(self, t: int, ts) -> bool:
+        """Is thread ``t`` about to issue an atomic block (whose step reads memory)?"""
+        th = self.m.threads[t]
+        return ts[0] < th.length and th.code[ts[0]][0] == I_ATOMIC
+
+    def _issue(self, t: int, ts, mem=None, reserved: int = 0):
         """The issue transitions of thread ``t`` (several when it guesses), None when it must wait,
         False when its assume failed."""
         pc, regs, pending = ts
@@ -192,6 +199,11 @@ class Semantics:
             # addresses guessed before the latest read a branch before it uses (addr;po;ctrl+FENCE)
             if any(o[0] == GUARD and (o[1] == G_CTRL or o[3] < late) for o in pending):
                 return None
+        elif op == I_ATOMIC:  # performed as it is issued (atomic_block)
+            done = run_block(self.m, th, pc, regs, mem)
+            if done is None or not block_may_go(th, pending, pc, done[2], done[1], reserved):
+                return None
+            return [Transition(t, ISSUE, pc, access=WRITES if done[1] else READS)]
         elif op == I_ASSUME:
             v = evaluate(c[1], regs)
             if is_deferred(v):
@@ -332,6 +344,14 @@ class Semantics:
         t = tr[0]
         ts = threads[t]
         memo = self._apply_memo
+        if tr[1] == ISSUE and self._at_block(t, ts):
+            th = self.m.threads[t]
+            regs, writes, _ = run_block(self.m, th, ts[0], ts[1], mem)
+            nxt = th.skip_nops(th.code[ts[0]][1] + 1)
+            for loc, value in writes.items():
+                mem = mem[:loc] + (value,) + mem[loc + 1:]
+            done = (nxt, th.canonical(nxt, regs), ts[2])
+            return (mem, threads[:t] + (done,) + threads[t + 1:])
         if tr[1] == ISSUE:
             key = (ts, tr)
             done = memo.get(key)
