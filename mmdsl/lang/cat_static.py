@@ -145,17 +145,9 @@ def set_literal(low, node, env: dict):
         items = tuple(low._value(a, env) for a in node.args)
     except ModelError:  # names of events or tags: not a set of relations
         items = ()
-    if items and all(isinstance(v, Expr) and v.type is None or isinstance(v, Expr) and v.type == REL for v in items):
-        return RelSet(items)
+    if items and all(isinstance(v, RelSet) or isinstance(v, Expr) and v.type in (None, REL) for v in items):
+        return RelSet(tuple(dict.fromkeys(items)))  # {a, a} is {a}
     raise UnsupportedError("cat set literals of events '{a, b}' are not supported by mmdsl", node.pos)
-
-
-def with_from(value, var: str, pos) -> Expr:
-    """``with x from S``: x is S's one element; a choice among several is refused."""
-    if isinstance(value, RelSet) and len(value.items) == 1:
-        return value.items[0]
-    raise UnsupportedError(f"'with {var} from ...' choosing among relations is not supported by mmdsl (only "
-                           "'with co from generate_cos(...)', or a set of one relation)", pos)
 
 
 def check_assert(e: Expr, test: str, negated: bool, model: Model, pos) -> None:

@@ -85,7 +85,7 @@ def test_the_set_is_taken_apart_before_any_execution(tmp_path):
     ("let s = po ++ rf\nacyclic s\n", "'++' adding an element to the events or pairs", 2),
     ("let s = match 'c with 'a -> po || 'b -> rf end\nacyclic s\n", "no case of this match fits the tag 'c", 2),
     ("let s = match po with 'a -> po end\nacyclic s\n", "needs one tag", 2),
-    ("with x from {po, rf}\nacyclic x\n", "this set of choices", 2),
+    ("with x from R\nacyclic x\n", "S is a set of events or a relation, not a set of relations", 2),
     ("acyclic {po, rf}\n", "a set of relations where a set or relation is expected", 2),
 ])
 def test_what_depends_on_an_execution_is_refused_at_its_place(tmp_path, text, words, line):
