@@ -63,9 +63,11 @@ def group_choices(model: Model, choices: list[tuple[str, int, SourcePos | None]]
                             pos=model.axioms[k].pos) for k in group)
         names = ", ".join(model.axioms[k].name for k in group) or "none"
         name = ir.rstrip("'")
-        combined = Axiom(f"{name}-linearisation", "empty", Expr("choose", checks, type=REL, name=ir, pos=pos),
-                         pos=pos, doc=f"some total order {name} from linearisations(...) passes the checks "
-                                      f"that depend on it ({names})")
+        among = any(b.name == ir and b.expr.op == "among" for g in model.lets for b in g.bindings)
+        what = f"some value of {name} from its set" if among else f"some total order {name} from linearisations(...)"
+        combined = Axiom(f"{name}-{'choice' if among else 'linearisation'}", "empty",
+                         Expr("choose", checks, type=REL, name=ir, pos=pos),
+                         pos=pos, doc=f"{what} passes the checks that depend on it ({names})")
         at = group[0] if group else len(model.axioms)
         kept = [ax for k, ax in enumerate(model.axioms) if k not in set(group)]
         kept.insert(min(at, len(kept)), combined)
