@@ -14,7 +14,8 @@ reads-from of failed ``spin_trylock``s is chosen with ``with rfe-lf from cross(m
 mmdsl's candidates already order and read-from every lock event (a ``spin_lock`` is a
 blocking read-modify-write, ``spin_unlock`` a write of 0), so in a Linux-kernel model
 (one whose bell declares these tags) the built-ins are herd's views of them
-(``lookup``): ``W`` without unlocks, ``rf`` without reads of lock events, the ``co`` that
+(``lookup``): ``W`` without unlocks, ``M`` and ``FW`` without lock events (herd's
+lock.cat flags lock events among ``M`` and final writes), ``rf`` without reads of lock events, the ``co`` that
 ``generate_cos`` gives without unlocks; and ``with x from cross(map f S)`` where each
 ``f r`` is the singleton relations of ``(A * {r}) & ...`` (every element of S picks one
 pair: herd's lock.cat) is the candidate's reads-from restricted to those pairs, with an
@@ -101,6 +102,9 @@ def _with_pos(e: Expr, pos: SourcePos) -> Expr:
 # herd's built-ins, as a Linux-kernel model sees them (see the module docstring)
 _LKR = _op("inter", _R, _LOCK, _op("domain", _RMW_REL))
 _NOT_LOCK_READ = _op("compl", _op("inter", _R, _LOCK))
+# herd's final writes: the last write in co of each location (lock events included), when
+# it is a memory access (not a lock event, which herd's M leaves out)
+_FW = _op("diff", _op("diff", _W, _op("domain", _n("co", REL))), _op("union", _LOCK, _UNLOCK))
 BUILTINS = {
     "LKR": _LKR,                                                   # a spin_lock's (or a successful trylock's) read
     "LF": _op("diff", _op("inter", _R, _LOCK), _op("domain", _RMW_REL)),  # a failed spin_trylock's read
@@ -108,6 +112,8 @@ BUILTINS = {
     "RU": Expr("empty", type=SET),
     "RMW": _op("diff", _IN_RMW, _LOCK),                            # herd's kernel RMWs (not the lock's)
     "W": _op("diff", _W, _UNLOCK),                                  # herd's W: unlocks join after co
+    "M": _op("diff", _M, _op("union", _LOCK, _UNLOCK)),             # herd's M: no lock event
+    "FW": _FW,                                                      # herd's FW: not a lock event
     "rf": _op("inter", _n("rf", REL), _op("product", _op("universe"), _NOT_LOCK_READ, typ=REL), typ=REL),
 }
 

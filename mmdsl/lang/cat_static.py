@@ -37,23 +37,26 @@ def _bindings(model: Model) -> dict:
     return {b.name: (b.expr, g.recursive) for g in model.lets for b in g.bindings}
 
 
-def statically_empty(e: Expr, model: Model, _seen: frozenset = frozenset()) -> bool:
-    """True when ``e`` is empty on every execution (False when it may not be)."""
+def statically_empty(e: Expr, model: Model, _assumed: frozenset = frozenset()) -> bool:
+    """True when ``e`` is empty on every execution (False when it may not be). A recursive
+    let is empty when its body is, its own names assumed empty (its least fixpoint is)."""
     op = e.op
     if op == "empty" or e.type is None:
         return True
     if op in ("inter", "seq", "product"):
-        return any(statically_empty(a, model, _seen) for a in e.args)
+        return any(statically_empty(a, model, _assumed) for a in e.args)
     if op == "union":
-        return all(statically_empty(a, model, _seen) for a in e.args)
+        return all(statically_empty(a, model, _assumed) for a in e.args)
     if op == "diff":
-        return statically_empty(e.args[0], model, _seen)
+        return statically_empty(e.args[0], model, _assumed)
     if op in ("id", "inv", "plus", "domain", "range"):
-        return statically_empty(e.args[0], model, _seen)
-    if op == "name" and e.name not in _seen:
+        return statically_empty(e.args[0], model, _assumed)
+    if op == "name":
+        if e.name in _assumed:
+            return True
         found = _bindings(model).get(e.name)
-        if found is not None and not found[1]:
-            return statically_empty(found[0], model, _seen | {e.name})
+        if found is not None:
+            return statically_empty(found[0], model, _assumed | {e.name} if found[1] else _assumed)
     return False
 
 
