@@ -75,6 +75,40 @@ NO_EVENT_TAGS = {"srcu-lock", "srcu-unlock", "sync-srcu"}
 LKMM_TAGS = set(FENCE_KINDS) | set(ACCESS_TAGS) | NO_EVENT_TAGS
 
 
+# herd's built-in sets of spinlock events (herd's C makes them for spin_lock, spin_trylock)
+SPINLOCK_SETS = {"LKR", "LKW", "LF"}
+
+
+def names_spinlock_sets(stmts: list, here, statements_of) -> bool:
+    """Whether the model (with the files it includes) names herd's spinlock event sets
+    (lock.cat does): then herd's built-ins are read the Linux-kernel way (``lookup``) even
+    without the kernel's bell. ``statements_of`` as in cat_own_co.computes_co_itself."""
+    seen: set = set()
+
+    def names(obj) -> bool:
+        if isinstance(obj, Node):
+            return obj.kind == "var" and obj.text in SPINLOCK_SETS or names(obj.args)
+        if isinstance(obj, dict):
+            return any(names(v) for v in obj.values())
+        if isinstance(obj, (list, tuple)):
+            return any(names(v) for v in obj)
+        return False
+
+    def walk(body, folder) -> bool:
+        for st in body:
+            if st.kind == "include":
+                got = statements_of(st.data["file"], folder)
+                if got is not None and got[2] not in seen:
+                    seen.add(got[2])
+                    if walk(got[0], got[1]):
+                        return True
+            elif names(st.data):
+                return True
+        return False
+
+    return walk(stmts, here)
+
+
 def set_name(tag: str) -> str:
     """herd's name for the set of events tagged ``tag``: the tag capitalised ('rcu-lock -> Rcu-lock)."""
     return tag[:1].upper() + tag[1:]
@@ -256,9 +290,10 @@ def cross_choice(low, st, env: dict) -> dict:
     trylock reads from one lock write): x is the candidate's rf within E_S, and each r of S
     must have such a pair (an axiom). Anything else is refused by name."""
     d, outer_env = st.data, env
-    refuse = UnsupportedError(f"'with {d['var']} from cross(...)' is not supported by mmdsl, except herd's "
-                              "lock.cat shape (cross(map f S), f r the singleton relations of (A * {r}) & ...) "
-                              "in a Linux-kernel model", st.pos)
+    refuse = UnsupportedError(f"'with {d['var']} from cross(...)' is not supported by mmdsl over a set "
+                              "computed from the execution's events, except cross(map f S) with f r the "
+                              "singleton relations of (A * {r}) & ... (one reads-from pair per read of S) "
+                              "in a model reading herd's kernel lock events", st.pos)
     if not low.lkmm:
         raise refuse
     arg = d["expr"].args[1]

@@ -81,6 +81,7 @@ class CatLowerer(CatExpressions, CatOrders):
         env: dict = {}
         self.own_co_at = computes_co_itself(stmts, path.parent, self._statements_of)
         self.model.own_co = self.own_co_at is not None
+        self.lkmm = L.names_spinlock_sets(stmts, path.parent, self._statements_of)  # or its bell's tags
         stdlib = self._find("stdlib.cat", path.parent)
         if stdlib is not None and stdlib.resolve() != path.resolve():
             self.has_stdlib = True
