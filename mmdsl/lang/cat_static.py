@@ -26,6 +26,17 @@ class Tags:
     names: frozenset
 
 
+# relations a set of relations may hold (cross.cat's cross of n sets of two holds 2^n)
+MAX_RELATIONS = 1024
+
+
+def _bounded(items: tuple, node) -> "RelSet":
+    if len(items) > MAX_RELATIONS:
+        raise UnsupportedError(f"a set of more than {MAX_RELATIONS} relations is not supported by mmdsl",
+                               getattr(node, "pos", None))
+    return RelSet(items)
+
+
 @dataclass(frozen=True)
 class RelSet:
     """A cat set of relations (``{r1, r2}``), as far as mmdsl holds one: its elements."""
@@ -125,13 +136,13 @@ def add_value(low, node, env: dict):
         if isinstance(a, Expr) and a.type not in (None, REL):
             raise UnsupportedError("'++' adding a set of events to a set of relations is not supported by mmdsl",
                                    node.pos)
-        return RelSet((a, *(x for x in items if x != a)))
+        return _bounded((a, *(x for x in items if x != a)), node)
     raise UnsupportedError("cat '++' adding an element to the events or pairs of an execution (a set of "
                            "events, a relation) is not supported by mmdsl (only to a set of relations or tags)",
                            node.pos)
 
 
-def union_values(a, b):
+def union_values(a, b, node=None):
     """``S1 | S2`` of two sets of relations or of tags (None when they are not such sets)."""
     if isinstance(a, Tags) and isinstance(b, Tags):
         return Tags(a.names | b.names)
@@ -139,7 +150,7 @@ def union_values(a, b):
     right = b.items if isinstance(b, RelSet) else (() if isinstance(b, Expr) and b.type is None else None)
     if left is None or right is None or not (isinstance(a, RelSet) or isinstance(b, RelSet)):
         return None
-    return RelSet((*left, *(x for x in right if x not in left)))
+    return _bounded((*left, *(x for x in right if x not in left)), node)
 
 
 def set_literal(low, node, env: dict):

@@ -307,7 +307,7 @@ class CatExpressions:
             if any(isinstance(v, (S.RelSet, S.Tags)) for v in values):
                 acc = values[0]
                 for v in values[1:]:
-                    acc = acc if acc is None else S.union_values(acc, v)
+                    acc = acc if acc is None else S.union_values(acc, v, node)
                 if acc is not None:
                     return acc
             args = [self._expr_of(v, a) for v, a in zip(values, node.args)]  # or says what is not one
