@@ -22,6 +22,8 @@ class Bounds:
     timeout: float | None = None
     exact_threads: bool = False  # diy's -eprocs: exactly ``threads`` threads
     one_location: bool = False  # diy's -oneloc: also cycles on a single location (coherence shapes)
+    mode: str = "critical"  # diy's -mode: critical, sc, ppo or default (see modes.py)
+    mix: bool = True  # a cycle may use several relax edges (diy's -mix); diy7's default is False
 
     def check(self) -> None:
         if not 2 <= self.size <= 16:
@@ -30,6 +32,10 @@ class Bounds:
             raise MmdslError(f"--threads {self.threads}: between 2 and 8 threads")
         if self.max_count < 1:
             raise MmdslError(f"--max {self.max_count}: at least one test")
+        from .modes import MODES
+
+        if self.mode not in MODES:
+            raise MmdslError(f"unknown mode '{self.mode}'", expected=", ".join(MODES))
 
 
 def follows(a: Edge, b: Edge) -> bool:
@@ -104,16 +110,20 @@ def canonical(cycle) -> tuple:
 
 
 def enumerate_cycles(relax: list[Edge], safe: list[Edge], bounds: Bounds) -> list[tuple]:
-    """Every critical cycle of at most ``bounds.size`` edges drawn from ``relax`` and
-    ``safe``, with at least one ``relax`` edge when ``relax`` is not empty, each once (its
-    canonical rotation), smallest first, at most ``bounds.max_count`` (sizes are searched in
-    turn, and the search stops after the first size that reaches the count).
+    """Every cycle of ``bounds.mode`` (critical unless told) of at most ``bounds.size`` edges
+    drawn from ``relax`` and ``safe``, each once (its canonical rotation), smallest first, at
+    most ``bounds.max_count`` (sizes are searched in turn, and the search stops after the
+    first size that reaches the count).
+
+    With ``relax`` edges, each cycle uses one at least: with ``bounds.mix`` any of them,
+    without (diy7's default) one relax edge, maybe several times, and safe edges only.
 
     Raises TimeLimitError past ``bounds.timeout`` seconds.
     """
+    from .modes import MAX_INTERNAL, buildable, keeps_cycle, may_follow, po_safe_of
+
     bounds.check()
     pool = list(dict.fromkeys(list(relax) + list(safe)))
-    relax_set = set(relax)
     if not pool:
         raise MmdslError("no edges to build cycles from", hint="give --relax and/or --safe")
     if not any(e.external for e in pool):
@@ -122,36 +132,63 @@ def enumerate_cycles(relax: list[Edge], safe: list[Edge], bounds: Bounds) -> lis
     deadline = time.monotonic() + bounds.timeout if bounds.timeout else None
     seen: set[tuple] = set()
     found: list[tuple] = []
-    nexts = {e: [b for b in pool if follows(e, b)] for e in pool}
-    starts = [e for e in pool if e.external]
+    mode = bounds.mode
+    if mode == "critical":
+        fits, closes = follows, (lambda path: is_valid(path, bounds))
+    else:
+        po_safe = po_safe_of([e for e in safe if e not in relax])
+
+        def fits(a: Edge, b: Edge) -> bool:
+            return may_follow(mode, a, b, po_safe)
+
+        def closes(path: list[Edge]) -> bool:
+            t = thread_count(path)
+            if t > bounds.threads or (bounds.exact_threads and t != bounds.threads):
+                return False
+            return keeps_cycle(mode, path) and buildable(mode, path)
+
+    limit = MAX_INTERNAL if mode != "critical" else bounds.size
     steps = 0
 
-    def grow(path: list[Edge], threads: int, length: int) -> None:
-        nonlocal steps
-        steps += 1
-        if deadline is not None and steps % 2048 == 0 and time.monotonic() > deadline:
-            raise TimeLimitError(f"cycle enumeration ran past {seconds_text(bounds.timeout)} s")
-        last = path[-1]
-        if len(path) == length:
-            if follows(last, path[0]) and is_valid(path, bounds):
-                if not relax_set or any(e in relax_set for e in path):
-                    key = canonical(path)
-                    if key not in seen:
-                        seen.add(key)
-                        found.append(key)
-            return
-        for b in nexts[last]:
-            t = threads + b.external
-            if t > bounds.threads:
-                continue
-            path.append(b)
-            grow(path, t, length)
-            path.pop()
+    def search(edges: list[Edge], required: set[Edge], length: int) -> None:
+        nexts = {e: [b for b in edges if fits(e, b)] for e in edges}
+        starts = [e for e in edges if e.external]
 
+        def grow(path: list[Edge], threads: int, run: int, length: int) -> None:
+            nonlocal steps
+            steps += 1
+            if deadline is not None and steps % 2048 == 0 and time.monotonic() > deadline:
+                raise TimeLimitError(f"cycle enumeration ran past {seconds_text(bounds.timeout)} s")
+            last = path[-1]
+            if len(path) == length:
+                if fits(last, path[0]) and closes(path):
+                    if not required or any(e in required for e in path):
+                        key = canonical(path)
+                        if key not in seen:
+                            seen.add(key)
+                            found.append(key)
+                return
+            for b in nexts[last]:
+                t = threads + b.external
+                r = 0 if b.external else run + 1
+                if t > bounds.threads or r > limit:
+                    continue
+                path.append(b)
+                grow(path, t, r, length)
+                path.pop()
+
+        for s in starts:
+            grow([s], 1, 0, length)
+
+    if relax and not bounds.mix:
+        plain = [e for e in safe if e not in relax]
+        groups = [([r] + plain, {r}) for r in dict.fromkeys(relax)]
+    else:
+        groups = [(pool, set(relax))]
     # size by size, so that the search stops once a size has given max_count cycles
     for length in range(2, bounds.size + 1):
-        for s in starts:
-            grow([s], 1, length)
+        for edges, required in groups:
+            search(edges, required, length)
         if len(found) >= bounds.max_count:
             break
     found.sort(key=lambda c: (len(c), thread_count(c), cycle_text(c)))
