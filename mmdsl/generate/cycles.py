@@ -102,6 +102,26 @@ def is_valid(cycle, bounds: Bounds | None = None) -> bool:
     return True
 
 
+def well_formed(cycle) -> bool:
+    """Can ``cycle`` be made a test at all, whatever the mode: the directions of consecutive
+    edges meet, ``co;co``, ``fr;co`` and ``rf;fr`` only between an internal and an external
+    edge (diy's rule for every mode), two threads at least, and the location changes never or
+    twice at least (on one location, some edge into a write is not a coherence edge)."""
+    n = len(cycle)
+    if n < 2:
+        return False
+    for i in range(n):
+        a, b = cycle[i], cycle[(i + 1) % n]
+        if a.dst != b.src:
+            return False
+        if (a.kind, b.kind) in (("co", "co"), ("fr", "co"), ("rf", "fr")) and a.external == b.external:
+            return False
+    changes = location_changes(cycle)
+    if thread_count(cycle) < 2 or changes == 1:
+        return False
+    return changes > 0 or encodable_cut(cycle) is not None
+
+
 def canonical(cycle) -> tuple:
     """The rotation of ``cycle`` that sorts first (how two rotations are told to be one cycle)."""
     n = len(cycle)

@@ -150,24 +150,68 @@ def diy_name(shape: Shape, family: str | None) -> str:
 
 
 def name_and_shape(cycle) -> tuple[str, Shape]:
-    """The test of ``cycle`` with its threads in diy's order, and its name: of a symmetric
-    family's rotations, the one whose name sorts first (``SB+mfence+po``, not ``SB+po+mfence``)."""
+    """The test of ``cycle`` with its threads in diy's order, and its name: of the rotations
+    that start a thread, the one diy's normaliser picks (``SB+mfence+po``, not ``SB+po+mfence``)."""
     from .shape import build_shape
 
+    cycle = list(cycle)
     found = family_rotations(cycle)
     if found is None:
         shape = build_shape(cycle)
         return diy_name(shape, None), shape
     family, rotations = found
-    shapes = [build_shape(cycle, r) for r in rotations]
-    best = min(shapes, key=lambda s: _order(list(s.cycle)))
-    return diy_name(best, family), best
+    best = rotations[0]
+    for r in rotations[1:]:  # diy's fold: the later of two equal rotations wins
+        if _compare_rotations(cycle[best:] + cycle[:best], cycle[r:] + cycle[:r]) >= 0:
+            best = r
+    shape = build_shape(cycle, best)
+    return diy_name(shape, family), shape
 
 
-_RANK = {"fence": 0, "rf": 1, "fr": 1, "co": 1, "dep": 2, "po": 3}
+# the order of thread shapes in diy's normaliser (first and last access; one letter: one access)
+_POINTS = ["W", "WW", "RR", "RF", "FR", "FF", "RW", "FW", "WR", "WF", "R", "F"]
+_COM_RANK = {"rf": 0, "fr": 1, "co": 2}
+_KIND_TAG = {"rf": 0, "fr": 0, "co": 0, "po": 1, "fence": 2, "dep": 3}
+_DIR = {"W": 0, "R": 1}
 
 
-def _order(cycle: list[Edge]) -> list:
-    """How diy picks P0 among a symmetric family's rotations: threads with fewer edges first,
-    then fences before internal communication before dependencies before plain po."""
-    return [(len(t), [(_RANK[e.kind], e.name) for e in t[:-1]]) for t in _threads(cycle)]
+def _poly_key(e: Edge) -> tuple:
+    """OCaml's structural order on diy's edge values (constructor, then fields in order)."""
+    tag = _KIND_TAG[e.kind]
+    sd = 1 if not e.same_loc else 0
+    if e.is_com:
+        return (tag, _COM_RANK[e.kind], 1 if e.external else 0)
+    if e.kind == "po":
+        return (tag, sd, _DIR[e.src], _DIR[e.dst])
+    if e.kind == "fence":
+        return (tag, e.fence.lower(), sd, _DIR[e.src], _DIR[e.dst])
+    return (tag, ("Addr", "Data", "Ctrl").index(e.dep), sd, _DIR[e.dst])
+
+
+def _compare_edges(a: Edge, b: Edge) -> int:
+    """diy's ``compare_edges``: fences before dependencies before po and rf; else structural."""
+    ka = a.kind if a.kind in ("fence", "dep") else ("porf" if a.kind in ("po", "rf") else "")
+    kb = b.kind if b.kind in ("fence", "dep") else ("porf" if b.kind in ("po", "rf") else "")
+    if ka == "porf" and kb in ("fence", "dep") or ka == "dep" and kb == "fence":
+        return 1
+    if ka in ("fence", "dep") and kb == "porf" or ka == "fence" and kb == "dep":
+        return -1
+    x, y = _poly_key(a), _poly_key(b)
+    return (x > y) - (x < y)
+
+
+def _compare_rotations(c1: list[Edge], c2: list[Edge]) -> int:
+    """diy's ``CP.compare`` of two rotations starting a thread each: the threads' shapes in
+    turn, then the first thread's internal edges (fewer first), then edge by edge."""
+    p1 = [_POINTS.index(_pattern(t)[0]) for t in _threads(c1)]
+    p2 = [_POINTS.index(_pattern(t)[0]) for t in _threads(c2)]
+    if p1 != p2:
+        return -1 if p1 < p2 else 1
+    i1, i2 = len(_threads(c1)[0]) - 1, len(_threads(c2)[0]) - 1
+    if i1 != i2:
+        return -1 if i1 < i2 else 1
+    for a, b in zip(c1, c2):
+        r = _compare_edges(a, b)
+        if r:
+            return r
+    return 0
