@@ -17,7 +17,7 @@ from ..lang.table import compiled_table
 from ..litmus import parse_litmus
 from .cycles import Bounds, enumerate_cycles, thread_count
 from .edges import Edge, cycle_text, parse_edges
-from .names import name_and_shape
+from .names import family_name, name_and_shape
 from .writers import write_test
 
 _SHAPE = {"R": EventShape("R"), "W": EventShape("W")}
@@ -115,17 +115,22 @@ def default_pool(a: Model, b: Model | None = None) -> list[Edge]:
     return pool
 
 
-def generated_tests(cycles, arch: str) -> list[Generated]:
-    """Name and write each cycle's test; two cycles with one name get diy's 000, 001 suffixes."""
+def generated_tests(cycles, arch: str, numeric: bool = False) -> list[Generated]:
+    """Name and write each cycle's test, numbered as diy7 numbers them in the order given
+    (diy's search order, see ``enumerate_cycles``): a second test of one name gets ``001``,
+    a third ``002``; with ``numeric`` (diy7's ``-num true``), every test is its family and a
+    number, ``SB000``, ``SB001``, ... Returned smallest first."""
     out: list[Generated] = []
     used: dict[str, int] = {}
     for c in cycles:
         name, shape = name_and_shape(c)
-        if name in used:
-            name = f"{name}{used[name]:03d}"
-        used[name] = used.get(name, 0) + 1
+        base = family_name(shape.cycle) if numeric else name
+        count = used.get(base, 0)
+        used[base] = count + 1
+        if numeric or count:
+            name = f"{base}{count:03d}"
         out.append(Generated(tuple(shape.cycle), name, write_test(shape, name, arch)))
-    return out
+    return sorted(out, key=lambda t: (t.size, t.threads, cycle_text(t.cycle)))
 
 
 ENGINES = ("axiomatic", "explorer", "both")

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from ..core.errors import MmdslError
 from ..core.limits import TimeLimitError, seconds_text
-from .edges import Edge, cycle_text
+from .edges import Edge, cycle_text, diy_sorted
 
 PO_LIKE = ("po", "fence", "dep")
 
@@ -131,9 +131,9 @@ def canonical(cycle) -> tuple:
 
 def enumerate_cycles(relax: list[Edge], safe: list[Edge], bounds: Bounds) -> list[tuple]:
     """Every cycle of ``bounds.mode`` (critical unless told) of at most ``bounds.size`` edges
-    drawn from ``relax`` and ``safe``, each once (its canonical rotation), smallest first, at
-    most ``bounds.max_count`` (sizes are searched in turn, and the search stops after the
-    first size that reaches the count).
+    drawn from ``relax`` and ``safe``, each once (its canonical rotation), in the order diy7
+    meets them (which numbers its tests), at most ``bounds.max_count``, the smallest (sizes
+    are searched in turn, and the search stops after the first size that reaches the count).
 
     With ``relax`` edges, each cycle uses one at least: with ``bounds.mix`` any of them,
     without (diy7's default) one relax edge, maybe several times, and safe edges only.
@@ -169,47 +169,52 @@ def enumerate_cycles(relax: list[Edge], safe: list[Edge], bounds: Bounds) -> lis
 
     limit = MAX_INTERNAL if mode != "critical" else bounds.size
     steps = 0
+    order: dict[tuple, tuple] = {}  # cycle -> its place in diy's depth-first search
 
-    def search(edges: list[Edge], required: set[Edge], length: int) -> None:
-        nexts = {e: [b for b in edges if fits(e, b)] for e in edges}
-        starts = [e for e in edges if e.external]
+    def search(roots: list[Edge], children: list[Edge], required: set[Edge], length: int, group: int) -> None:
+        """diy's search (alt.ml's ``zyva``): from each root, edges are put in front of the
+        path, children in list order; a path closing into a cycle is one test. Only cycles
+        of ``length`` edges are kept; the index path orders them as diy meets them."""
+        before = {e: [(i, b) for i, b in enumerate(children) if fits(b, e)] for e in roots + children}
 
-        def grow(path: list[Edge], threads: int, run: int, length: int) -> None:
+        def grow(path: list[Edge], key: tuple, threads: int, run: int) -> None:
             nonlocal steps
             steps += 1
             if deadline is not None and steps % 2048 == 0 and time.monotonic() > deadline:
                 raise TimeLimitError(f"cycle enumeration ran past {seconds_text(bounds.timeout)} s")
-            last = path[-1]
             if len(path) == length:
-                if fits(last, path[0]) and closes(path):
+                if fits(path[-1], path[0]) and closes(path):
                     if not required or any(e in required for e in path):
-                        key = canonical(path)
-                        if key not in seen:
-                            seen.add(key)
-                            found.append(key)
+                        canon = canonical(path)
+                        if canon not in seen:
+                            seen.add(canon)
+                            found.append(canon)
+                            order[canon] = key
                 return
-            for b in nexts[last]:
+            for i, b in before[path[0]]:
                 t = threads + b.external
                 r = 0 if b.external else run + 1
                 if t > bounds.threads or r > limit:
                     continue
-                path.append(b)
-                grow(path, t, r, length)
-                path.pop()
+                path.insert(0, b)
+                grow(path, key + (i,), t, r)
+                path.pop(0)
 
-        for s in starts:
-            grow([s], 1, 0, length)
+        for i, root in enumerate(roots):
+            grow([root], (group, i), root.external, 0 if root.external else 1)
 
-    if relax and not bounds.mix:
-        plain = [e for e in safe if e not in relax]
-        groups = [([r] + plain, {r}) for r in dict.fromkeys(relax)]
-    else:
-        groups = [(pool, set(relax))]
+    relax_sorted, plain = diy_sorted(relax), diy_sorted(e for e in safe if e not in relax)
+    if not relax:
+        groups = [(plain, plain, set())]
+    elif bounds.mix:
+        groups = [(relax_sorted, relax_sorted + plain, set(relax))]
+    else:  # one relax edge at a time, diy's default
+        groups = [([r], [r] + plain, {r}) for r in relax_sorted]
     # size by size, so that the search stops once a size has given max_count cycles
     for length in range(2, bounds.size + 1):
-        for edges, required in groups:
-            search(edges, required, length)
+        for g, (roots, children, required) in enumerate(groups):
+            search(roots, children, required, length, g)
         if len(found) >= bounds.max_count:
             break
     found.sort(key=lambda c: (len(c), thread_count(c), cycle_text(c)))
-    return found[: bounds.max_count]
+    return sorted(found[: bounds.max_count], key=order.__getitem__)

@@ -133,5 +133,28 @@ def parse_cycle(text: str, fences: dict[str, str] | None = None) -> list[Edge]:
     return out
 
 
+_COM_RANK = {"rf": 0, "fr": 1, "co": 2}
+_KIND_TAG = {"rf": 0, "fr": 0, "co": 0, "po": 1, "fence": 2, "dep": 3}
+_DIR = {"W": 0, "R": 1}
+
+
+def diy_key(e: "Edge") -> tuple:
+    """OCaml's structural order on diy's edge values (constructor, then fields in order)."""
+    tag = _KIND_TAG[e.kind]
+    sd = 1 if not e.same_loc else 0
+    if e.is_com:
+        return (tag, _COM_RANK[e.kind], 1 if e.external else 0)
+    if e.kind == "po":
+        return (tag, sd, _DIR[e.src], _DIR[e.dst])
+    if e.kind == "fence":
+        return (tag, e.fence.lower(), sd, _DIR[e.src], _DIR[e.dst])
+    return (tag, ("Addr", "Data", "Ctrl").index(e.dep), sd, _DIR[e.dst])
+
+
+def diy_sorted(edges) -> list[Edge]:
+    """``edges`` in the order diy7 lists a relax or safe set (and so searches them)."""
+    return sorted(dict.fromkeys(edges), key=diy_key)
+
+
 def cycle_text(cycle) -> str:
     return " ".join(e.name for e in cycle)

@@ -100,10 +100,16 @@ def may_follow(mode: str, a: Edge, b: Edge, po_safe: PoSafe = frozenset()) -> bo
 
 def keeps_cycle(mode: str, cycle) -> bool:
     """diy's last check in sc, ppo and default modes: at least two threads (two external
-    edges), and the location changes at least twice."""
+    edges), the location changes at least twice, and no thread has more than four accesses."""
     externals = sum(e.external for e in cycle)
     changes = sum(not e.same_loc for e in cycle)
-    return externals >= 2 and changes >= 2
+    if externals < 2 or changes < 2:
+        return False
+    run = longest = 0
+    for e in list(cycle) + list(cycle):  # read twice: a thread may wrap around the end
+        run = 0 if e.external else run + 1
+        longest = max(longest, run)
+    return longest <= MAX_INTERNAL
 
 
 def _events(cycle) -> tuple[list[int], list[int]]:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .edges import Edge
+from .edges import Edge, diy_key
 from .shape import Shape
 
 # Families by thread pattern, in diy's thread order: per thread the directions of its
@@ -135,6 +135,15 @@ def family_rotations(cycle) -> tuple[str, list[int]] | None:
     return (family, rotations) if family else None
 
 
+def family_name(cycle) -> str:
+    """The family diy7 gives a cycle's test (with ``-num true``, its name before the number):
+    the shape's name (``SB``, ``MP``, ...), else its threads' access directions (``WW+RW+RR``);
+    the cycle is read from its first thread, as ``name_and_shape`` orders it."""
+    threads = _threads(list(cycle))
+    key = tuple(_pattern(t) for t in threads)
+    return FAMILIES.get(key) or "+".join(p[0] for p in key)
+
+
 def diy_name(shape: Shape, family: str | None) -> str:
     """diy's name: the family, then the threads' descriptors (``MP+po+mfence``); one plural
     descriptor when all threads agree (``SB+mfences``), none when all are ``po``; a shape with
@@ -170,24 +179,6 @@ def name_and_shape(cycle) -> tuple[str, Shape]:
 
 # the order of thread shapes in diy's normaliser (first and last access; one letter: one access)
 _POINTS = ["W", "WW", "RR", "RF", "FR", "FF", "RW", "FW", "WR", "WF", "R", "F"]
-_COM_RANK = {"rf": 0, "fr": 1, "co": 2}
-_KIND_TAG = {"rf": 0, "fr": 0, "co": 0, "po": 1, "fence": 2, "dep": 3}
-_DIR = {"W": 0, "R": 1}
-
-
-def _poly_key(e: Edge) -> tuple:
-    """OCaml's structural order on diy's edge values (constructor, then fields in order)."""
-    tag = _KIND_TAG[e.kind]
-    sd = 1 if not e.same_loc else 0
-    if e.is_com:
-        return (tag, _COM_RANK[e.kind], 1 if e.external else 0)
-    if e.kind == "po":
-        return (tag, sd, _DIR[e.src], _DIR[e.dst])
-    if e.kind == "fence":
-        return (tag, e.fence.lower(), sd, _DIR[e.src], _DIR[e.dst])
-    return (tag, ("Addr", "Data", "Ctrl").index(e.dep), sd, _DIR[e.dst])
-
-
 def _compare_edges(a: Edge, b: Edge) -> int:
     """diy's ``compare_edges``: fences before dependencies before po and rf; else structural."""
     ka = a.kind if a.kind in ("fence", "dep") else ("porf" if a.kind in ("po", "rf") else "")
@@ -196,7 +187,7 @@ def _compare_edges(a: Edge, b: Edge) -> int:
         return 1
     if ka in ("fence", "dep") and kb == "porf" or ka == "fence" and kb == "dep":
         return -1
-    x, y = _poly_key(a), _poly_key(b)
+    x, y = diy_key(a), diy_key(b)
     return (x > y) - (x < y)
 
 
