@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from ..axiomatic import check
@@ -162,9 +162,10 @@ def check_all(tests: list[Generated], models: dict[str, Model], timeout: float |
             t.verdicts[col] = verdicts[0]
 
 
-def generate_cycles(relax: list[Edge], safe: list[Edge], bounds: Bounds, arch: str) -> list[Generated]:
-    """diy-style: the tests of every critical cycle of ``relax`` and ``safe`` edges."""
-    return generated_tests(enumerate_cycles(relax, safe, bounds), arch)
+def generate_cycles(relax: list[Edge], safe: list[Edge], bounds: Bounds, arch: str,
+                    numeric: bool = False) -> list[Generated]:
+    """diy7's: the tests of every cycle of ``relax`` and ``safe`` edges in ``bounds.mode``."""
+    return generated_tests(enumerate_cycles(relax, safe, bounds), arch, numeric)
 
 
 def distinguishing(a: tuple[str, Model], b: tuple[str, Model], bounds: Bounds, arch: str,
@@ -181,7 +182,7 @@ def distinguishing(a: tuple[str, Model], b: tuple[str, Model], bounds: Bounds, a
     if not relax:
         return []
     start = time.monotonic()
-    tests = generated_tests(enumerate_cycles(relax, pool, bounds), arch)
+    tests = generated_tests(enumerate_cycles(relax, pool, replace(bounds, mix=True)), arch)
     left = None if not bounds.timeout else max(0.001, bounds.timeout - (time.monotonic() - start))
     check_all(tests, {na: ma, nb: mb}, left, engine)
     keep = [t for t in tests if t.verdicts[na] != t.verdicts[nb]]
@@ -252,12 +253,12 @@ def _words(text: str) -> list[str]:
     return text.replace(",", " ").split()
 
 
-def generate_from_words(relax: str, safe: str, bounds: Bounds, arch: str) -> list[Generated]:
+def generate_from_words(relax: str, safe: str, bounds: Bounds, arch: str, numeric: bool = False) -> list[Generated]:
     """``mmdsl generate --relax R --safe S``: edge lists as the user wrote them."""
     arch = check_arch(arch)
     fences, lisa = arch_fences(arch), arch == "LISA"
     return generate_cycles(edges_from_words(_words(relax), fences, lisa),
-                           edges_from_words(_words(safe), fences, lisa), bounds, arch)
+                           edges_from_words(_words(safe), fences, lisa), bounds, arch, numeric)
 
 
 def generate_from_models(spec_a: str, spec_b: str, bounds: Bounds, arch: str, *, safe: str = "",

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from ..core.errors import MmdslError
 from ..core.limits import TimeLimitError, seconds_text
 from .edges import Edge, cycle_text, diy_sorted
+from .modes import MAX_INTERNAL, buildable, keeps_cycle, may_follow, po_safe_of
 
 PO_LIKE = ("po", "fence", "dep")
 
@@ -22,8 +23,8 @@ class Bounds:
     timeout: float | None = None
     exact_threads: bool = False  # diy's -eprocs: exactly ``threads`` threads
     one_location: bool = False  # diy's -oneloc: also cycles on a single location (coherence shapes)
-    mode: str = "critical"  # diy's -mode: critical, sc, ppo or default (see modes.py)
-    mix: bool = True  # a cycle may use several relax edges (diy's -mix); diy7's default is False
+    mode: str = "default"  # diy's -mode: default, critical, sc or ppo (see modes.py)
+    mix: bool = False  # a cycle may use several relax edges (diy's -mix true)
 
     def check(self) -> None:
         if not 2 <= self.size <= 16:
@@ -39,23 +40,14 @@ class Bounds:
 
 
 def follows(a: Edge, b: Edge) -> bool:
-    """May edge ``b`` come right after ``a`` in a critical cycle?
+    """May edge ``b`` come right after ``a`` in a critical cycle (diy7's ``-mode critical``)?
 
-    The directions must meet; two program-order edges never follow each other (one would
-    do: the cycle would not be critical); two communication edges follow each other only
-    as ``fr;rf`` or ``co;rf`` (``rf;fr`` is ``co``, ``fr;co`` is ``fr``, ``co;co`` is ``co``:
-    a shorter cycle says the same), except diy's ``Rfi Fre`` (a read of an own write that
-    another thread then overwrites).
+    The directions must meet; two internal edges never follow each other (one would do: the
+    cycle would not be critical), nor two external ones, except ``fr;rf`` and ``co;rf``; and
+    ``co;co``, ``fr;co``, ``rf;fr`` only between an internal and an external edge (``Rfi Fre``:
+    a read of an own write that another thread then overwrites).
     """
-    if a.dst != b.src:
-        return False
-    if a.kind in PO_LIKE and b.kind in PO_LIKE:
-        return False
-    if a.is_com and b.is_com:
-        if b.kind == "rf":
-            return a.kind in ("fr", "co")
-        return a.kind == "rf" and not a.external and b.kind == "fr" and b.external
-    return True
+    return may_follow("critical", a, b)
 
 
 def location_changes(cycle) -> int:
@@ -130,7 +122,7 @@ def canonical(cycle) -> tuple:
 
 
 def enumerate_cycles(relax: list[Edge], safe: list[Edge], bounds: Bounds) -> list[tuple]:
-    """Every cycle of ``bounds.mode`` (critical unless told) of at most ``bounds.size`` edges
+    """Every cycle of diy7's mode ``bounds.mode`` of at most ``bounds.size`` edges
     drawn from ``relax`` and ``safe``, each once (its canonical rotation), in the order diy7
     meets them (which numbers its tests), at most ``bounds.max_count``, the smallest (sizes
     are searched in turn, and the search stops after the first size that reaches the count).
@@ -140,8 +132,6 @@ def enumerate_cycles(relax: list[Edge], safe: list[Edge], bounds: Bounds) -> lis
 
     Raises TimeLimitError past ``bounds.timeout`` seconds.
     """
-    from .modes import MAX_INTERNAL, buildable, keeps_cycle, may_follow, po_safe_of
-
     bounds.check()
     pool = list(dict.fromkeys(list(relax) + list(safe)))
     if not pool:
@@ -153,21 +143,22 @@ def enumerate_cycles(relax: list[Edge], safe: list[Edge], bounds: Bounds) -> lis
     seen: set[tuple] = set()
     found: list[tuple] = []
     mode = bounds.mode
-    if mode == "critical":
-        fits, closes = follows, (lambda path: is_valid(path, bounds))
-    else:
-        po_safe = po_safe_of([e for e in safe if e not in relax])
+    po_safe = po_safe_of([e for e in safe if e not in relax])
 
-        def fits(a: Edge, b: Edge) -> bool:
-            return may_follow(mode, a, b, po_safe)
+    def fits(a: Edge, b: Edge) -> bool:
+        return may_follow(mode, a, b, po_safe)
 
-        def closes(path: list[Edge]) -> bool:
-            t = thread_count(path)
-            if t > bounds.threads or (bounds.exact_threads and t != bounds.threads):
-                return False
-            return keeps_cycle(mode, path) and buildable(mode, path)
+    def closes(path: list[Edge]) -> bool:
+        t = thread_count(path)
+        if t > bounds.threads or (bounds.exact_threads and t != bounds.threads) or t < 2:
+            return False
+        changes = location_changes(path)
+        if changes == 1:  # diy: "cannot get changing loc"
+            return False
+        if changes == 0:  # coherence shapes: mmdsl's --one-location (diy7 writes none)
+            return bounds.one_location and encodable_cut(path) is not None and keeps_cycle("critical", path)
+        return keeps_cycle(mode, path) and buildable(mode, path)
 
-    limit = MAX_INTERNAL if mode != "critical" else bounds.size
     steps = 0
     order: dict[tuple, tuple] = {}  # cycle -> its place in diy's depth-first search
 
@@ -194,7 +185,7 @@ def enumerate_cycles(relax: list[Edge], safe: list[Edge], bounds: Bounds) -> lis
             for i, b in before[path[0]]:
                 t = threads + b.external
                 r = 0 if b.external else run + 1
-                if t > bounds.threads or r > limit:
+                if t > bounds.threads or r > MAX_INTERNAL:
                     continue
                 path.insert(0, b)
                 grow(path, key + (i,), t, r)

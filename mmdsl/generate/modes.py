@@ -1,16 +1,16 @@
-"""diy7's generation modes (sc, ppo, default): which edge may follow which, and which cycles are kept.
+"""diy7's generation modes (critical, sc, ppo, default): which edge may follow which, which cycles are kept.
 
-Read from herdtools7's ``gen/alt.ml`` (``Filter.can_precede`` and the ``choice_*`` functions)
-and its ``last_check_call``; critical mode is :func:`mmdsl.generate.cycles.follows`.
+Read from herdtools7 7.58's ``gen/alt.ml`` (``can_precede`` and the ``choice_*`` functions,
+``last_check_call``) and ``gen/top_gen.ml``/``gen/cycle.ml`` (the tests it cannot build);
+pinned against diy7 7.58's own output in tests/generate/test_diy_modes.py.
 """
 
 from __future__ import annotations
 
 from .edges import Edge
 
+# diy7's -mode values done here (its thin, uni, free, transitive, total and mixedcheck are not)
 MODES = ("critical", "sc", "ppo", "default")
-# diy7's -mode spellings that name these modes (thin, uni, free, transitive, total, mixedcheck are not here)
-MODE_ALIASES = {m: m for m in MODES}
 # at most this many edges inside one thread (diy7's -ins 4: four accesses, three edges between them)
 MAX_INTERNAL = 3
 
@@ -23,18 +23,17 @@ def po_safe_of(safe: list[Edge]) -> PoSafe:
 
 
 def _internal_pair_sc(a: Edge, b: Edge, po_safe: PoSafe) -> bool:
-    """diy's ``choice_sc``: two internal edges follow each other only when their composition
+    """diy7 7.58's ``choice_sc``: two internal edges follow each other only when their composition
     is a relaxed (not safe) program order, so a cycle of them is still a minimal violation."""
     def safe(same: bool, s: str, d: str) -> bool:
         return (same, s, d) in po_safe
 
-    def is_rfi_or_poswr(e: Edge) -> bool:
-        return (e.kind == "rf" and not e.external) or (e.kind == "po" and e.same_loc and e.src == "W" and e.dst == "R")
+    def rfi(e: Edge) -> bool:
+        return e.kind == "rf" and not e.external
 
-    if b.kind == "dep" and is_rfi_or_poswr(a) or a.kind == "dep" and is_rfi_or_poswr(b):
+    if b.kind == "dep" and rfi(a) or a.kind == "dep" and rfi(b):
         return True
-    if a.kind == "dep" and ((b.kind in ("co", "fr") and not b.external)
-                            or (b.kind == "po" and b.same_loc and b.dst == "W")):
+    if a.kind == "dep" and b.kind in ("co", "fr") and not b.external:
         return not safe(a.same_loc, a.src, b.dst)
     both_same = a.same_loc and b.same_loc
     if a.kind == "po" and b.kind == "dep":
@@ -51,19 +50,20 @@ def _internal_pair_sc(a: Edge, b: Edge, po_safe: PoSafe) -> bool:
 
 
 def _default_pair(a: Edge, b: Edge) -> bool:
-    """diy's ``choice_default``: an internal communication (or same-location po that acts as
-    one) next to a po at different locations or a dependency; a dependency next to a po, both
-    at different locations; ``Rfi``/``PosWR`` next to a same-location po."""
-    def int_com(e: Edge) -> bool:  # Coi, Rfi, Fri and the po edges that stand for them
-        if e.is_com:
-            return not e.external
-        return e.kind == "po" and e.same_loc and (e.src, e.dst) in (("W", "W"), ("W", "R"), ("R", "W"))
+    """diy7 7.58's ``choice_default``: an internal communication next to a po at different
+    locations or a dependency; a dependency next to a po, both at different locations;
+    ``Rfi`` next to a same-location po; otherwise two internal edges never follow each other."""
+    def int_com(e: Edge) -> bool:
+        return e.is_com and not e.external
 
     def pod_or_dep(e: Edge) -> bool:
         return e.kind == "dep" or (e.kind == "po" and not e.same_loc)
 
-    def rfi_like(e: Edge) -> bool:
-        return (e.kind == "rf" and not e.external) or (e.kind == "po" and e.same_loc and e.src == "W" and e.dst == "R")
+    def rfi(e: Edge) -> bool:
+        return e.kind == "rf" and not e.external
+
+    def pos(e: Edge) -> bool:
+        return e.kind == "po" and e.same_loc
 
     if int_com(a) and pod_or_dep(b) or pod_or_dep(a) and int_com(b):
         return True
@@ -71,13 +71,13 @@ def _default_pair(a: Edge, b: Edge) -> bool:
         return True
     if a.kind == "po" and not a.same_loc and b.kind == "dep" and not b.same_loc:
         return True
-    if rfi_like(a) and b.kind == "po" and b.same_loc or a.kind == "po" and a.same_loc and rfi_like(b):
+    if rfi(a) and pos(b) or pos(a) and rfi(b):
         return True
     return a.external or b.external
 
 
 def may_follow(mode: str, a: Edge, b: Edge, po_safe: PoSafe = frozenset()) -> bool:
-    """May edge ``b`` come right after ``a`` in a cycle of diy mode ``mode`` (not critical)?
+    """May edge ``b`` come right after ``a`` in a cycle of diy mode ``mode``?
 
     As diy's ``can_precede``: the directions meet; ``co;co``, ``fr;co`` and ``rf;fr`` only
     between an internal and an external edge; otherwise the mode's choice.
@@ -91,6 +91,11 @@ def may_follow(mode: str, a: Edge, b: Edge, po_safe: PoSafe = frozenset()) -> bo
         if a == b:
             return False
         return not (a.kind == "dep" and a.dep == "Ctrl" and a.dst == "R" and not b.external)
+    if mode == "critical":
+        # choice_critical: co;rf and fr;rf, otherwise an internal edge next to an external one
+        if a.kind in ("co", "fr") and b.kind == "rf":
+            return True
+        return a.external != b.external
     if mode == "sc":
         return _internal_pair_sc(a, b, po_safe)
     if mode == "default":
@@ -99,11 +104,11 @@ def may_follow(mode: str, a: Edge, b: Edge, po_safe: PoSafe = frozenset()) -> bo
 
 
 def keeps_cycle(mode: str, cycle) -> bool:
-    """diy's last check in sc, ppo and default modes: at least two threads (two external
-    edges), the location changes at least twice, and no thread has more than four accesses."""
+    """diy's last check: no thread has more than four accesses, and outside critical mode,
+    at least two threads (two external edges) and the location changes twice at least."""
     externals = sum(e.external for e in cycle)
     changes = sum(not e.same_loc for e in cycle)
-    if externals < 2 or changes < 2:
+    if mode != "critical" and (externals < 2 or changes < 2):
         return False
     run = longest = 0
     for e in list(cycle) + list(cycle):  # read twice: a thread may wrap around the end

@@ -120,7 +120,7 @@ def family_rotations(cycle) -> tuple[str, list[int]] | None:
     """The family of ``cycle`` and every rotation (an edge index) that makes its first thread
     a P0 of that family, or None for a shape with no family name."""
     cycle = list(cycle)
-    if any(e.same_loc for e in cycle if not e.is_com):
+    if all(e.same_loc for e in cycle):  # one location: diy names these CoWW, CoRR, ... (not here)
         return None
     n = len(cycle)
     family, rotations = None, []
