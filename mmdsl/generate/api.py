@@ -15,7 +15,7 @@ from ..core.outfiles import inside, safe_stem
 from ..lang.ir import Model
 from ..lang.table import compiled_table
 from ..litmus import parse_litmus
-from .cycles import Bounds, enumerate_cycles, thread_count
+from .cycles import Bounds, canonical, enumerate_cycles, thread_count
 from .edges import Edge, cycle_text, parse_edges
 from .names import family_name, name_and_shape
 from .writers import write_test
@@ -130,7 +130,7 @@ def generated_tests(cycles, arch: str, numeric: bool = False) -> list[Generated]
         if numeric or count:
             name = f"{base}{count:03d}"
         out.append(Generated(tuple(shape.cycle), name, write_test(shape, name, arch)))
-    return sorted(out, key=lambda t: (t.size, t.threads, cycle_text(t.cycle)))
+    return sorted(out, key=lambda t: (t.size, t.threads, cycle_text(canonical(t.cycle))))
 
 
 ENGINES = ("axiomatic", "explorer", "both")
