@@ -27,3 +27,6 @@ run default-plain -arch X86_64 -relax PodWR -safe 'Rfe,Fre,Coe,Pod**,Rfi' -nproc
 run mix-critical -arch X86_64 -mode critical -mix true -relax PodWW,PodRR -safe Rfe,Fre,Coe,Rfi -nprocs 3 -size 6
 run sc-riscv-deps -arch RISCV -mode sc -relax DpAddrdR,DpCtrldW -safe 'PodWW,PodRR,PodRW,Rfe,Fre,Rfi,DpDatadW,Fence.rw.rwdWW' -nprocs 2 -size 6
 run ppo-riscv-deps -arch RISCV -mode ppo -relax DpAddrdR,DpCtrldW -safe 'PodWW,PodRR,Rfe,Fre,Rfi,DpDatadW' -nprocs 2 -size 5
+F='Fence.rw.rwdWW,Fence.r.rwdRR,Fence.w.wdWW,Fence.tsodWW,Fence.rw.rdRR'
+run sc-riscv-fences -arch RISCV -mode sc -relax PodWR -safe "$F,Rfe,Fre,Coe,PodWW,PodRR" -nprocs 2 -size 5
+run ppo-riscv-fences -arch RISCV -mode ppo -relax PodWR -safe "$F,Rfe,Fre,Coe" -nprocs 2 -size 5
