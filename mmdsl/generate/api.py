@@ -115,15 +115,19 @@ def default_pool(a: Model, b: Model | None = None) -> list[Edge]:
     return pool
 
 
-def generated_tests(cycles, arch: str, numeric: bool = False) -> list[Generated]:
+def generated_tests(cycles, arch: str, numeric: bool = False, style: str = "7.55") -> list[Generated]:
     """Name and write each cycle's test, numbered as diy7 numbers them in the order given
     (diy's search order, see ``enumerate_cycles``): a second test of one name gets ``001``,
     a third ``002``; with ``numeric`` (diy7's ``-num true``), every test is its family and a
-    number, ``SB000``, ``SB001``, ... Returned smallest first."""
+    number, ``SB000``, ``SB001``, ...; ``style``: diy7 7.55's names or 7.58's. Smallest first."""
+    from .names import NAME_STYLES
+
+    if style not in NAME_STYLES:
+        raise MmdslError(f"unknown name style '{style}'", expected=", ".join(NAME_STYLES))
     out: list[Generated] = []
     used: dict[str, int] = {}
     for c in cycles:
-        name, shape = name_and_shape(c)
+        name, shape = name_and_shape(c, style)
         base = family_name(shape.cycle) if numeric else name
         count = used.get(base, 0)
         used[base] = count + 1
@@ -163,9 +167,9 @@ def check_all(tests: list[Generated], models: dict[str, Model], timeout: float |
 
 
 def generate_cycles(relax: list[Edge], safe: list[Edge], bounds: Bounds, arch: str,
-                    numeric: bool = False) -> list[Generated]:
+                    numeric: bool = False, style: str = "7.55") -> list[Generated]:
     """diy7's: the tests of every cycle of ``relax`` and ``safe`` edges in ``bounds.mode``."""
-    return generated_tests(enumerate_cycles(relax, safe, bounds), arch, numeric)
+    return generated_tests(enumerate_cycles(relax, safe, bounds), arch, numeric, style)
 
 
 def distinguishing(a: tuple[str, Model], b: tuple[str, Model], bounds: Bounds, arch: str,
@@ -253,12 +257,13 @@ def _words(text: str) -> list[str]:
     return text.replace(",", " ").split()
 
 
-def generate_from_words(relax: str, safe: str, bounds: Bounds, arch: str, numeric: bool = False) -> list[Generated]:
+def generate_from_words(relax: str, safe: str, bounds: Bounds, arch: str, numeric: bool = False,
+                        style: str = "7.55") -> list[Generated]:
     """``mmdsl generate --relax R --safe S``: edge lists as the user wrote them."""
     arch = check_arch(arch)
     fences, lisa = arch_fences(arch), arch == "LISA"
     return generate_cycles(edges_from_words(_words(relax), fences, lisa),
-                           edges_from_words(_words(safe), fences, lisa), bounds, arch, numeric)
+                           edges_from_words(_words(safe), fences, lisa), bounds, arch, numeric, style)
 
 
 def generate_from_models(spec_a: str, spec_b: str, bounds: Bounds, arch: str, *, safe: str = "",

@@ -101,18 +101,31 @@ def _pattern(thread: list[Edge]) -> tuple[str, str]:
     return dirs, thread[-1].kind
 
 
-def _descriptor(thread: list[Edge]) -> str:
-    """``po``, ``mfence``, ``addr``, ``po-rfi-po``: the thread's internal edges in diy's words."""
+NAME_STYLES = ("7.55", "7.58")
+
+
+def _word(e: Edge) -> str:
+    if e.kind == "po":
+        return "pos" if e.same_loc else "po"
+    if e.kind == "fence":
+        return e.fence.lower().replace("-", ".") + ("s" if e.same_loc else "")
+    if e.kind == "dep":
+        return e.dep.lower() + ("s" if e.same_loc else "")
+    return e.name.lower()
+
+
+def _descriptor(thread: list[Edge], style: str = "7.55") -> str:
+    """``po``, ``mfence``, ``addr``, ``po-rfi-po``: the thread's internal edges in diy's words;
+    in diy7 7.58's style, a po, fence or dependency followed by a po or fence also says the
+    direction it ends on (``poR-mfence``)."""
+    inner = thread[:-1]
     words = []
-    for e in thread[:-1]:
-        if e.kind == "po":
-            words.append("pos" if e.same_loc else "po")
-        elif e.kind == "fence":
-            words.append(e.fence.lower().replace("-", ".") + ("s" if e.same_loc else ""))
-        elif e.kind == "dep":
-            words.append(e.dep.lower() + ("s" if e.same_loc else ""))
-        else:
-            words.append(e.name.lower())
+    for i, e in enumerate(inner):
+        w = _word(e)
+        if style == "7.58" and i + 1 < len(inner) and e.kind in ("po", "fence", "dep") \
+                and inner[i + 1].kind in ("po", "fence"):
+            w += e.dst
+        words.append(w)
     return "-".join(words)
 
 
@@ -144,37 +157,39 @@ def family_name(cycle) -> str:
     return FAMILIES.get(key) or "+".join(p[0] for p in key)
 
 
-def diy_name(shape: Shape, family: str | None) -> str:
+def diy_name(shape: Shape, family: str | None, style: str = "7.55") -> str:
     """diy's name: the family, then the threads' descriptors (``MP+po+mfence``); one plural
-    descriptor when all threads agree (``SB+mfences``), none when all are ``po``; a shape with
-    no family is named by its cycle (``PodWR-Fre-PodWR-Fre``)."""
+    descriptor when all threads agree (``SB+mfences``), none when all are ``po`` (in 7.58's
+    style, nor when the one descriptor is ``pos``); a shape with no family is named by its
+    cycle (``PodWR-Fre-PodWR-Fre``)."""
     if family is None:
         return "-".join(e.name for e in shape.cycle)
-    descs = [d for d in (_descriptor(t) for t in _threads(list(shape.cycle))) if d]
-    if all(d == "po" for d in descs):
+    descs = [d for d in (_descriptor(t, style) for t in _threads(list(shape.cycle))) if d]
+    if all(d == "po" for d in descs) or style == "7.58" and descs == ["pos"]:
         return family
     if len(descs) > 1 and len(set(descs)) == 1:
         return f"{family}+{descs[0]}s"
     return "+".join([family] + descs)
 
 
-def name_and_shape(cycle) -> tuple[str, Shape]:
+def name_and_shape(cycle, style: str = "7.55") -> tuple[str, Shape]:
     """The test of ``cycle`` with its threads in diy's order, and its name: of the rotations
-    that start a thread, the one diy's normaliser picks (``SB+mfence+po``, not ``SB+po+mfence``)."""
+    that start a thread, the one diy's normaliser picks (``SB+mfence+po``, not ``SB+po+mfence``);
+    ``style``: diy7 7.55's names (the x86 corpus's) or 7.58's."""
     from .shape import build_shape
 
     cycle = list(cycle)
     found = family_rotations(cycle)
     if found is None:
         shape = build_shape(cycle)
-        return diy_name(shape, None), shape
+        return diy_name(shape, None, style), shape
     family, rotations = found
     best = rotations[0]
     for r in rotations[1:]:  # diy's fold: the later of two equal rotations wins
         if _compare_rotations(cycle[best:] + cycle[:best], cycle[r:] + cycle[:r]) >= 0:
             best = r
     shape = build_shape(cycle, best)
-    return diy_name(shape, family), shape
+    return diy_name(shape, family, style), shape
 
 
 # the order of thread shapes in diy's normaliser (first and last access; one letter: one access)

@@ -37,7 +37,7 @@ def options(argv: list[str]) -> dict[str, str]:
     return out
 
 
-def ours_for(argv: list[str], numeric: bool) -> dict[str, tuple]:
+def ours_for(argv: list[str], numeric: bool, style: str = "7.55") -> dict[str, tuple]:
     """What mmdsl generates for a diy7 command line: test name -> canonical cycle."""
     o = options(argv)
     arch = "RISCV" if o["-arch"] == "RISCV" else "X86"
@@ -47,29 +47,33 @@ def ours_for(argv: list[str], numeric: bool) -> dict[str, tuple]:
                     mix=o.get("-mix") == "true", max_count=100_000)
     cycles = enumerate_cycles(parse_edge_list(o.get("-relax", ""), fences),
                               parse_edge_list(o.get("-safe", ""), fences), bounds)
-    return {t.name: canonical(t.cycle) for t in generated_tests(cycles, arch, numeric=numeric)}
+    return {t.name: canonical(t.cycle) for t in generated_tests(cycles, arch, numeric=numeric, style=style)}
 
 
 def diy7_run(path: Path) -> tuple[list[str], dict[str, tuple]]:
     """A recorded diy7 run: its options, and test name -> canonical cycle."""
     lines = path.read_text().splitlines()
-    argv = shlex.split(lines[0].split(": diy7 ", 1)[1])
-    fences = arch_fences("RISCV" if options(argv[2:])["-arch"] == "RISCV" else "X86")
+    argv = shlex.split(lines[0].split(": diy7 ", 1)[1])[2:]  # after -cycleonly true
+    if argv[:2] == ["-num", "false"]:
+        argv = argv[2:]
+    fences = arch_fences("RISCV" if options(argv)["-arch"] == "RISCV" else "X86")
     tests = {}
     for line in lines[1:]:
         name, cycle = line.split(": ", 1)
         tests[name] = canonical(parse_cycle(cycle, fences))
-    return argv[2:], tests
+    return argv, tests
 
 
 RUNS = sorted(DATA.glob("*.txt"))
+NAMED = sorted(DATA.glob("*.names"))
 
 
 def test_the_recorded_runs_are_diy7_7_58_runs():
-    assert len(RUNS) == 13
-    for path in RUNS:
+    assert len(RUNS) == len(NAMED) == 13
+    for path in RUNS + NAMED:
         head = path.read_text().splitlines()[0]
-        assert head.startswith("# 7.58: diy7 -cycleonly true -arch "), path.name
+        flags = "-num false " if path.suffix == ".names" else ""
+        assert head.startswith(f"# 7.58: diy7 -cycleonly true {flags}-arch "), path.name
         assert f"run {path.stem} " in (DATA / "make.sh").read_text()
 
 
@@ -79,6 +83,13 @@ def test_same_tests_names_and_numbers_as_diy7(path):
     argv, theirs = diy7_run(path)
     assert len(theirs) >= 6
     assert ours_for(argv, numeric=True) == theirs
+
+
+@pytest.mark.parametrize("path", NAMED, ids=[p.stem for p in NAMED])
+def test_same_names_as_diy7_7_58(path):
+    """diy7's -num false names in 7.58's style (``2+2W+mfence+poR-mfence``), numbered alike."""
+    argv, theirs = diy7_run(path)
+    assert ours_for(argv, numeric=False, style="7.58") == theirs
 
 
 def corpus_run(folder: str) -> tuple[list[str], dict[str, tuple]]:

@@ -23,6 +23,7 @@ runner = CliRunner()
     ["--relax", "PodWR", "--safe", "Fre", "--mode", "thin"],  # a diy mode not done here
     ["--relax", "PodWR", "--safe", "Fre", "--mode", ""],
     ["--from-model", "tso", "--against", "sc", "--numeric"],
+    ["--relax", "PodWR", "--safe", "Fre", "--names", "7.6"],
 ])
 def test_bad_input_exits_2_without_traceback(args):
     r = runner.invoke(app, ["generate", *args])

@@ -1,6 +1,7 @@
 #!/bin/sh
 # Regenerates the diy7 outputs beside this script: each run's cycles and names
-# (`-cycleonly true`, diy7's default `-num true` names: family and number in diy's order).
+# (`-cycleonly true`), NAME.txt with diy7's default `-num true` names (family and number
+# in diy's order), NAME.names with `-num false` names (7.58's descriptors, 001 numbers).
 # Made with diy7 7.58 (herdtools7, CeCILL-B); diy7 writes files in its working
 # directory, so it runs in a temporary one.
 set -e
@@ -13,6 +14,8 @@ run() {
   name=$1; shift
   { echo "# $("$DIY7" -version): diy7 -cycleonly true $*"
     "$DIY7" -cycleonly true "$@" 2>/dev/null; } > "$OUT/$name.txt"
+  { echo "# $("$DIY7" -version): diy7 -cycleonly true -num false $*"
+    "$DIY7" -cycleonly true -num false "$@" 2>/dev/null; } > "$OUT/$name.names"
 }
 S='PodR*,Pod*W,Fre,Rfe,Wse,MFenced**'
 A='Pos**,Fri,Coi,PodWW,PodRR,PodRW,Fre,Rfe,Coe,MFenced**'
