@@ -1,4 +1,4 @@
-"""Critical cycles: which sequences of edges make a valid diy cycle, and their enumeration up to a size."""
+"""diy cycles: which sequences of edges make a cycle in each diy7 mode, and their enumeration in diy's order."""
 
 from __future__ import annotations
 
@@ -9,8 +9,6 @@ from ..core.errors import MmdslError
 from ..core.limits import TimeLimitError, seconds_text
 from .edges import Edge, cycle_text, diy_sorted
 from .modes import MAX_INTERNAL, buildable, keeps_cycle, may_follow, po_safe_of
-
-PO_LIKE = ("po", "fence", "dep")
 
 
 @dataclass(frozen=True)
