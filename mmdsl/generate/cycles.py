@@ -160,49 +160,57 @@ def enumerate_cycles(relax: list[Edge], safe: list[Edge], bounds: Bounds) -> lis
     steps = 0
     order: dict[tuple, tuple] = {}  # cycle -> its place in diy's depth-first search
 
-    def search(roots: list[Edge], children: list[Edge], required: set[Edge], length: int, group: int) -> None:
+    def search(roots: list[Edge], children: list[Edge], length: int, group: int) -> None:
         """diy's search (alt.ml's ``zyva``): from each root, edges are put in front of the
         path, children in list order; a path closing into a cycle is one test. Only cycles
-        of ``length`` edges are kept; the index path orders them as diy meets them."""
-        before = {e: [(i, b) for i, b in enumerate(children) if fits(b, e)] for e in roots + children}
+        of ``length`` edges are kept; the index path orders them as diy meets them. A cycle
+        with an earlier root is met first from that root, so later roots skip it."""
+        n = len(children)
+        index = {e: k for k, e in enumerate(children)}
+        external = [e.external for e in children]
+        follow = [[fits(children[a], children[b]) for b in range(n)] for a in range(n)]
 
-        def grow(path: list[Edge], key: tuple, threads: int, run: int) -> None:
+        def grow(path: list[int], key: tuple, threads: int, run: int, before: list[list[int]]) -> None:
             nonlocal steps
             steps += 1
             if deadline is not None and steps % 2048 == 0 and time.monotonic() > deadline:
                 raise TimeLimitError(f"cycle enumeration ran past {seconds_text(bounds.timeout)} s")
             if len(path) == length:
-                if fits(path[-1], path[0]) and closes(path):
-                    if not required or any(e in required for e in path):
-                        canon = canonical(path)
+                if follow[path[-1]][path[0]]:
+                    cycle = [children[k] for k in path]
+                    if closes(cycle):
+                        canon = canonical(cycle)
                         if canon not in seen:
                             seen.add(canon)
                             found.append(canon)
                             order[canon] = key
                 return
-            for i, b in before[path[0]]:
-                t = threads + b.external
-                r = 0 if b.external else run + 1
+            for b in before[path[0]]:
+                t = threads + external[b]
+                r = 0 if external[b] else run + 1
                 if t > bounds.threads or r > MAX_INTERNAL:
                     continue
                 path.insert(0, b)
-                grow(path, key + (i,), t, r)
+                grow(path, key + (b,), t, r, before)
                 path.pop(0)
 
         for i, root in enumerate(roots):
-            grow([root], (group, i), root.external, 0 if root.external else 1)
+            earlier = {index[e] for e in roots[:i]}
+            before = [[b for b in range(n) if b not in earlier and follow[b][a]] for a in range(n)]
+            k = index[root]
+            grow([k], (group, i), external[k], 0 if external[k] else 1, before)
 
     relax_sorted, plain = diy_sorted(relax), diy_sorted(e for e in safe if e not in relax)
     if not relax:
-        groups = [(plain, plain, set())]
+        groups = [(plain, plain)]
     elif bounds.mix:
-        groups = [(relax_sorted, relax_sorted + plain, set(relax))]
+        groups = [(relax_sorted, relax_sorted + plain)]
     else:  # one relax edge at a time, diy's default
-        groups = [([r], [r] + plain, {r}) for r in relax_sorted]
+        groups = [([r], [r] + plain) for r in relax_sorted]
     # size by size, so that the search stops once a size has given max_count cycles
     for length in range(2, bounds.size + 1):
-        for g, (roots, children, required) in enumerate(groups):
-            search(roots, children, required, length, g)
+        for g, (roots, children) in enumerate(groups):
+            search(roots, children, length, g)
         if len(found) >= bounds.max_count:
             break
     found.sort(key=lambda c: (len(c), thread_count(c), cycle_text(c)))

@@ -178,3 +178,19 @@ def test_mix_and_modes_are_checked():
     relax, safe = parse_edge_list("PodWW,PodRR"), parse_edge_list("Rfe,Fre")
     assert enumerate_cycles(relax, safe, Bounds(size=4, threads=2)) == []  # diy: one relax edge per cycle
     assert len(enumerate_cycles(relax, safe, Bounds(size=4, threads=2, mix=True))) == 1  # MP
+
+
+def test_relax_3_tests_get_herds_verdicts():
+    """Our X86 test of each RELAX_3_THREAD cycle (sc mode: po-po threads, Rfi inside threads)
+    has herd7's verdict for diy's test of that cycle, under sc and x86-TSO."""
+    from generate.test_diy_agreement import _verdicts_agree
+
+    assert _verdicts_agree("RELAX_3_THREAD") == 257
+
+
+@pytest.mark.slow
+def test_relax_tests_get_herds_verdicts_in_both_engines():
+    from generate.test_diy_agreement import _verdicts_agree
+
+    assert _verdicts_agree("RELAX_3_THREAD", ("axiomatic", "explorer")) == 257
+    assert _verdicts_agree("RELAX_2_THREAD", ("axiomatic", "explorer")) == 726
