@@ -36,9 +36,9 @@ from __future__ import annotations
 
 from typing import Callable
 
-from ....lang.evaluate import _OPS, _SET_OPS, DYNAMIC, Dynamic, Prepared
+from ....lang.evaluate import _OPS, _SET_OPS, DYNAMIC, Dynamic, Prepared, axiom_check
 from ....lang.ir import SET, Expr, Model
-from ....relations import Rel, is_acyclic
+from ....relations import Rel
 
 # operators whose value can only grow with their operands (diff and compl are handled apart)
 MONOTONE = frozenset({"union", "seq", "inter", "inv", "plus", "star", "opt", "product", "id", "domain", "range"})
@@ -228,13 +228,7 @@ def _cached(fn: Callable) -> Callable:
 def _bounded_test(ax, bound: Callable) -> Callable:
     """``may_hold(ctx)``: False when no completion can pass ``ax`` (its lower bound fails it,
     or for a negated axiom its upper bound passes the test it negates)."""
-    if ax.test == "acyclic":
-        check = is_acyclic
-    elif ax.test == "irreflexive":
-        check = Rel.is_irreflexive
-    else:
-        def check(value) -> bool:
-            return (value == 0) if isinstance(value, int) else value.is_empty()
+    check = axiom_check(ax)
     if ax.negated:  # holds when the test fails: impossible once even the upper bound passes it
         return lambda ctx: not check(bound(ctx))
     return lambda ctx: check(bound(ctx))
