@@ -342,17 +342,24 @@ def _dynamic_getter(name: str) -> Callable:
     return lambda d: d.get(name)
 
 
+def axiom_check(ax: Axiom) -> Callable:
+    """The check an axiom makes of its value (``acyclic``, ``irreflexive``, ``empty``), negation aside."""
+    if ax.test == "acyclic":
+        return is_acyclic
+    if ax.test == "irreflexive":
+        return Rel.is_irreflexive
+
+    def empty(value) -> bool:
+        return (value == 0) if isinstance(value, int) else value.is_empty()
+
+    return empty
+
+
 def _axiom_test(ax: Axiom, compiled: tuple) -> Callable:
     """``holds(d)`` of one axiom, as ``Prepared.holds`` decides it, with the test chosen once."""
     kind, v = compiled
     negated = ax.negated
-    if ax.test == "acyclic":
-        check = is_acyclic
-    elif ax.test == "irreflexive":
-        check = Rel.is_irreflexive
-    else:
-        def check(value) -> bool:
-            return (value == 0) if isinstance(value, int) else value.is_empty()
+    check = axiom_check(ax)
     if kind == "c":
         result = check(v) != negated
         return lambda d: result

@@ -24,20 +24,18 @@ GUARD_RELATION = {G_CTRL: "ctrl", G_ADDR: "addr;po"}
 NEVER = 0  # the later operation waits for the earlier one
 DIFFERENT = 1  # it may go first when the two locations differ
 ALWAYS = 2  # it may go first, whatever the locations
-BIND = 3  # (RVWMO rule 2) a read may go first; at its own location only if the earlier read reads the same write
 
 
 def require_explorable(model: Model) -> None:
-    """Raise when the model is not given by a reordering table (and the standard axioms, or RVWMO's)."""
+    """Raise when the model is not given by a reordering table and the standard axioms."""
     own = [a for a in model.axioms if not a.default]
-    if own and not _rvwmo(model):
+    if own:
         names = ", ".join(a.name for a in own)
         raise UnsupportedError(
             f"model '{model.name}' is not supported by the explorer: it defines its own axioms ({names}); "
             "the explorer runs models given by a reordering table",
             own[0].pos,
-            hint="besides the standard axioms, the explorer knows RVWMO's: a table model whose lets and "
-                 "axioms are exactly those of models/riscv.mm",
+            hint="explore and run --engine explorer run it on the execution-graph machine (docs/explorer.md)",
         )
     if model.table is None:
         raise UnsupportedError(
@@ -45,16 +43,8 @@ def require_explorable(model: Model) -> None:
             "the explorer runs models given by a reordering table")
 
 
-def _rvwmo(model: Model) -> bool:
-    from .rvwmo import is_rvwmo
-
-    return is_rvwmo(model)
-
-
 class ModelRules:
     """The table of one model as class-pair booleans, plus its fences and forwarding."""
-
-    rvwmo = False  # RVWMO's rules beyond the table (``rvwmo.RvwmoRules``)
 
     def __init__(self, model: Model):
         require_explorable(model)
@@ -122,11 +112,6 @@ class ModelRules:
 
 
 def _build_rules(model: Model) -> ModelRules:
-    require_explorable(model)
-    if any(not a.default for a in model.axioms):  # RVWMO's (require_explorable checked it)
-        from .rvwmo import RvwmoRules
-
-        return RvwmoRules(model)
     return ModelRules(model)
 
 
@@ -158,7 +143,7 @@ class ThreadRules:
         # first (an RMW's read half unsequenced with its arguments needs nothing: its write,
         # performed with it, follows them)
         self.unsequenced = frozenset((i, j) for i, j, reads_only in thread.unsequenced if not reads_only)
-        if self.unsequenced and (rules.rvwmo or rules.model.per_thread):
+        if self.unsequenced and rules.model.per_thread:
             i, j = min(self.unsequenced)
             raise UnsupportedError(
                 f"operands of one C expression evaluated unsequenced ({thread.name}: '{thread.instrs[j].text}') "
@@ -221,7 +206,6 @@ class ThreadRules:
         # (a data dependency only ever makes a write wait)
         self.value_speculation = {"addr": self._relaxed("addr", reads, access),
                                   "data": self._relaxed("data", reads, [k for k in access if self.is_write[k]])}
-        self.no_forward_from = [False] * n  # writes a read may not take its value from (RVWMO rule 3)
         self.atomic = {k: self._indistinguishable(ids, thread.instrs[k])
                        for k, ids in self.halves.items() if len(ids) == 2}
         if inside:
@@ -311,11 +295,7 @@ class ThreadRules:
 
     def _check_atomic_blocks(self, thread: Thread, inside: set[int]) -> None:
         """An atomic block is performed when it is issued (``transitions``), so no later access
-        of the thread may go before it: refuse a model whose table lets one (and RVWMO's rules)."""
-        if self.rules.rvwmo:
-            raise UnsupportedError(
-                f"atomic blocks are not supported by the explorer under '{self.rules.model.name}' (RVWMO's "
-                "rules beyond the table); they run under the table models with the standard axioms")
+        of the thread may go before it: refuse a model whose table lets one."""
         block = [d for d in range(len(self.shapes)) if self.instr_of[d] in inside]
         loops = thread.has_loops()  # then any access may come after a block
         for d in block:

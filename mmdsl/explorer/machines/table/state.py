@@ -7,8 +7,7 @@ memory operations in program order. Everything is a tuple, so a state is its own
 canonical hashable key. Pending operations are tuples whose first field is their kind:
 
 * ``(READ, d, loc, instr, flags)``               a load; its value goes to placeholder ``("?", pos)``;
-  ``flags``: BOUND (a later load of its location went first: it must read the same write),
-  CONSUMED (a load-reserved an sc, or a newer lr, has ended), PAIRED (its sc will succeed)
+  ``flags``: CONSUMED (a load-reserved an sc, or a newer lr, has ended), PAIRED (its sc will succeed)
 * ``(WRITE, d, loc, instr, value)``              a store (value possibly deferred); a succeeding
   store-conditional has a sixth field, True: its status register waits for it and reads 0
 * ``(RMW, dR, loc, instr, dW, new, cond, must_fail, may_fail)``  a read-modify-write not yet read
@@ -39,7 +38,7 @@ from .enabling import G_CTRL, ModelRules, ThreadRules
 
 READ, WRITE, RMW, HALF, FENCE, GUARD, RESV = range(7)
 KIND_TEXT = {READ: "R", WRITE: "W", RMW: "RMW", HALF: "W*", FENCE: "F", GUARD: "?", RESV: "res"}
-BOUND, CONSUMED, PAIRED = 1, 2, 4  # flags of a pending READ
+CONSUMED, PAIRED = 2, 4  # flags of a pending READ
 
 # compiled instructions: (opcode, ...)
 I_NOP, I_LOAD, I_STORE, I_RMW, I_FENCE, I_ASSIGN, I_BRANCH, I_ASSUME, I_SC, I_ATOMIC = range(10)
@@ -137,8 +136,8 @@ class Machine:
         if not program.state_property:  # the argument of spin_loops is about final states
             for t in self.threads:
                 t.spin_edges = spin_back_edges(t.thread)
-        # reservations (RMW halves, lr, loads bound by RVWMO's rule 2) block other threads' writes
-        self.uses_rmw = any(t.uses_rmw for t in self.threads) or rules.rvwmo
+        # reservations (RMW halves, lr) block other threads' writes
+        self.uses_rmw = any(t.uses_rmw for t in self.threads)
         self._check_dependencies()
         observed = {k for k in observed_keys(program) if k[0] == "reg"}
         if program.filter is not None:

@@ -34,7 +34,7 @@ from .reservations import (
     drop_reservations, end_reservations, latest_lr, remove_entry, reservations, resolve_op, store_conditional,
 )
 from .state import (
-    BOUND, CONSUMED, FENCE, GUARD, HALF, I_ASSIGN, I_ASSUME, I_ATOMIC, I_BRANCH, I_FENCE, I_LOAD, I_RMW, I_SC,
+    CONSUMED, FENCE, GUARD, HALF, I_ASSIGN, I_ASSUME, I_ATOMIC, I_BRANCH, I_FENCE, I_LOAD, I_RMW, I_SC,
     I_STORE,
     PAIRED, READ, RESV, RMW, WRITE, Machine,
 )
@@ -65,7 +65,6 @@ class Transition(NamedTuple):
     loc: int = -1
     outcome: int = R_PLAIN
     guess: object = None  # issue on a guess: the branch taken (bool) or the address (location name)
-    binds: tuple = ()  # positions of earlier reads of the location that must read the same write (RVWMO rule 2)
 
 
 class PendingLimit(MmdslError):
@@ -246,19 +245,13 @@ class Semantics:
         if kind == READ:
             src = self._source(pending, p, loc)
             if src >= 0:
-                if is_deferred(pending[src][4]) or rules.no_forward_from[pending[src][1]]:
+                # the forwarding models' dep ; rfi
+                if is_deferred(pending[src][4]) or not issued_for_sure(rules, pending, src):
                     return None
-                # the forwarding models' dep ; rfi (RVWMO has its own rules 12-13 instead)
-                if not rules.rules.rvwmo and not issued_for_sure(rules, pending, src):
-                    return None
-                # RVWMO rule 12: not from a write whose address is still a guess (addr)
-                if rules.rules.rvwmo and src > 0 and pending[src - 1][0] == GUARD and pending[src - 1][1] == G_ADDR:
-                    return None
-            past = may_pass(rules, pending, p, (d,), loc, src)
-            if past is None:
+            commits = may_pass(rules, pending, p, (d,), loc, src)
+            if commits is None:
                 return None
-            commits, binds = past
-            tr = Transition(t, PERFORM, p, src, commits, LOCAL if src >= 0 else READS, loc, binds=binds)
+            tr = Transition(t, PERFORM, p, src, commits, LOCAL if src >= 0 else READS, loc)
             th = self.m.threads[t]
             if d in th.lr_desc:  # a load-reserved: take the reservation an sc will need, or not
                 flags = op[4]
@@ -270,10 +263,10 @@ class Semantics:
         if kind == WRITE or kind == HALF:
             if is_deferred(op[4]):
                 return None
-            past = may_pass(rules, pending, p, (d,), loc, -1)
-            if past is None or (reserved >> loc) & 1:
+            commits = may_pass(rules, pending, p, (d,), loc, -1)
+            if commits is None or (reserved >> loc) & 1:
                 return None
-            return Transition(t, PERFORM, p, -1, past[0], WRITES, loc)
+            return Transition(t, PERFORM, p, -1, commits, WRITES, loc)
         # a read-modify-write not yet read
         new, cond, must_fail = op[5], op[6], op[7]
         if cond is not None and waits_for_reads(cond):
@@ -283,23 +276,21 @@ class Semantics:
         if atomic:
             if waits_for_reads(new):
                 return None
-            past = may_pass(rules, pending, p, (d, op[4]), loc, -1)
-            if past is None:
+            commits = may_pass(rules, pending, p, (d, op[4]), loc, -1)
+            if commits is None:
                 return None
-            commits = past[0]
             old, src = mem[loc], -1
         else:
             src = self._source(pending, p, loc)
             if src >= 0:
                 old = pending[src][4]
-                if is_deferred(old) or (not rules.rules.rvwmo and not issued_for_sure(rules, pending, src)):
+                if is_deferred(old) or not issued_for_sure(rules, pending, src):
                     return None
             else:
                 old = mem[loc]
-            past = may_pass(rules, pending, p, (d,), loc, src)
-            if past is None:
+            commits = may_pass(rules, pending, p, (d,), loc, src)
+            if commits is None:
                 return None
-            commits = past[0]
         ok = True if cond is None else bool(with_old(cond, old))
         if not ok:
             if blocking:
@@ -463,8 +454,6 @@ class Semantics:
         removed = True
         value = None  # what placeholder p resolves to
         write = None
-        if tr.binds:
-            pending = tuple(o[:4] + (o[4] | BOUND,) if j in tr.binds else o for j, o in enumerate(pending))
         if kind == READ:
             value = pending[tr.source][4] if tr.source >= 0 else read
             if tr.outcome == LR_RESERVES:  # the reservation stays in the load's place
