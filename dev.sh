@@ -4,7 +4,7 @@
 #                    verdicts (matrices, HTML reports in out/), diagrams in out/diagrams/
 #   ./dev.sh test    the whole test suite, slow corpus checks included (what CI runs)
 #   ./dev.sh setup   only the set-up
-# Set-up: Debian's graphviz (for diagrams), gcc (mmdsl hw), chromium + chromium-driver (browser tests), a virtualenv in .venv with mmdsl installed
+# Set-up: Debian's graphviz (for diagrams), gcc (mmdsl hw), mono-mcs + mono-utils (C# programs), chromium + chromium-driver (browser tests), a virtualenv in .venv with mmdsl installed
 # (editable) and its test and Dask extras. Re-running skips what is already done.
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -26,30 +26,35 @@ setup_graphviz() {
         || { $sudo apt-get update -q >/dev/null && $sudo apt-get install -y -q graphviz >/dev/null; }
 }
 
-setup_browser() {
-    # Debian's chromium and its driver, for the browser tests of `mmdsl serve` (tests/web);
-    # without them those tests skip, saying so
-    command -v chromium >/dev/null 2>&1 && command -v chromedriver >/dev/null 2>&1 && return
-    local sudo=""
+apt_install() {
+    # apt_install "WHAT IT IS FOR" "WHAT SKIPS WITHOUT IT" PACKAGE...: Debian packages, warning when
+    # they cannot be installed (the tests that need them then skip, saying so)
+    local why=$1 skips=$2 sudo=""
+    shift 2
     [ "$(id -u)" -ne 0 ] && sudo="sudo"
-    echo "installing Debian's chromium and chromium-driver (for the browser tests)..." >&2
+    echo "installing Debian's $* ($why)..." >&2
     local apt="$sudo env DEBIAN_FRONTEND=noninteractive apt-get"
-    $apt install -y -q chromium chromium-driver >/dev/null 2>&1 \
-        || { $apt update -q >/dev/null && $apt install -y -q chromium chromium-driver >/dev/null; } \
-        || echo "warning: chromium could not be installed; the browser tests will skip" >&2
+    $apt install -y -q "$@" >/dev/null 2>&1 \
+        || { $apt update -q >/dev/null && $apt install -y -q "$@" >/dev/null; } \
+        || echo "warning: $* could not be installed; $skips will skip" >&2
+}
+
+setup_browser() {
+    # Debian's chromium and its driver, for the browser tests of `mmdsl serve` (tests/web)
+    command -v chromium >/dev/null 2>&1 && command -v chromedriver >/dev/null 2>&1 && return
+    apt_install "for the browser tests" "the browser tests" chromium chromium-driver
 }
 
 setup_cc() {
-    # Debian's gcc, for `mmdsl hw` (litmus tests compiled and run on this CPU); without it
-    # those tests skip, saying so
+    # Debian's gcc, for `mmdsl hw` (litmus tests compiled and run on this CPU)
     command -v gcc >/dev/null 2>&1 && return
-    local sudo=""
-    [ "$(id -u)" -ne 0 ] && sudo="sudo"
-    echo "installing Debian's gcc (for mmdsl hw)..." >&2
-    local apt="$sudo env DEBIAN_FRONTEND=noninteractive apt-get"
-    $apt install -y -q gcc libc6-dev binutils >/dev/null 2>&1 \
-        || { $apt update -q >/dev/null && $apt install -y -q gcc libc6-dev binutils >/dev/null; } \
-        || echo "warning: gcc could not be installed; the hardware tests will skip" >&2
+    apt_install "for mmdsl hw" "the hardware tests" gcc libc6-dev binutils
+}
+
+setup_mono() {
+    # Debian's mono C# compiler (mcs) and disassembler (monodis), for C# programs (docs/csharp.md)
+    command -v mcs >/dev/null 2>&1 && command -v monodis >/dev/null 2>&1 && return
+    apt_install "for C# programs" "the C# tests" mono-mcs mono-utils
 }
 
 setup_venv() {
@@ -71,6 +76,7 @@ shift || true
 setup_graphviz
 setup_browser
 setup_cc
+setup_mono
 setup_venv
 case "$job" in
     setup) ;;
@@ -82,7 +88,9 @@ case "$job" in
         status=0
         mm=.venv/bin/mmdsl
         $mm suite litmus/classic --draw out/diagrams/classic --report html -o out/classic.html "$@" || status=1
-        for suite in programs archtest dotnet fences fence-benchmarks hardware; do
+        suites="programs archtest dotnet fences fence-benchmarks hardware"
+        command -v mcs >/dev/null 2>&1 && command -v monodis >/dev/null 2>&1 && suites="$suites csharp"
+        for suite in $suites; do
             $mm suite litmus/$suite --report html -o out/$suite.html "$@" || status=1
         done
         $mm suite litmus/x86 --report html -o out/x86.html "$@" || status=1
@@ -104,7 +112,9 @@ case "$job" in
         exit $status
         ;;
     test)
-        .venv/bin/python -m pytest -q --durations=25 "$@"  # the 25 slowest tests listed, to keep the run under 30 min
+        # one worker per core, each test file kept on one worker (its module fixtures built once);
+        # the 25 slowest tests listed, to keep the run under 30 min on a 2-core machine
+        .venv/bin/python -m pytest -q -n auto --dist loadfile --durations=25 "$@"
         ;;
     *)
         echo "usage: ./dev.sh run|test|setup" >&2

@@ -20,7 +20,9 @@ Measured (herd 7.58's library with the Linux-kernel model, 89 files): 48 when th
 landed, 61 with the AArch64 and C built-ins, 62 with linux-kernel.cat, 67 with
 linearisations, 73 with the models that compute co themselves, 74 with herd's si, 75 with pco (2026-11-26);
 75 with a statement's `let ... in` (deps-instances.cat) and the register names read by the
-model's `catdep` option (aarch64hwreqs.cat alone declares none and is refused) (2026-11-28).
+model's `catdep` option (aarch64hwreqs.cat alone declares none and is refused) (2026-11-28);
+76 with lock.cat on its own (a model naming herd's spinlock sets reads them the kernel way;
+`with x from S` over sets of relations in general) (2026-11-28).
 """
 
 from __future__ import annotations

@@ -5,7 +5,7 @@ tests per CPU second), over the same files:
 
 * ``mmdsl suite litmus/riscv -m riscv --jobs 1`` (the suite, judged against herd's verdicts);
 * ``mmdsl run FILES -m riscv`` -- the axiomatic checker, full herd blocks -- and with ``-q``;
-* ``mmdsl run FILES -m riscv --engine explorer`` (RVWMO on the operational explorer);
+* ``mmdsl run FILES -m riscv --engine explorer`` (riscv.mm's axioms on the execution-graph machine);
 * ``mmdsl run FILES -m .../riscv.cat`` -- herd's own model loaded unchanged -- when found
   (``--herd-libdir``, else ``../shared/reference/herd-cats``);
 * ``herd7 -model riscv.cat FILES`` and ``-speedcheck true``, when herd7 is on PATH

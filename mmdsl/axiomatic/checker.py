@@ -10,9 +10,10 @@ from itertools import product
 from ..core.condition import FinalState, key_sort
 from ..core.events import Execution
 from ..core.outcome import TestResult, Violation
-from ..core.program import Program
+from ..core.program import AtomicBegin, Program
 from ..lang.cat_choice import COUNTED_ORDERS
 from ..lang.fence_use import fence_warnings
+from ..lang.defaults import atomic_block_reading
 from ..lang.cat_rmw import has_one_event_rmw, refuse_c11_rmw_with_locks, refuse_c_locks
 from ..lang.ir import Model
 from .candidates import Enumerator, Leaf
@@ -216,6 +217,8 @@ def program_paths(program: Program, model: Model, loops=None) -> tuple:
         (refuse_c11_rmw_with_locks if model.kernel_locks else refuse_c_locks)(program)
     if model.one_event_rmw_model is not None and has_one_event_rmw(program, locks=not model.kernel_locks):
         model = model.one_event_rmw_model  # herd's C11 RMWs are one event: see lang.cat_rmw
+    if any(isinstance(ins, AtomicBegin) for t in program.threads for ins in t.instrs):
+        model = atomic_block_reading(model)  # each block one event of the global order
     locations = program.locations  # a property that walks the program: once per check
     traces, extra = thin_air_traces(program, locations, loops)
     if isinstance(extra, SeedOverflow):  # no thin-air values looked for: see thin_air.py

@@ -102,6 +102,7 @@ class Structure:
         data = [0] * n
         ctrl = [0] * n
         rmw = [0] * n
+        blocks = [0] * n  # atomic-block: distinct events of one atomic block
         one_event = [0] * n  # the rmw pairs of a C11 RMW: one event in herd (lang.cat_rmw)
         for tid, ids in enumerate(self.thread_events):
             reads = self.read_eid[tid]
@@ -115,6 +116,10 @@ class Structure:
                         k = low.bit_length() - 1
                         m ^= low
                         rows[reads[k]] |= 1 << eid
+                if t.block >= 0:
+                    for other in ids:
+                        if other != eid and self.templates[other].block == t.block:
+                            blocks[eid] |= 1 << other
                 if t.pair >= 0:  # a store-conditional and its load-reserved
                     rmw[reads[t.pair]] |= 1 << eid
                 if t.rmw and t.kind == "W" and prev is not None and self.templates[prev].rmw \
@@ -159,6 +164,7 @@ class Structure:
             "rmw": Rel(n, rmw),
             "po-loc": po_r & loc_r,
             "sm": Rel(n, same_instr),
+            "atomic-block": Rel(n, blocks),
             ONE_EVENT_RMW: Rel(n, one_event),
         }
 

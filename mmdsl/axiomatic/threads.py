@@ -15,8 +15,8 @@ from itertools import product
 
 from ..core.errors import MmdslError, UnsupportedError
 from ..core.program import (
-    OLD, Assign, Assume, BinOp, Branch, Const, Fence, Load, Nop, Program, Rmw, Store, StoreCond, Thread,
-    UnOp, Value,
+    OLD, Assign, Assume, AtomicBegin, AtomicEnd, BinOp, Branch, Const, Fence, Load, Nop, Program, Rmw, Store,
+    StoreCond, Thread, UnOp, Value,
 )
 from .loops import LoopBound, spins
 from .pick import PICK_ANY, after_access, after_branch, fence_pick, pick_of, read_pick, set_pick, write_picks
@@ -24,7 +24,8 @@ from .symbolic import is_concrete, substitute, symbolic_eval, taint, value_of, v
 
 MAX_DOMAIN = 64
 RESERVATION = "%reserved"  # the read index of the load-reserved a thread holds, -1 for none
-_SUPPORTED = (Nop, Assign, Fence, Load, Store, Rmw, StoreCond, Branch, Assume)
+BLOCK = "%block"  # inside an atomic block: the path's event count where it began (its id), else absent
+_SUPPORTED = (Nop, Assign, Fence, Load, Store, Rmw, StoreCond, Branch, Assume, AtomicBegin, AtomicEnd)
 
 
 @dataclass
@@ -46,6 +47,7 @@ class Template:
     source: int = -1  # a store-conditional's write: the index its status register's taint names
     raw: object = None  # a write: its value with no read pinned (None: ``value``), see thin_air_traces
     pick: int = 0  # a write: the reads its address or value depend on by pick (axiomatic.pick)
+    block: int = -1  # an access of an atomic block: the block's id on its path (relation atomic-block)
 
 
 
@@ -179,6 +181,13 @@ class _PathWalker:
             try:
                 if isinstance(ins, Nop):
                     pc += 1
+                elif isinstance(ins, (AtomicBegin, AtomicEnd)):  # its accesses are marked (_in_block)
+                    regs = dict(regs)
+                    if isinstance(ins, AtomicBegin):
+                        regs[BLOCK] = len(events)
+                    else:
+                        regs.pop(BLOCK, None)
+                    pc += 1
                 elif isinstance(ins, Assign):
                     regs = dict(regs)
                     taints = dict(taints)
@@ -246,7 +255,8 @@ class _PathWalker:
             wpick, own = write_picks(taints, ins.addr, ins.value)
             ev = Template("W", pc, loc, val, annots=ins.annots, addr_dep=adep,
                           data_dep=taint(ins.value, taints), ctrl_dep=ctrl | wpick,
-                          raw=symbolic_eval(ins.value, regs, {}) if pins else None, pick=own)
+                          raw=symbolic_eval(ins.value, regs, {}) if pins else None, pick=own,
+                          rmw=BLOCK in regs, block=regs.get(BLOCK, -1))
             self._walk(pc + 1, regs, after_access(taints, ins.addr), events + [ev], pins, nreads, ctrl)
             return
         if isinstance(ins, StoreCond):
@@ -255,8 +265,8 @@ class _PathWalker:
         k = nreads
         rsym = pins.get(k, ("v", k))
         is_rmw = isinstance(ins, Rmw)
-        read = Template("R", pc, loc, ("v", k), read=k, annots=ins.annots, rmw=is_rmw,
-                        addr_dep=adep, ctrl_dep=ctrl)
+        read = Template("R", pc, loc, ("v", k), read=k, annots=ins.annots, rmw=is_rmw or BLOCK in regs,
+                        addr_dep=adep, ctrl_dep=ctrl, block=regs.get(BLOCK, -1))
         regs = dict(regs)
         rpick = read_pick(taints, ins.addr, loc, events)
         taints = dict(after_access(taints, ins.addr))

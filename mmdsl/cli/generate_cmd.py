@@ -25,6 +25,14 @@ def generate(
     engine: str = typer.Option("axiomatic", "--engine", help="With --from-model: axiomatic, explorer or both."),
     one_location: bool = typer.Option(False, "--one-location",
                                       help="Also cycles on a single location (coherence shapes; diy's -oneloc)."),
+    mode: str = typer.Option("default", "--mode", help="diy7's -mode: default, critical, sc or ppo."),
+    mix: bool = typer.Option(False, "--mix", help="A cycle may use several --relax edges (diy's -mix true)."),
+    exact_threads: bool = typer.Option(False, "--exact-threads",
+                                       help="Exactly --threads threads per test (diy's -eprocs)."),
+    numeric: bool = typer.Option(False, "--numeric",
+                                 help="Name tests by family and number, SB000, SB001, ... (diy's -num true)."),
+    names: str = typer.Option("7.55", "--names",
+                              help="diy7's naming: 7.55 (the x86 corpus's) or 7.58 (2+2W+mfence+poR-mfence)."),
 ) -> None:
     """Generate litmus tests from cycles of relaxations, as herd's diy7 does.
 
@@ -36,7 +44,7 @@ def generate(
     from ..generate.edges import cycle_text
 
     bounds = Bounds(size=size, threads=threads, max_count=max_count, timeout=timeout or None,
-                    one_location=one_location)
+                    one_location=one_location, mode=mode.lower(), mix=mix, exact_threads=exact_threads)
     bounds.check()
     columns = None
     if from_model is not None or against is not None:
@@ -44,11 +52,13 @@ def generate(
             raise MmdslError("--from-model and --against go together")
         if relax:
             raise MmdslError("--relax comes from the models with --from-model; give extra edges with --safe")
+        if numeric or mix or names != "7.55":
+            raise MmdslError("--numeric, --mix and --names go with --relax/--safe, not --from-model")
         tests, columns = generate_from_models(from_model, against, bounds, arch, safe=safe, engine=engine)
         (a, _), (b, _) = columns
         head = f"{len(tests)} test(s) that {a} allows and {b} forbids"
     else:
-        tests = generate_from_words(relax, safe, bounds, arch)
+        tests = generate_from_words(relax, safe, bounds, arch, numeric, names)
         head = f"{len(tests)} test(s)"
     print(head + (":" if tests else ""))
     width = max((len(t.name) for t in tests), default=0)

@@ -364,6 +364,57 @@ class Nop(Instr):
     """A label or an empty cell: keeps positions stable, does nothing."""
 
 
+@dataclass(frozen=True)
+class AtomicBegin(Instr):
+    """The start of an atomic block: the instructions up to ``end`` (an ``AtomicEnd``) are one
+    indivisible step (C ``atomic { ... }``, Memorax ``locked { ... }``, CAS2).
+
+    The block is loop-free (its branches go forward, inside it) and holds only loads,
+    stores, assignments, branches and ``assume``s; an ``assume`` that fails makes the whole
+    block wait (as a blocking compare-and-swap). Its accesses are events of the class
+    ``RMW`` (the ``At`` class of the bundled tables): how they order the thread's other
+    accesses is the model's reordering table, read for that class.
+    """
+
+    end: int
+
+
+@dataclass(frozen=True)
+class AtomicEnd(Instr):
+    """The end of an atomic block (see ``AtomicBegin``)."""
+
+
+def atomic_regions(instrs) -> list[tuple[int, int]]:
+    """The (begin, end) index pairs of a thread's atomic blocks."""
+    return [(k, ins.end) for k, ins in enumerate(instrs) if isinstance(ins, AtomicBegin)]
+
+
+def in_atomic_block(instrs) -> set[int]:
+    """Indices of the instructions inside some atomic block (markers excluded)."""
+    return {k for b, e in atomic_regions(instrs) for k in range(b + 1, e)}
+
+
+def atomic_block_error(instrs) -> tuple[int, str] | None:
+    """The first instruction an atomic block may not hold (its index and why), or None.
+
+    A block holds loads, stores, assignments, ``assume``s, no-ops and branches that go
+    forward to a place inside it (at most its end): one indivisible, loop-free step.
+    """
+    for b, e in atomic_regions(instrs):
+        for k in range(b + 1, e):
+            ins = instrs[k]
+            if isinstance(ins, (AtomicBegin, AtomicEnd)):
+                return k, "an atomic block inside an atomic block"
+            if isinstance(ins, Branch) and ins.choice:
+                return k, "a nondeterministic choice inside an atomic block (write one block per alternative)"
+            if isinstance(ins, Branch) and not k < ins.target <= e:
+                return k, "a jump out of an atomic block or back inside it (a block is loop-free and left at its end)"
+            if not isinstance(ins, (Load, Store, Assign, Assume, Nop, Branch)):
+                return k, (f"{type(ins).__name__.lower()} '{ins.text}' inside an atomic block (a block holds loads, "
+                           "stores, local computation and forward branches)")
+    return None
+
+
 MEMORY_INSTRS = (Load, Store, Rmw, StoreCond, Fence)
 
 

@@ -10,7 +10,7 @@ from ..axiomatic.checker import observed_keys
 from ..core.condition import FinalState
 from ..core.errors import UnsupportedError
 from ..core.outcome import TestResult
-from ..core.program import Program
+from ..core.program import AtomicBegin, Program
 from ..lang.fence_use import fence_warnings
 from ..lang.ir import Model
 from .machines.table.enabling import model_rules
@@ -119,6 +119,11 @@ def explore(program: Program, model: Model, *, por: bool = True, order: str = "d
 def _on_graph(program: Program, model: Model, max_states: int, target, unroll: int | None) -> Exploration:
     from .machines.graph.search import explore_graph
 
+    if any(isinstance(ins, AtomicBegin) for t in program.threads for ins in t.instrs):
+        raise UnsupportedError(
+            f"atomic blocks are not supported on the execution-graph machine (model '{model.name}'); the "
+            "explorer runs them under the reordering-table models (sc, tso, pso, pso-cas, ...)")
+
     try:
         return explore_graph(program, model, max_states=max_states, target=target, unroll=unroll)
     except StateLimit as err:
@@ -214,6 +219,13 @@ def explore_space(program: Program, model: Model, *, target=None, por: bool = Tr
         raise ValueError(order)
     max_pending = pending_bound(program, max_pending)
     semantics_class = Semantics
+    atomic_blocks = any(isinstance(ins, AtomicBegin) for t in program.threads for ins in t.instrs)
+    if atomic_blocks:
+        if model.per_thread:
+            raise UnsupportedError(
+                f"atomic blocks are not supported by the explorer under '{model.name}' (writes reach each "
+                "thread at its own time there); they run under the one-memory models (sc, tso, pso, pso-cas, ...)")
+        por = False  # an atomic block touches several locations in one issue step: no reduction
     if model.per_thread:  # writes reach each thread at its own time: a storage, not one memory
         from .machines.propagation.propagation import PropagationMachine, PropagationSemantics
 

@@ -21,7 +21,7 @@ backward pass over the control-flow graph) plus its pending operations.
 from __future__ import annotations
 
 from ..core.program import BinOp, Const, Load, Rmw, Store, StoreCond
-from .machines.table.state import BOUND, FENCE, HALF, READ, RESV, RMW, WRITE, Machine, control_successors
+from .machines.table.state import FENCE, HALF, RESV, RMW, WRITE, Machine, control_successors
 from .machines.table.transitions import MEMO_LIMIT, READS, WRITES, Semantics
 
 LOCATION_OPS = ("add", "sub", "or", "xor")  # the operators core.program.apply_op lets a location through
@@ -95,7 +95,7 @@ class Reduction:
         r, w = self.future[u][pc]
         for o in pending:
             kind = o[0]
-            if kind == RESV or (kind == READ and o[4] & BOUND):
+            if kind == RESV:
                 w |= 1 << o[2]  # a reservation: releasing it may enable another thread's write
             if kind >= FENCE:  # fences and guards touch no memory
                 continue

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..core.program import Assign, Assume, Branch, Fence, Load, Nop, Rmw, Store, StoreCond
+from ..core.program import Assign, Assume, AtomicBegin, Branch, Fence, Load, Nop, Rmw, Store, StoreCond
 from .machines.table.deferred import deferred_text, is_deferred, with_old
 from .machines.table.state import FENCE, GUARD, HALF, KIND_TEXT, READ, RMW, WRITE, Machine
 from .machines.table.transitions import ISSUE, LR_RESERVES, PERFORM, RMW_FAIL, RMW_READ, RMW_WHOLE, SC_SUCCEEDS, Transition
@@ -115,6 +115,14 @@ class Describer:
 
             return Step(t, "propagate", pc, describe(self.m, state, tr), False,
                         received=received(self.m, state, tr))
+        if tr.action == ISSUE and isinstance(th.thread.instrs[pc], AtomicBegin):  # performed as issued
+            from .machines.table.atomic_block import run_block
+
+            log: list = []
+            run_block(self.m, th, pc, state[1][t][1], state[0], log)
+            what = ", ".join(f"{k} {self._loc(loc)}={v}" for k, loc, v in log) or "no access"
+            overtaken = tuple(self.op_text(t, o, pending) for o in pending if o[0] < FENCE)
+            return Step(t, "perform", pc, f"{th.name}: perform atomic block: {what}", bool(overtaken), overtaken)
         if tr.action == ISSUE:
             ins = th.thread.instrs[pc]
             guess = f" (guessing {_guess_text(tr.guess)})" if tr.guess is not None else ""

@@ -27,7 +27,7 @@ from ..core.errors import UnsupportedError
 from ..core.events import Execution
 from ..core.program import Program
 from ..lang.evaluate import Dynamic
-from ..lang.ir import Axiom, Expr, Model
+from ..lang.ir import DYNAMIC_RELATIONS, Axiom, Expr, Model, render_expr
 from ..relations import Rel, bits
 from .encoding import Literal, Problem, Requirement, any_of
 from .paths import ThreadPath, replay
@@ -94,29 +94,61 @@ def _members(expr: Expr, lets: dict[str, Expr]) -> list[Expr]:
             continue
         if e.op == "name" and e.name in lets and e.name not in seen and e.name != "fence":
             body = lets[e.name]
-            if body.op in ("union", "name"):
+            if body.op in ("union", "name") or _is_fence_on_accesses(body):
                 stack.append((body, seen | {e.name}))
                 continue
+        if _is_fence_on_accesses(e):
+            e = e.args[1]  # [M] ; fence ; [M] is fence: a fence orders accesses only
         out.append(e)
     return out
 
 
-def _rvwmo(model: Model) -> bool:
-    from ..explorer.machines.table.rvwmo import is_rvwmo
+def _is_fence_on_accesses(e: Expr) -> bool:
+    """``[M] ; fence ; [M]``: the fence relation restricted to the accesses it relates anyway."""
+    return (e.op == "seq" and len(e.args) == 3 and e.args[1].op == "name" and e.args[1].name == "fence"
+            and all(a.op == "id" and a.args[0].op == "name" and a.args[0].name == "M" for a in (e.args[0], e.args[2])))
 
-    return is_rvwmo(model)
+
+def _unfold(e: Expr, lets: dict[str, Expr]) -> Expr:
+    """A let-bound name replaced by its body, as long as it is one (never ``fence`` itself)."""
+    seen: set[str] = set()
+    while e.op == "name" and e.name in lets and e.name != "fence" and e.name not in seen:
+        seen.add(e.name)
+        e = lets[e.name]
+    return e
+
+
+def lifted_union(expr: Expr, lets: dict[str, Expr], sensitive: set[str]) -> tuple[Expr, Expr | None]:
+    """``L? ; (U \\ S) ; L?`` with static ``L`` and ``S`` that no fence touches: (U, L); else (expr, None).
+
+    Such an axiom grows, when fences are added to U, by ``L? ; fence_S ; L?``: a fence pair counts
+    from and to the events ``L`` relates (herd's RVWMO makes an AMO one event; a model with two
+    events per AMO writes L = its halves, so a fence ordering either half orders the AMO), and
+    ``S`` loses nothing since no fence lies between the two events of one of its pairs."""
+    e = _unfold(expr, lets)
+    if e.op != "seq" or len(e.args) != 3:
+        return expr, None
+    left, middle, right = (_unfold(a, lets) for a in e.args)
+    if left.op != "opt" or right.op != "opt" or render_expr(left) != render_expr(right) or middle.op != "diff" or len(middle.args) != 2:
+        return expr, None
+    inner, subtracted = left.args[0], middle.args[1]
+    if any(_mentions(x, sensitive, lets) or _dynamic(x, lets) for x in (inner, subtracted)):
+        return expr, None
+    return middle.args[0], inner
+
+
+def _dynamic(e: Expr, lets: dict[str, Expr]) -> bool:
+    """Does ``e`` read rf or co (through its lets)?"""
+    return _mentions(e, set(DYNAMIC_RELATIONS), lets) is not None
 
 
 def fence_axioms(model: Model) -> list[Axiom]:
     """The acyclic axioms fences act through; an UnsupportedError when they act otherwise.
 
-    RVWMO's (models/riscv.mm, recognised by its lets and axioms) is its axiom ``Model``:
-    ``acyclic L ; ((co | rfe | fr | ppo ... | [M];fence;[M] | ...) \\ [AMO];rmw;[AMO]) ; L``
-    with ``L = ([AMO];(rmw | rmw^-1);[AMO])?``, which grows by ``L ; fence_S ; L`` exactly:
-    a fence pair counts from and to both halves of an AMO (``CycleEncoder.lift``).
+    An axiom ``acyclic L? ; (U \\ S) ; L?`` (``lifted_union``; RVWMO's ``Model`` in
+    models/riscv.mm, where L relates an AMO's two halves) counts with U as its union, and a
+    fence pair then counts from and to both events L relates (``CycleEncoder.lift``).
     """
-    if _rvwmo(model):
-        return [ax for ax in model.axioms if ax.name == "Model"]
     lets = _let_bodies(model)
     sensitive = {"fence", "F", "_", "ext", "id"}
     for decl in model.fences.values():
@@ -128,7 +160,7 @@ def fence_axioms(model: Model) -> list[Axiom]:
             "fences order the execution through cumulativity (prop, hb), not as a member of one acyclic union",
             model.propagation_pos, hint="choose fences under a multi-copy-atomic model (armv8, riscv, tso ...)")
     for ax in model.axioms:
-        members = _members(ax.expr, lets)
+        members = _members(lifted_union(ax.expr, lets, sensitive)[0], lets)
         fence_members = [m for m in members if m.op == "name" and m.name == "fence"]
         others = [m for m in members if not (m.op == "name" and m.name == "fence")]
         if fence_members and ax.test == "acyclic" and not ax.negated:
@@ -159,9 +191,11 @@ class CycleEncoder:
         self.program = program
         self.model = model
         self.problem = problem
-        self.axioms = {ax.name for ax in fence_axioms(model)}
+        lets = _let_bodies(model)
+        # per axiom fences act through: the static L its fence pairs are lifted by (lifted_union), or None
+        self.lifts = {ax.name: lifted_union(ax.expr, lets, {"fence"})[1] for ax in fence_axioms(model)}
+        self.axioms = set(self.lifts)
         self.budget = budget
-        self.lift = _rvwmo(model)  # fence pairs act from and to both halves of an AMO (RVWMO)
 
     def paths(self, x: Execution) -> dict[int, ThreadPath]:
         by_thread: dict[int, list] = {}
@@ -190,7 +224,6 @@ class CycleEncoder:
         prepared = prepared_for(x, self.model)
         d = Dynamic(x.rf, x.co, x.static["int"])
         paths = self.paths(x)
-        partner = _amo_partners(x) if self.lift else None
         alternatives: set = set()
         exact = True
         all_pairs: dict[tuple[int, int], Pair] = {}
@@ -199,6 +232,8 @@ class CycleEncoder:
             if ax.name not in self.axioms:
                 continue
             e0 = prepared.value(compiled, d)
+            lift = self.lifts[ax.name]
+            partner = None if lift is None else _partners(prepared.value(prepared.compile_expr(lift), d))
             pairs = self.relaxed_pairs(x, e0, paths)
             for p in pairs:
                 all_pairs.setdefault((p.a, p.b), p)
@@ -237,35 +272,39 @@ def _minimal(alternatives: set) -> list:
     return kept
 
 
-def _amo_partners(x: Execution) -> dict[int, int]:
-    """Each AMO event's other half (an AMO is one event in herd's RVWMO)."""
-    out: dict[int, int] = {}
-    rmw = x.static["rmw"]
-    for e in x.events:
-        if "AMO" in e.annots:
-            for w in bits(rmw.rows[e.eid]):
-                if "AMO" in x.events[w].annots:
-                    out[e.eid], out[w] = w, e.eid
-    return out
+Partners = tuple  # (events L leads to each event, events each event leads to by L), per event
 
 
-def _ends(e: int, partner: dict[int, int] | None) -> tuple[int, ...]:
-    """The events an edge at ``e`` counts at: ``e``, and its AMO partner when fences are lifted."""
-    if partner and e in partner:
-        return (e, partner[e])
+def _partners(lift: Rel) -> Partners:
+    """The events a lifted fence pair counts at, from the value of L (``lifted_union``)."""
+    before: dict[int, tuple[int, ...]] = {}
+    after: dict[int, tuple[int, ...]] = {}
+    for a, row in enumerate(lift.rows):
+        for b in bits(row & ~(1 << a)):
+            after[a] = after.get(a, ()) + (b,)
+            before[b] = before.get(b, ()) + (a,)
+    return before, after
+
+
+def _ends(e: int, partner: Partners | None, side: int) -> tuple[int, ...]:
+    """The events an edge at ``e`` counts at: ``e``, and with a lift L those L relates to it
+    (``side`` 0: ``e`` starts the edge, the events L leads to ``e``; 1: it ends it, the events
+    ``e`` leads to). Under riscv.mm an AMO's other half: an AMO is one event in herd's RVWMO."""
+    if partner and e in partner[side]:
+        return (e,) + partner[side][e]
     return (e,)
 
 
-def _on_cycles(e0: Rel, pairs: list[Pair], partner: dict[int, int] | None = None) -> list[Pair]:
+def _on_cycles(e0: Rel, pairs: list[Pair], partner: Partners | None = None) -> list[Pair]:
     """The pairs lying on some cycle of E0 | every relaxed pair (the others never help)."""
-    edges = [(a, b) for p in pairs for a in _ends(p.a, partner) for b in _ends(p.b, partner)]
+    edges = [(a, b) for p in pairs for a in _ends(p.a, partner, 0) for b in _ends(p.b, partner, 1)]
     full = e0 | Rel.from_pairs(e0.n, edges)
     reach = full.plus()
-    return [p for p in pairs if any((b, a) in reach for b in _ends(p.b, partner) for a in _ends(p.a, partner))]
+    return [p for p in pairs if any((b, a) in reach for b in _ends(p.b, partner, 1) for a in _ends(p.a, partner, 0))]
 
 
 def minimal_cycle_sets(e0: Rel, pairs: list[Pair], budget: int,
-                       partner: dict[int, int] | None = None) -> list[frozenset[int]] | None:
+                       partner: Partners | None = None) -> list[frozenset[int]] | None:
     """The minimal sets of pairs (indices) whose addition to E0 makes a cycle; None past the budget.
 
     Simple cycles of the auxiliary graph H (see the module doc), each rooted at its
@@ -277,10 +316,10 @@ def minimal_cycle_sets(e0: Rel, pairs: list[Pair], budget: int,
         return []
     reach = e0.star()
     succ = [0] * m
-    enter = [sum(1 << a for a in _ends(q.a, partner)) for q in pairs]
+    enter = [sum(1 << a for a in _ends(q.a, partner, 0)) for q in pairs]
     for i, p in enumerate(pairs):
         row = 0
-        for b in _ends(p.b, partner):
+        for b in _ends(p.b, partner, 1):
             row |= reach.rows[b]
         for j in range(m):
             if row & enter[j]:

@@ -26,6 +26,13 @@ class ExplorerSelector(Selector):
     engine = "explorer"
 
     def __init__(self, program: Program, model: Model, options: FenceOptions):
+        from ..explorer.explore import uses_graph_machine
+
+        if uses_graph_machine(model):  # its states are partial executions: no overtakings to cut
+            raise UnsupportedError(
+                f"fence selection on the explorer needs a reordering-table machine; model '{model.name}' "
+                "defines its own axioms (or has no table) and runs on the execution-graph machine",
+                hint="a loop-free test is selected on the axiomatic checker (--method cycles, the default)")
         for t in program.threads:
             sc = next((ins for ins in t.instrs if isinstance(ins, StoreCond)), None)
             if sc is not None:  # its reservations are pending entries traces.py does not follow

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..core.errors import MmdslError, UnsupportedError
-from ..core.program import Assume, Branch, Instr, Load, Program, Rmw, Store, Thread
+from ..core.program import Assume, AtomicBegin, Branch, Instr, Load, Program, Rmw, Store, Thread
 from ..lang.ir import Model
 
 # The largest cost a fence kind may have: CP-SAT sums costs in 64-bit integers.
@@ -163,6 +163,11 @@ def program_places(program: Program) -> list[ThreadPlaces]:
     """The places of every thread, limited to where the test's dialect can write a fence back."""
     from ..litmus import dialect_for
 
+    for t in program.threads:
+        block = next((ins for ins in t.instrs if isinstance(ins, AtomicBegin)), None)
+        if block is not None:
+            raise UnsupportedError(f"fence selection does not support atomic blocks yet ({t.name}: '{block.text}')",
+                                   block.pos, hint="run the test with mmdsl run or mmdsl explore")
     points = None
     try:
         points = getattr(dialect_for(program.arch), "fence_points", None)

@@ -35,9 +35,13 @@ def fenced_source(program: Program, fences: list[Choice], notes: list[str] | Non
     with several copies (a C function inlined at several calls) is written once and runs
     at every copy.
     """
-    dialect = dialect_for(program.arch)
+    try:
+        dialect = dialect_for(program.arch)
+    except UnsupportedError:  # a program of another format (a .rmm, a C# file): read, never written
+        dialect = None
     if not hasattr(dialect, "write_with_fences"):
-        raise UnsupportedError(f"the {program.arch} dialect cannot write fenced tests back")
+        raise UnsupportedError(f"the {program.arch} dialect cannot write fenced tests back",
+                               hint="the fences listed are the answer: write them into the program by hand")
     if any(c.is_dependency for c in fences):  # power/armv7/armv8: dependencies written in diy's idioms
         return _with_dependencies(dialect, program, fences)
     insertions = []

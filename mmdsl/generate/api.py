@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from ..axiomatic import check
@@ -15,9 +15,9 @@ from ..core.outfiles import inside, safe_stem
 from ..lang.ir import Model
 from ..lang.table import compiled_table
 from ..litmus import parse_litmus
-from .cycles import Bounds, enumerate_cycles, thread_count
+from .cycles import Bounds, canonical, enumerate_cycles, thread_count
 from .edges import Edge, cycle_text, parse_edges
-from .names import name_and_shape
+from .names import family_name, name_and_shape
 from .writers import write_test
 
 _SHAPE = {"R": EventShape("R"), "W": EventShape("W")}
@@ -115,17 +115,26 @@ def default_pool(a: Model, b: Model | None = None) -> list[Edge]:
     return pool
 
 
-def generated_tests(cycles, arch: str) -> list[Generated]:
-    """Name and write each cycle's test; two cycles with one name get diy's 000, 001 suffixes."""
+def generated_tests(cycles, arch: str, numeric: bool = False, style: str = "7.55") -> list[Generated]:
+    """Name and write each cycle's test, numbered as diy7 numbers them in the order given
+    (diy's search order, see ``enumerate_cycles``): a second test of one name gets ``001``,
+    a third ``002``; with ``numeric`` (diy7's ``-num true``), every test is its family and a
+    number, ``SB000``, ``SB001``, ...; ``style``: diy7 7.55's names or 7.58's. Smallest first."""
+    from .names import NAME_STYLES
+
+    if style not in NAME_STYLES:
+        raise MmdslError(f"unknown name style '{style}'", expected=", ".join(NAME_STYLES))
     out: list[Generated] = []
     used: dict[str, int] = {}
     for c in cycles:
-        name, shape = name_and_shape(c)
-        if name in used:
-            name = f"{name}{used[name]:03d}"
-        used[name] = used.get(name, 0) + 1
+        name, shape = name_and_shape(c, style)
+        base = family_name(shape.cycle) if numeric else name
+        count = used.get(base, 0)
+        used[base] = count + 1
+        if numeric or count:
+            name = f"{base}{count:03d}"
         out.append(Generated(tuple(shape.cycle), name, write_test(shape, name, arch)))
-    return out
+    return sorted(out, key=lambda t: (t.size, t.threads, cycle_text(canonical(t.cycle))))
 
 
 ENGINES = ("axiomatic", "explorer", "both")
@@ -157,9 +166,10 @@ def check_all(tests: list[Generated], models: dict[str, Model], timeout: float |
             t.verdicts[col] = verdicts[0]
 
 
-def generate_cycles(relax: list[Edge], safe: list[Edge], bounds: Bounds, arch: str) -> list[Generated]:
-    """diy-style: the tests of every critical cycle of ``relax`` and ``safe`` edges."""
-    return generated_tests(enumerate_cycles(relax, safe, bounds), arch)
+def generate_cycles(relax: list[Edge], safe: list[Edge], bounds: Bounds, arch: str,
+                    numeric: bool = False, style: str = "7.55") -> list[Generated]:
+    """diy7's: the tests of every cycle of ``relax`` and ``safe`` edges in ``bounds.mode``."""
+    return generated_tests(enumerate_cycles(relax, safe, bounds), arch, numeric, style)
 
 
 def distinguishing(a: tuple[str, Model], b: tuple[str, Model], bounds: Bounds, arch: str,
@@ -176,7 +186,7 @@ def distinguishing(a: tuple[str, Model], b: tuple[str, Model], bounds: Bounds, a
     if not relax:
         return []
     start = time.monotonic()
-    tests = generated_tests(enumerate_cycles(relax, pool, bounds), arch)
+    tests = generated_tests(enumerate_cycles(relax, pool, replace(bounds, mix=True)), arch)
     left = None if not bounds.timeout else max(0.001, bounds.timeout - (time.monotonic() - start))
     check_all(tests, {na: ma, nb: mb}, left, engine)
     keep = [t for t in tests if t.verdicts[na] != t.verdicts[nb]]
@@ -247,12 +257,13 @@ def _words(text: str) -> list[str]:
     return text.replace(",", " ").split()
 
 
-def generate_from_words(relax: str, safe: str, bounds: Bounds, arch: str) -> list[Generated]:
+def generate_from_words(relax: str, safe: str, bounds: Bounds, arch: str, numeric: bool = False,
+                        style: str = "7.55") -> list[Generated]:
     """``mmdsl generate --relax R --safe S``: edge lists as the user wrote them."""
     arch = check_arch(arch)
     fences, lisa = arch_fences(arch), arch == "LISA"
     return generate_cycles(edges_from_words(_words(relax), fences, lisa),
-                           edges_from_words(_words(safe), fences, lisa), bounds, arch)
+                           edges_from_words(_words(safe), fences, lisa), bounds, arch, numeric, style)
 
 
 def generate_from_models(spec_a: str, spec_b: str, bounds: Bounds, arch: str, *, safe: str = "",

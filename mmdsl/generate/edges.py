@@ -133,5 +133,47 @@ def parse_cycle(text: str, fences: dict[str, str] | None = None) -> list[Edge]:
     return out
 
 
+_COM_RANK = {"rf": 0, "fr": 1, "co": 2}
+_KIND_TAG = {"rf": 0, "fr": 0, "co": 0, "po": 1, "fence": 2, "dep": 3}
+_DIR = {"W": 0, "R": 1}
+
+
+_X86_FENCES = ("mfence", "sfence", "lfence")  # X86_64Base's barrier type, in order
+_RISCV_ACCESS = ("r", "ir", "w", "ow", "rw", "iorw")  # RISCVBase's access type, in order
+
+
+def _fence_key(spelling: str) -> tuple:
+    """The order of diy's fence values: X86's MFENCE < SFENCE < LFENCE; RISC-V's
+    ``fence.i`` < ``fence.tso`` < ``Fence(a1, a2)`` by accesses (constant constructors first);
+    other fences by name."""
+    w = spelling.lower().replace(".", "-")
+    if w in _X86_FENCES:
+        return (0, _X86_FENCES.index(w))
+    if w in ("fence-i", "fence-tso"):
+        return (1, 0 if w == "fence-i" else 1)
+    parts = w.split("-")
+    if len(parts) == 3 and parts[0] == "fence" and parts[1] in _RISCV_ACCESS and parts[2] in _RISCV_ACCESS:
+        return (2, _RISCV_ACCESS.index(parts[1]), _RISCV_ACCESS.index(parts[2]))
+    return (3, w)
+
+
+def diy_key(e: "Edge") -> tuple:
+    """OCaml's structural order on diy's edge values (constructor, then fields in order)."""
+    tag = _KIND_TAG[e.kind]
+    sd = 1 if not e.same_loc else 0
+    if e.is_com:
+        return (tag, _COM_RANK[e.kind], 1 if e.external else 0)
+    if e.kind == "po":
+        return (tag, sd, _DIR[e.src], _DIR[e.dst])
+    if e.kind == "fence":
+        return (tag, _fence_key(e.fence), sd, _DIR[e.src], _DIR[e.dst])
+    return (tag, ("Addr", "Data", "Ctrl").index(e.dep), sd, _DIR[e.dst])
+
+
+def diy_sorted(edges) -> list[Edge]:
+    """``edges`` in the order diy7 lists a relax or safe set (and so searches them)."""
+    return sorted(dict.fromkeys(edges), key=diy_key)
+
+
 def cycle_text(cycle) -> str:
     return " ".join(e.name for e in cycle)

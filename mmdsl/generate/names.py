@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .edges import Edge
+from .edges import Edge, diy_key
 from .shape import Shape
 
 # Families by thread pattern, in diy's thread order: per thread the directions of its
@@ -101,18 +101,31 @@ def _pattern(thread: list[Edge]) -> tuple[str, str]:
     return dirs, thread[-1].kind
 
 
-def _descriptor(thread: list[Edge]) -> str:
-    """``po``, ``mfence``, ``addr``, ``po-rfi-po``: the thread's internal edges in diy's words."""
+NAME_STYLES = ("7.55", "7.58")
+
+
+def _word(e: Edge) -> str:
+    if e.kind == "po":
+        return "pos" if e.same_loc else "po"
+    if e.kind == "fence":
+        return e.fence.lower().replace("-", ".") + ("s" if e.same_loc else "")
+    if e.kind == "dep":
+        return e.dep.lower() + ("s" if e.same_loc else "")
+    return e.name.lower()
+
+
+def _descriptor(thread: list[Edge], style: str = "7.55") -> str:
+    """``po``, ``mfence``, ``addr``, ``po-rfi-po``: the thread's internal edges in diy's words;
+    in diy7 7.58's style, a po, fence or dependency followed by a po or fence also says the
+    direction it ends on (``poR-mfence``)."""
+    inner = thread[:-1]
     words = []
-    for e in thread[:-1]:
-        if e.kind == "po":
-            words.append("pos" if e.same_loc else "po")
-        elif e.kind == "fence":
-            words.append(e.fence.lower().replace("-", ".") + ("s" if e.same_loc else ""))
-        elif e.kind == "dep":
-            words.append(e.dep.lower() + ("s" if e.same_loc else ""))
-        else:
-            words.append(e.name.lower())
+    for i, e in enumerate(inner):
+        w = _word(e)
+        if style == "7.58" and i + 1 < len(inner) and e.kind in ("po", "fence", "dep") \
+                and inner[i + 1].kind in ("po", "fence"):
+            w += e.dst
+        words.append(w)
     return "-".join(words)
 
 
@@ -120,7 +133,7 @@ def family_rotations(cycle) -> tuple[str, list[int]] | None:
     """The family of ``cycle`` and every rotation (an edge index) that makes its first thread
     a P0 of that family, or None for a shape with no family name."""
     cycle = list(cycle)
-    if any(e.same_loc for e in cycle if not e.is_com):
+    if all(e.same_loc for e in cycle):  # one location: diy names these CoWW, CoRR, ... (not here)
         return None
     n = len(cycle)
     family, rotations = None, []
@@ -135,39 +148,76 @@ def family_rotations(cycle) -> tuple[str, list[int]] | None:
     return (family, rotations) if family else None
 
 
-def diy_name(shape: Shape, family: str | None) -> str:
+def family_name(cycle) -> str:
+    """The family diy7 gives a cycle's test (with ``-num true``, its name before the number):
+    the shape's name (``SB``, ``MP``, ...), else its threads' access directions (``WW+RW+RR``);
+    the cycle is read from its first thread, as ``name_and_shape`` orders it."""
+    threads = _threads(list(cycle))
+    key = tuple(_pattern(t) for t in threads)
+    return FAMILIES.get(key) or "+".join(p[0] for p in key)
+
+
+def diy_name(shape: Shape, family: str | None, style: str = "7.55") -> str:
     """diy's name: the family, then the threads' descriptors (``MP+po+mfence``); one plural
-    descriptor when all threads agree (``SB+mfences``), none when all are ``po``; a shape with
-    no family is named by its cycle (``PodWR-Fre-PodWR-Fre``)."""
+    descriptor when all threads agree (``SB+mfences``), none when all are ``po`` (in 7.58's
+    style, nor when the one descriptor is ``pos``); a shape with no family is named by its
+    cycle (``PodWR-Fre-PodWR-Fre``)."""
     if family is None:
         return "-".join(e.name for e in shape.cycle)
-    descs = [d for d in (_descriptor(t) for t in _threads(list(shape.cycle))) if d]
-    if all(d == "po" for d in descs):
+    descs = [d for d in (_descriptor(t, style) for t in _threads(list(shape.cycle))) if d]
+    if all(d == "po" for d in descs) or style == "7.58" and descs == ["pos"]:
         return family
     if len(descs) > 1 and len(set(descs)) == 1:
         return f"{family}+{descs[0]}s"
     return "+".join([family] + descs)
 
 
-def name_and_shape(cycle) -> tuple[str, Shape]:
-    """The test of ``cycle`` with its threads in diy's order, and its name: of a symmetric
-    family's rotations, the one whose name sorts first (``SB+mfence+po``, not ``SB+po+mfence``)."""
+def name_and_shape(cycle, style: str = "7.55") -> tuple[str, Shape]:
+    """The test of ``cycle`` with its threads in diy's order, and its name: of the rotations
+    that start a thread, the one diy's normaliser picks (``SB+mfence+po``, not ``SB+po+mfence``);
+    ``style``: diy7 7.55's names (the x86 corpus's) or 7.58's."""
     from .shape import build_shape
 
+    cycle = list(cycle)
     found = family_rotations(cycle)
     if found is None:
         shape = build_shape(cycle)
-        return diy_name(shape, None), shape
+        return diy_name(shape, None, style), shape
     family, rotations = found
-    shapes = [build_shape(cycle, r) for r in rotations]
-    best = min(shapes, key=lambda s: _order(list(s.cycle)))
-    return diy_name(best, family), best
+    best = rotations[0]
+    for r in rotations[1:]:  # diy's fold: the later of two equal rotations wins
+        if _compare_rotations(cycle[best:] + cycle[:best], cycle[r:] + cycle[:r]) >= 0:
+            best = r
+    shape = build_shape(cycle, best)
+    return diy_name(shape, family, style), shape
 
 
-_RANK = {"fence": 0, "rf": 1, "fr": 1, "co": 1, "dep": 2, "po": 3}
+# the order of thread shapes in diy's normaliser (first and last access; one letter: one access)
+_POINTS = ["W", "WW", "RR", "RF", "FR", "FF", "RW", "FW", "WR", "WF", "R", "F"]
+def _compare_edges(a: Edge, b: Edge) -> int:
+    """diy's ``compare_edges``: fences before dependencies before po and rf; else structural."""
+    ka = a.kind if a.kind in ("fence", "dep") else ("porf" if a.kind in ("po", "rf") else "")
+    kb = b.kind if b.kind in ("fence", "dep") else ("porf" if b.kind in ("po", "rf") else "")
+    if ka == "porf" and kb in ("fence", "dep") or ka == "dep" and kb == "fence":
+        return 1
+    if ka in ("fence", "dep") and kb == "porf" or ka == "fence" and kb == "dep":
+        return -1
+    x, y = diy_key(a), diy_key(b)
+    return (x > y) - (x < y)
 
 
-def _order(cycle: list[Edge]) -> list:
-    """How diy picks P0 among a symmetric family's rotations: threads with fewer edges first,
-    then fences before internal communication before dependencies before plain po."""
-    return [(len(t), [(_RANK[e.kind], e.name) for e in t[:-1]]) for t in _threads(cycle)]
+def _compare_rotations(c1: list[Edge], c2: list[Edge]) -> int:
+    """diy's ``CP.compare`` of two rotations starting a thread each: the threads' shapes in
+    turn, then the first thread's internal edges (fewer first), then edge by edge."""
+    p1 = [_POINTS.index(_pattern(t)[0]) for t in _threads(c1)]
+    p2 = [_POINTS.index(_pattern(t)[0]) for t in _threads(c2)]
+    if p1 != p2:
+        return -1 if p1 < p2 else 1
+    i1, i2 = len(_threads(c1)[0]) - 1, len(_threads(c2)[0]) - 1
+    if i1 != i2:
+        return -1 if i1 < i2 else 1
+    for a, b in zip(c1, c2):
+        r = _compare_edges(a, b)
+        if r:
+            return r
+    return 0

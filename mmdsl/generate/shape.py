@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..core.errors import MmdslError
-from .cycles import encodable_cut, is_valid
+from .cycles import encodable_cut, well_formed
 from .edges import Edge, cycle_text
 
 LOCATION_NAMES = "xyzabcdefghijklmnopqstuvw"
@@ -51,8 +51,8 @@ def build_shape(cycle, rotation: int | None = None) -> Shape:
     in coherence order (the order along the cycle); a read's value is that of the write it
     reads from (rf), or the one before the write it is overwritten by (fr)."""
     cycle = list(cycle)
-    if not is_valid(cycle):
-        raise MmdslError(f"'{cycle_text(cycle)}' is not a valid critical cycle")
+    if not well_formed(cycle):
+        raise MmdslError(f"'{cycle_text(cycle)}' is not a cycle a test can be made of")
     if rotation is None:
         cycle = _thread_rotation(cycle)
     else:

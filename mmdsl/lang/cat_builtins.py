@@ -198,6 +198,12 @@ FUNCTIONS = {
     "range": ("range", SET),
 }
 
+# herd's functions over the values events read or write: mmdsl's relations carry no values,
+# so one is lowered only where its argument is empty on every execution (then so is it)
+VALUE_FUNCTIONS = {
+    "different-values": "the pairs of a relation whose events' values differ",
+}
+
 # names herd predefines (for some architecture or in general) that mmdsl does not provide;
 # a model that uses one is refused naming it (a `try ... with` still falls back)
 UNSUPPORTED = {

@@ -55,7 +55,7 @@ def group_choices(model: Model, choices: list[tuple[str, int, SourcePos | None]]
         for k in group:
             both = model.axioms[k].expr.names() & others
             if both:
-                raise UnsupportedError(f"a check that depends on two orders chosen by linearisations "
+                raise UnsupportedError(f"a check that depends on two choices of 'with ... from' "
                                        f"('{ir}' and '{sorted(both)[0]}') is not supported by mmdsl",
                                        model.axioms[k].pos)
         checks = tuple(Expr("check", (model.axioms[k].expr,), type=REL,
@@ -63,9 +63,11 @@ def group_choices(model: Model, choices: list[tuple[str, int, SourcePos | None]]
                             pos=model.axioms[k].pos) for k in group)
         names = ", ".join(model.axioms[k].name for k in group) or "none"
         name = ir.rstrip("'")
-        combined = Axiom(f"{name}-linearisation", "empty", Expr("choose", checks, type=REL, name=ir, pos=pos),
-                         pos=pos, doc=f"some total order {name} from linearisations(...) passes the checks "
-                                      f"that depend on it ({names})")
+        among = any(b.name == ir and b.expr.op == "among" for g in model.lets for b in g.bindings)
+        what = f"some value of {name} from its set" if among else f"some total order {name} from linearisations(...)"
+        combined = Axiom(f"{name}-{'choice' if among else 'linearisation'}", "empty",
+                         Expr("choose", checks, type=REL, name=ir, pos=pos),
+                         pos=pos, doc=f"{what} passes the checks that depend on it ({names})")
         at = group[0] if group else len(model.axioms)
         kept = [ax for k, ax in enumerate(model.axioms) if k not in set(group)]
         kept.insert(min(at, len(kept)), combined)
@@ -119,25 +121,37 @@ def linear_extensions(n: int, members: int, rows: list[int], pos: SourcePos | No
     yield from walk(0)
 
 
+def chosen_among(ir: str, items: tuple, pos: SourcePos | None) -> Expr:
+    """The IR of x in ``with x from S``, S a set of relations known before any execution
+    (``{r1, r2}``, ``cross(...)`` or ``map`` over such sets): one of ``items`` per run."""
+    return Expr("among", items, type=REL, name=ir, pos=pos)
+
+
 def compile_choice(prep, e: Expr, env: dict) -> tuple:
     """The evaluator's (lang/evaluate.py ``Prepared``, ``prep``) compiled form of
-    ``chosen(S, r)``: the order being tried (set by ``choose``); and of ``choose(checks)``:
-    empty when some linear extension of r on S makes every check hold. ``choose`` also
-    registers, in ``prep.order_sets``, the passing orders of a candidate, which herd counts
-    as executions."""
-    if e.op == "chosen":
-        rmw = prep.rels.get("rmw")
-        if rmw is not None and not rmw.is_empty() and not any(a.name == "one-event-rmw" for a in prep.model.axioms):
-            raise UnsupportedError(
-                "'with x from linearisations(S, r)' on a test with a read-modify-write or an exclusive "
-                "pair is not supported by mmdsl outside a C model: herd orders such an access as one "
-                "event, mmdsl's order would place its read and its write apart", e.pos)
-        prep.choices[e.name] = (prep._compile(e.args[0], env), prep._compile(e.args[1], env))
+    ``chosen(S, r)`` and ``among(r1, ...)``: the order or relation being tried (set by
+    ``choose``); and of ``choose(checks)``: empty when some choice (a linear extension of r
+    on S; one of the relations' values on the candidate, each distinct value once, as
+    herd's sets of values) makes every check hold. ``choose`` also registers, in
+    ``prep.order_sets``, the passing choices of a candidate, which herd counts as executions."""
+    if e.op in ("chosen", "among"):
+        if e.op == "among":
+            prep.choices[e.name] = ("among", [prep._compile(a, env) for a in e.args])
+        else:
+            rmw = prep.rels.get("rmw")
+            if rmw is not None and not rmw.is_empty() and not any(a.name == "one-event-rmw"
+                                                                  for a in prep.model.axioms):
+                raise UnsupportedError(
+                    "'with x from linearisations(S, r)' on a test with a read-modify-write or an exclusive "
+                    "pair is not supported by mmdsl outside a C model: herd orders such an access as one "
+                    "event, mmdsl's order would place its read and its write apart", e.pos)
+            prep.choices[e.name] = ("orders", prep._compile(e.args[0], env), prep._compile(e.args[1], env))
 
         def outside(d, name=e.name):
-            raise ModelError(f"the order '{name}' from linearisations is used outside the checks after it", e.pos)
+            raise ModelError(f"the relation '{name}' chosen by 'with ... from' is used outside the checks "
+                             "after it", e.pos)
         return ("f", outside)
-    (sk, sv), (rk, rv) = prep.choices[e.name]
+    kind, *spec = prep.choices[e.name]
     slot = prep.slot_of[e.name]
     later = {slot}
     for k in range(slot + 1, len(prep.slot_fns)):
@@ -148,35 +162,19 @@ def compile_choice(prep, e: Expr, env: dict) -> tuple:
     checks = [(prep._compile(c.args[0], env), c.name.lstrip("~"), c.name.startswith("~")) for c in e.args]
     tests = {"acyclic": is_acyclic, "irreflexive": Rel.is_irreflexive,
              "empty": lambda v: (v == 0) if isinstance(v, int) else v.is_empty()}
-
-    # a C11 model (cat_rmw) on a test with RMWs: order herd's events, each RMW once (by
-    # its read), then read the order over both halves
-    rmw = prep.rels.get("rmw")
-    eq = None
-    if rmw is not None and not rmw.is_empty():
-        eq = Rel.identity(n) | rmw | rmw.inverse()
-        second_halves = 0
-        for row in rmw.rows:
-            second_halves |= row
+    tried_rows = _among_rows(n, spec[0]) if kind == "among" else _order_rows(prep, n, e, *spec)
 
     def passing(d, limit: int = 0):
-        """Each linear extension that makes every check hold (its rows); past ``limit``
-        extensions tried (0: MAX_ORDERS, then refused), stops with TooManyOrders."""
-        members = sv if sk == "c" else sv(d)
-        # herd extends r's transitive closure (paths through events outside S count)
-        base = (rv if rk == "c" else rv(d)).plus()
-        if eq is not None:
-            members &= ~second_halves
-        if any((base.rows[i] >> i) & 1 for i in range(n) if (members >> i) & 1):
-            return  # a cycle through S: no order
+        """Each choice that makes every check hold (its rows); past ``limit`` choices tried
+        (0: MAX_ORDERS, then refused), stops with TooManyOrders."""
         cache = d.cache
         try:
-            for tried, rows in enumerate(linear_extensions(n, members, list(base.rows), e.pos)):
+            for tried, (rows, value) in enumerate(tried_rows(d)):
                 if limit and tried >= limit:
                     raise TooManyOrders
                 for key in keys:
                     cache.pop(key, None)
-                cache[keys[0]] = Rel(n, rows) if eq is None else eq.seq(Rel(n, rows)).seq(eq)
+                cache[keys[0]] = value
                 if all(tests[test]((v if k == "c" else v(d))) != neg for (k, v), test, neg in checks):
                     yield tuple(rows)
         finally:
@@ -189,7 +187,46 @@ def compile_choice(prep, e: Expr, env: dict) -> tuple:
         orders.close()  # puts the candidate's cache back (the generator's finally)
         return Rel.empty(n) if found else Rel.identity(n)
 
-    # herd runs the rest of the model once per order: an allowed candidate is as many
-    # executions as there are passing orders (see passing_orders)
+    # herd runs the rest of the model once per choice: an allowed candidate is as many
+    # executions as there are passing choices (see passing_orders)
     prep.order_sets[e.name] = lambda d: list(passing(d, COUNTED_ORDERS))
     return ("f", some_order)
+
+
+def _among_rows(n: int, items: list):
+    """The candidate's distinct values of the relations ``items`` (compiled): (rows, value)."""
+    def rows_of(d):
+        seen = set()
+        for k, v in items:
+            value = v if k == "c" else v(d)
+            rows = tuple(value.rows)
+            if rows not in seen:
+                seen.add(rows)
+                yield rows, value
+    return rows_of
+
+
+def _order_rows(prep, n: int, e: Expr, s: tuple, r: tuple):
+    """The linear extensions of r on S (compiled) on a candidate: (rows, value). In a C11
+    model (cat_rmw) on a test with RMWs, herd's events are ordered, each RMW once (by its
+    read), and the order is read over both halves."""
+    (sk, sv), (rk, rv) = s, r
+    rmw = prep.rels.get("rmw")
+    eq = None
+    second_halves = 0
+    if rmw is not None and not rmw.is_empty():
+        eq = Rel.identity(n) | rmw | rmw.inverse()
+        for row in rmw.rows:
+            second_halves |= row
+
+    def rows_of(d):
+        members = sv if sk == "c" else sv(d)
+        # herd extends r's transitive closure (paths through events outside S count)
+        base = (rv if rk == "c" else rv(d)).plus()
+        if eq is not None:
+            members &= ~second_halves
+        if any((base.rows[i] >> i) & 1 for i in range(n) if (members >> i) & 1):
+            return  # a cycle through S: no order
+        for rows in linear_extensions(n, members, list(base.rows), e.pos):
+            yield rows, (Rel(n, rows) if eq is None else eq.seq(Rel(n, rows)).seq(eq))
+    return rows_of

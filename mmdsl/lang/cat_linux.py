@@ -14,7 +14,8 @@ reads-from of failed ``spin_trylock``s is chosen with ``with rfe-lf from cross(m
 mmdsl's candidates already order and read-from every lock event (a ``spin_lock`` is a
 blocking read-modify-write, ``spin_unlock`` a write of 0), so in a Linux-kernel model
 (one whose bell declares these tags) the built-ins are herd's views of them
-(``lookup``): ``W`` without unlocks, ``rf`` without reads of lock events, the ``co`` that
+(``lookup``): ``W`` without unlocks, ``M`` and ``FW`` without lock events (herd's
+lock.cat flags lock events among ``M`` and final writes), ``rf`` without reads of lock events, the ``co`` that
 ``generate_cos`` gives without unlocks; and ``with x from cross(map f S)`` where each
 ``f r`` is the singleton relations of ``(A * {r}) & ...`` (every element of S picks one
 pair: herd's lock.cat) is the candidate's reads-from restricted to those pairs, with an
@@ -74,6 +75,40 @@ NO_EVENT_TAGS = {"srcu-lock", "srcu-unlock", "sync-srcu"}
 LKMM_TAGS = set(FENCE_KINDS) | set(ACCESS_TAGS) | NO_EVENT_TAGS
 
 
+# herd's built-in sets of spinlock events (herd's C makes them for spin_lock, spin_trylock)
+SPINLOCK_SETS = {"LKR", "LKW", "LF"}
+
+
+def names_spinlock_sets(stmts: list, here, statements_of) -> bool:
+    """Whether the model (with the files it includes) names herd's spinlock event sets
+    (lock.cat does): then herd's built-ins are read the Linux-kernel way (``lookup``) even
+    without the kernel's bell. ``statements_of`` as in cat_own_co.computes_co_itself."""
+    seen: set = set()
+
+    def names(obj) -> bool:
+        if isinstance(obj, Node):
+            return obj.kind == "var" and obj.text in SPINLOCK_SETS or names(obj.args)
+        if isinstance(obj, dict):
+            return any(names(v) for v in obj.values())
+        if isinstance(obj, (list, tuple)):
+            return any(names(v) for v in obj)
+        return False
+
+    def walk(body, folder) -> bool:
+        for st in body:
+            if st.kind == "include":
+                got = statements_of(st.data["file"], folder)
+                if got is not None and got[2] not in seen:
+                    seen.add(got[2])
+                    if walk(got[0], got[1]):
+                        return True
+            elif names(st.data):
+                return True
+        return False
+
+    return walk(stmts, here)
+
+
 def set_name(tag: str) -> str:
     """herd's name for the set of events tagged ``tag``: the tag capitalised ('rcu-lock -> Rcu-lock)."""
     return tag[:1].upper() + tag[1:]
@@ -101,6 +136,9 @@ def _with_pos(e: Expr, pos: SourcePos) -> Expr:
 # herd's built-ins, as a Linux-kernel model sees them (see the module docstring)
 _LKR = _op("inter", _R, _LOCK, _op("domain", _RMW_REL))
 _NOT_LOCK_READ = _op("compl", _op("inter", _R, _LOCK))
+# herd's final writes: the last write in co of each location (lock events included), when
+# it is a memory access (not a lock event, which herd's M leaves out)
+_FW = _op("diff", _op("diff", _W, _op("domain", _n("co", REL))), _op("union", _LOCK, _UNLOCK))
 BUILTINS = {
     "LKR": _LKR,                                                   # a spin_lock's (or a successful trylock's) read
     "LF": _op("diff", _op("inter", _R, _LOCK), _op("domain", _RMW_REL)),  # a failed spin_trylock's read
@@ -108,6 +146,8 @@ BUILTINS = {
     "RU": Expr("empty", type=SET),
     "RMW": _op("diff", _IN_RMW, _LOCK),                            # herd's kernel RMWs (not the lock's)
     "W": _op("diff", _W, _UNLOCK),                                  # herd's W: unlocks join after co
+    "M": _op("diff", _M, _op("union", _LOCK, _UNLOCK)),             # herd's M: no lock event
+    "FW": _FW,                                                      # herd's FW: not a lock event
     "rf": _op("inter", _n("rf", REL), _op("product", _op("universe"), _NOT_LOCK_READ, typ=REL), typ=REL),
 }
 
@@ -250,9 +290,10 @@ def cross_choice(low, st, env: dict) -> dict:
     trylock reads from one lock write): x is the candidate's rf within E_S, and each r of S
     must have such a pair (an axiom). Anything else is refused by name."""
     d, outer_env = st.data, env
-    refuse = UnsupportedError(f"'with {d['var']} from cross(...)' is not supported by mmdsl, except herd's "
-                              "lock.cat shape (cross(map f S), f r the singleton relations of (A * {r}) & ...) "
-                              "in a Linux-kernel model", st.pos)
+    refuse = UnsupportedError(f"'with {d['var']} from cross(...)' is not supported by mmdsl over a set "
+                              "computed from the execution's events, except cross(map f S) with f r the "
+                              "singleton relations of (A * {r}) & ... (one reads-from pair per read of S) "
+                              "in a model reading herd's kernel lock events", st.pos)
     if not low.lkmm:
         raise refuse
     arg = d["expr"].args[1]

@@ -81,6 +81,7 @@ class CatLowerer(CatExpressions, CatOrders):
         env: dict = {}
         self.own_co_at = computes_co_itself(stmts, path.parent, self._statements_of)
         self.model.own_co = self.own_co_at is not None
+        self.lkmm = L.names_spinlock_sets(stmts, path.parent, self._statements_of)  # or its bell's tags
         stdlib = self._find("stdlib.cat", path.parent)
         if stdlib is not None and stdlib.resolve() != path.resolve():
             self.has_stdlib = True
@@ -397,9 +398,9 @@ class CatLowerer(CatExpressions, CatOrders):
     def _flag(self, st: Stmt, env: dict) -> None:
         d = st.data
         name = d["name"] or f"{'~' if d['neg'] else ''}{d['test']}"
-        if st.pos is not None and Path(str(st.pos.file)).name == "lock.cat":
-            # lock.cat's validity flags read herd's lock events (not reads and writes, as
-            # mmdsl's are) and its FW: they would fire where herd's do not
+        if _reads_builtin(d["expr"], env, "FW", set()):
+            # herd's FW holds the final writes of the locations the test observes only (its
+            # condition and `locations`), mmdsl's of every location: lock.cat's lock-final
             self.model.flags_skipped.append(name)
             return
         try:
@@ -425,6 +426,26 @@ class CatLowerer(CatExpressions, CatOrders):
         if d["alias"]:
             for k, ax in enumerate(self.model.axioms[before:]):
                 ax.name = d["alias"] if k == 0 else f"{d['alias']}#{k + 1}"
+
+def _reads_builtin(node, env: dict, name: str, seen: set) -> bool:
+    """Whether the expression ``node`` reads the built-in ``name``, directly or through the
+    lets it names (a name bound by the model is the model's)."""
+    if isinstance(node, dict):
+        return any(_reads_builtin(v, env, name, seen) for v in node.values())
+    if isinstance(node, (list, tuple)):
+        return any(_reads_builtin(v, env, name, seen) for v in node)
+    if not isinstance(node, Node):
+        return False
+    if node.kind == "var":
+        if node.text == name and name not in env:
+            return True
+        bound = env.get(node.text)
+        if isinstance(bound, Thunk) and id(bound) not in seen:
+            seen.add(id(bound))
+            return _reads_builtin(bound.node, bound.env, name, seen)
+        return False
+    return any(_reads_builtin(a, env, name, seen) for a in node.args)
+
 
 CAT_PATH_ENV = "MMDSL_CAT_PATH"
 

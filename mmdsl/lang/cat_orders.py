@@ -21,7 +21,13 @@ mmdsl does so where the choices are orders its candidates already enumerate:
   S that extend r; the checks after it that depend on x hold when some such order makes
   them all hold (lang/cat_choice.py).
 
-Anything else (an order over reads or fences, a set literal of choices) is refused by name.
+- ``with x from S``, S a set of relations mmdsl computes before any execution (``{r1, r2}``,
+  ``cross(...)`` of such sets, ``map``, ``++``, ``{}``): x ranges, per candidate, over the
+  distinct values of its elements, as herd's (lang/cat_choice.py); herd's lock.cat's
+  ``cross`` over the events of an execution, in a Linux-kernel model: cat_linux.
+
+Anything else (an order over reads or fences, a set computed from the execution's events)
+is refused by name.
 """
 
 from __future__ import annotations
@@ -66,8 +72,13 @@ class CatOrders:
         d = st.data
         e = d["expr"]
         callee = _callee(e)
-        if callee == "cross":  # herd's lock.cat: see cat_linux.cross_choice
-            return L.cross_choice(self, st, env)
+        if callee == "cross":
+            chosen = self._among(st, env)  # cross over sets known before any execution
+            if chosen is not None:
+                return chosen
+            if self.lkmm:  # reads-from of a Linux-kernel model's lock reads: cat_linux.cross_choice
+                return L.cross_choice(self, st, env)
+            raise self.refused_choice
         if d["var"] == "co" and callee == "generate_cos":
             new = dict(env)
             co = Expr("name", name="co", type=REL, pos=st.pos)
@@ -90,20 +101,49 @@ class CatOrders:
         if callee == "linearisations":
             return self._linearisations(st, env)
         if callee != "generate_cos":
-            try:  # a set of one relation (aarch64.cat's enumerations): see cat_static
-                value = self._value(e, env)
-            except (UnsupportedError, ModelError):
-                value = None  # refused below as a choice mmdsl does not make
-            if isinstance(value, S.RelSet) and len(value.items) == 1:
-                new = dict(env)
-                new[d["var"]] = S.with_from(value, d["var"], st.pos)
-                return new
-        what = {"generate_cos": "generate_cos(...) bound to another name than co"}.get(callee or "")
-        if what is None:
-            what = f"{callee}(...)" if callee else "this set of choices"
-        raise UnsupportedError(f"'with {d['var']} from {what}' is not supported by mmdsl (only "
+            chosen = self._among(st, env)
+            if chosen is not None:
+                return chosen
+            raise self.refused_choice
+        raise UnsupportedError(f"'with {d['var']} from generate_cos(...)' bound to another name than co "
+                               "is not supported by mmdsl (only "
                                "generate_cos(...), generate_orders(S, base) over writes, which the "
                                "checker's coherence orders enumerate, and linearisations(S, r))", st.pos)
+
+    def _among(self, st: Stmt, env: dict) -> dict | None:
+        """``with x from S``, S a set of relations known before any execution (``{r1, r2}``,
+        ``cross(...)``, ``map f ...`` over such sets, ``{}``): x is one of them per run, the
+        checks after it that depend on x hold when some value of them does (cat_choice);
+        None when S is not such a set (``refused_choice`` then says why)."""
+        d = st.data
+        try:
+            value = self._value(d["expr"], env)
+        except UnsupportedError as err:
+            callee = _callee(d["expr"])
+            self.refused_choice = UnsupportedError(
+                f"'with {d['var']} from {callee + '(...)' if callee else '...'}' is not supported by mmdsl over "
+                f"a set of choices it cannot compute before the execution ({err.message})", st.pos)
+            return None
+        if isinstance(value, Expr) and (value.type is None or value.op == "empty") and value.type != REL:
+            items: tuple = ()  # herd: an empty set of choices, no execution
+        elif isinstance(value, S.RelSet) and all(isinstance(v, Expr) for v in value.items):
+            items = tuple(Expr("empty", type=REL, pos=v.pos) if v.type is None else v for v in value.items)
+        elif isinstance(value, Expr):  # herd: "set expected"
+            raise ModelError(f"'with {d['var']} from S': S is a set of events or a relation, not a set of "
+                             "relations", st.pos)
+        else:
+            self.refused_choice = UnsupportedError(f"'with {d['var']} from S' choosing among sets of relations "
+                                                   "(or tags) is not supported by mmdsl", st.pos)
+            return None
+        new = dict(env)
+        if len(items) == 1:  # one choice: x is it
+            new[d["var"]] = items[0]
+            return new
+        ir = self._ir_name(d["var"])
+        self.model.lets.append(LetGroup([Binding(ir, C.chosen_among(ir, items, st.pos), st.pos)]))
+        self.choices.append((ir, len(self.model.axioms), st.pos))
+        new[d["var"]] = Expr("name", name=ir, type=REL, pos=st.pos)
+        return new
 
     def _generate_orders(self, st: Stmt, env: dict) -> dict:
         d = st.data

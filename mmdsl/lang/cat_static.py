@@ -26,6 +26,17 @@ class Tags:
     names: frozenset
 
 
+# relations a set of relations may hold (cross.cat's cross of n sets of two holds 2^n)
+MAX_RELATIONS = 1024
+
+
+def _bounded(items: tuple, node) -> "RelSet":
+    if len(items) > MAX_RELATIONS:
+        raise UnsupportedError(f"a set of more than {MAX_RELATIONS} relations is not supported by mmdsl",
+                               getattr(node, "pos", None))
+    return RelSet(items)
+
+
 @dataclass(frozen=True)
 class RelSet:
     """A cat set of relations (``{r1, r2}``), as far as mmdsl holds one: its elements."""
@@ -37,23 +48,26 @@ def _bindings(model: Model) -> dict:
     return {b.name: (b.expr, g.recursive) for g in model.lets for b in g.bindings}
 
 
-def statically_empty(e: Expr, model: Model, _seen: frozenset = frozenset()) -> bool:
-    """True when ``e`` is empty on every execution (False when it may not be)."""
+def statically_empty(e: Expr, model: Model, _assumed: frozenset = frozenset()) -> bool:
+    """True when ``e`` is empty on every execution (False when it may not be). A recursive
+    let is empty when its body is, its own names assumed empty (its least fixpoint is)."""
     op = e.op
     if op == "empty" or e.type is None:
         return True
     if op in ("inter", "seq", "product"):
-        return any(statically_empty(a, model, _seen) for a in e.args)
+        return any(statically_empty(a, model, _assumed) for a in e.args)
     if op == "union":
-        return all(statically_empty(a, model, _seen) for a in e.args)
+        return all(statically_empty(a, model, _assumed) for a in e.args)
     if op == "diff":
-        return statically_empty(e.args[0], model, _seen)
+        return statically_empty(e.args[0], model, _assumed)
     if op in ("id", "inv", "plus", "domain", "range"):
-        return statically_empty(e.args[0], model, _seen)
-    if op == "name" and e.name not in _seen:
+        return statically_empty(e.args[0], model, _assumed)
+    if op == "name":
+        if e.name in _assumed:
+            return True
         found = _bindings(model).get(e.name)
-        if found is not None and not found[1]:
-            return statically_empty(found[0], model, _seen | {e.name})
+        if found is not None:
+            return statically_empty(found[0], model, _assumed | {e.name} if found[1] else _assumed)
     return False
 
 
@@ -122,13 +136,13 @@ def add_value(low, node, env: dict):
         if isinstance(a, Expr) and a.type not in (None, REL):
             raise UnsupportedError("'++' adding a set of events to a set of relations is not supported by mmdsl",
                                    node.pos)
-        return RelSet((a, *(x for x in items if x != a)))
+        return _bounded((a, *(x for x in items if x != a)), node)
     raise UnsupportedError("cat '++' adding an element to the events or pairs of an execution (a set of "
                            "events, a relation) is not supported by mmdsl (only to a set of relations or tags)",
                            node.pos)
 
 
-def union_values(a, b):
+def union_values(a, b, node=None):
     """``S1 | S2`` of two sets of relations or of tags (None when they are not such sets)."""
     if isinstance(a, Tags) and isinstance(b, Tags):
         return Tags(a.names | b.names)
@@ -136,7 +150,7 @@ def union_values(a, b):
     right = b.items if isinstance(b, RelSet) else (() if isinstance(b, Expr) and b.type is None else None)
     if left is None or right is None or not (isinstance(a, RelSet) or isinstance(b, RelSet)):
         return None
-    return RelSet((*left, *(x for x in right if x not in left)))
+    return _bounded((*left, *(x for x in right if x not in left)), node)
 
 
 def set_literal(low, node, env: dict):
@@ -145,17 +159,9 @@ def set_literal(low, node, env: dict):
         items = tuple(low._value(a, env) for a in node.args)
     except ModelError:  # names of events or tags: not a set of relations
         items = ()
-    if items and all(isinstance(v, Expr) and v.type is None or isinstance(v, Expr) and v.type == REL for v in items):
-        return RelSet(items)
+    if items and all(isinstance(v, RelSet) or isinstance(v, Expr) and v.type in (None, REL) for v in items):
+        return RelSet(tuple(dict.fromkeys(items)))  # {a, a} is {a}
     raise UnsupportedError("cat set literals of events '{a, b}' are not supported by mmdsl", node.pos)
-
-
-def with_from(value, var: str, pos) -> Expr:
-    """``with x from S``: x is S's one element; a choice among several is refused."""
-    if isinstance(value, RelSet) and len(value.items) == 1:
-        return value.items[0]
-    raise UnsupportedError(f"'with {var} from ...' choosing among relations is not supported by mmdsl (only "
-                           "'with co from generate_cos(...)', or a set of one relation)", pos)
 
 
 def check_assert(e: Expr, test: str, negated: bool, model: Model, pos) -> None:

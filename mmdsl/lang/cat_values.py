@@ -159,7 +159,7 @@ class CatExpressions:
             return Expr("name", name=name, type=SET, pos=pos)
         if name in B.RELATIONS:
             return Expr("name", name=B.RELATIONS[name], type=REL, pos=pos)
-        if name in B.FUNCTIONS or name == "tag2set":
+        if name in B.FUNCTIONS or name in B.VALUE_FUNCTIONS or name == "tag2set":
             return Builtin(name)
         if name in B.UNSUPPORTED:
             raise UnsupportedError(f"herd's built-in '{name}' ({B.UNSUPPORTED[name]}) is not supported by mmdsl",
@@ -264,6 +264,11 @@ class CatExpressions:
         arg = self._value(anode, env)
         if isinstance(f, Builtin) and f.name == "tag2set":
             return self._tag2set(arg, anode)
+        if isinstance(f, Builtin) and f.name in B.VALUE_FUNCTIONS:  # empty on an empty relation only
+            if isinstance(arg, Expr) and arg.type != SET and S.statically_empty(arg, self.model):
+                return Expr("empty", type=REL, pos=node.pos)
+            raise UnsupportedError(f"herd's built-in '{f.name}' ({B.VALUE_FUNCTIONS[f.name]}) is not supported "
+                                   "by mmdsl (only on a relation empty on every execution)", node.pos)
         if isinstance(f, Builtin):
             op, typ = B.FUNCTIONS[f.name]
             e = arg if isinstance(arg, Expr) else None
@@ -302,7 +307,7 @@ class CatExpressions:
             if any(isinstance(v, (S.RelSet, S.Tags)) for v in values):
                 acc = values[0]
                 for v in values[1:]:
-                    acc = acc if acc is None else S.union_values(acc, v)
+                    acc = acc if acc is None else S.union_values(acc, v, node)
                 if acc is not None:
                     return acc
             args = [self._expr_of(v, a) for v, a in zip(values, node.args)]  # or says what is not one

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from .ir import REL, SET, Axiom, Binding, Expr, LetGroup, Model
 
@@ -122,3 +123,43 @@ def propagation_axioms() -> list[Axiom]:
         Axiom("propagation", "acyclic", _union("co", "prop"),
               doc="writes propagate in an order compatible with coherence", default=True),
     ]
+
+
+def atomic_block_reading(model: Model) -> Model:
+    """``model`` read over atomic blocks (``core.program.AtomicBegin``): its global-order axiom
+    holds with each block taken as one event, ``ab? ; (R \\ ab) ; ab?`` for its relation R
+    (ab = ``atomic-block``), so no other event of the order falls between two events of a
+    block. Kept with the model; what the axiomatic checker runs on a program with blocks.
+
+    Only the standard axioms are read this way: a model with axioms of its own says what a
+    block means itself (with ``atomic-block``), or is refused.
+    """
+    return model.compiled("atomic-blocks", _lift_order)
+
+
+def _lift_order(model: Model) -> Model:
+    from copy import deepcopy
+
+    from ..core.errors import UnsupportedError
+
+    own = [a for a in model.axioms if not a.default]
+    if any("atomic-block" in a.text() for a in own):  # the model says what a block means itself
+        return model
+    if own or model.per_thread:
+        raise UnsupportedError(
+            f"atomic blocks are not supported by the axiomatic checker under '{model.name}': "
+            + ("it defines its own axioms" if own else "its writes reach each thread at its own time")
+            + "; the checker reads blocks into the standard axioms of a table model",
+            own[0].pos if own else None,
+            hint="run a table model with the standard axioms (sc, tso, pso, pso-cas), or write an axiom "
+                 "with the relation atomic-block")
+    copy = deepcopy(model)
+    copy.derived = {}
+    name = order_axiom_name(model)
+    ab = _name("atomic-block")
+    opt = Expr("opt", (ab,), REL)
+    for i, axiom in enumerate(copy.axioms):
+        if axiom.name == name and axiom.default:
+            lifted = Expr("seq", (opt, Expr("diff", (axiom.expr, ab), REL), opt), REL)
+            copy.axioms[i] = replace(axiom, expr=lifted, doc=axiom.doc + ", each atomic block one event")
+    return copy

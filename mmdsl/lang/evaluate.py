@@ -244,7 +244,7 @@ class Prepared:
             return ("c", rel)
         if op == "empty":
             return ("c", 0 if e.type == SET else Rel.empty(n))
-        if op in ("chosen", "choose"):  # with x from linearisations(S, r): see lang/cat_choice.py
+        if op in ("chosen", "among", "choose"):  # with x from linearisations(S, r) or a set: lang/cat_choice.py
             return self._compile_choice(e, env)
         if op == "universe":
             return ("c", self.full)
@@ -270,7 +270,7 @@ class Prepared:
         return self._compile(e, env)
 
     def _compile_choice(self, e: Expr, env: dict) -> tuple:
-        """``chosen(S, r)`` and ``choose(checks)`` (with x from linearisations): cat_choice.compile_choice."""
+        """``chosen(S, r)``, ``among(r1, ...)`` and ``choose(checks)`` (with x from ...): cat_choice.compile_choice."""
         return compile_choice(self, e, env)
 
     # ----- checking ------------------------------------------------------------
@@ -342,17 +342,24 @@ def _dynamic_getter(name: str) -> Callable:
     return lambda d: d.get(name)
 
 
+def axiom_check(ax: Axiom) -> Callable:
+    """The check an axiom makes of its value (``acyclic``, ``irreflexive``, ``empty``), negation aside."""
+    if ax.test == "acyclic":
+        return is_acyclic
+    if ax.test == "irreflexive":
+        return Rel.is_irreflexive
+
+    def empty(value) -> bool:
+        return (value == 0) if isinstance(value, int) else value.is_empty()
+
+    return empty
+
+
 def _axiom_test(ax: Axiom, compiled: tuple) -> Callable:
     """``holds(d)`` of one axiom, as ``Prepared.holds`` decides it, with the test chosen once."""
     kind, v = compiled
     negated = ax.negated
-    if ax.test == "acyclic":
-        check = is_acyclic
-    elif ax.test == "irreflexive":
-        check = Rel.is_irreflexive
-    else:
-        def check(value) -> bool:
-            return (value == 0) if isinstance(value, int) else value.is_empty()
+    check = axiom_check(ax)
     if kind == "c":
         result = check(v) != negated
         return lambda d: result
@@ -382,7 +389,7 @@ def _dynamic_names(e: Expr, dyn: set[str]) -> set[str]:
 
 def _positive_in_dynamic(e: Expr, polarity: dict[str, bool], positive: bool = True) -> bool:
     """True when growing rf/co can only grow the value of ``e`` (so a partial check may prune)."""
-    if e.op in ("chosen", "choose"):  # an order chosen per candidate: never prunes (cat_choice)
+    if e.op in ("chosen", "among", "choose"):  # a choice per candidate: never prunes (cat_choice)
         return False
     if e.op == "name":
         dyn = e.name in DYNAMIC or (e.name in polarity)

@@ -53,6 +53,7 @@ STATIC_RELATIONS = {
     "rmw": "read and write of one atomic read-modify-write",
     "po-loc": "po & loc",
     "sm": "same instruction (reflexive): herd's sm, e.g. the read and the write of one xchg",
+    "atomic-block": "distinct events of one atomic block (C atomic { }, cas2, Memorax locked { })",
 }
 # the rmw pairs of a C11 read-modify-write or a spin_lock (one event in herd's C): a relation the axiomatic
 # checker computes for herd's cat models read over one-event RMWs (lang.cat_rmw), no model name
@@ -148,6 +149,8 @@ def render_expr(e: Expr, outer: int = 0) -> str:
         return f"{e.op}({render_expr(e.args[0])})"
     if e.op == "chosen":  # cat's with x from linearisations(S, r): see lang/cat_choice.py
         return f"linearisations({render_expr(e.args[0])}, {render_expr(e.args[1])})"
+    if e.op == "among":  # cat's with x from S, S a set of relations: see lang/cat_choice.py
+        return "{" + ", ".join(render_expr(a) for a in e.args) + "}"
     if e.op == "choose":
         return f"some {e.name} with " + " /\\ ".join(render_expr(a) for a in e.args) if e.args else f"some {e.name}"
     if e.op == "check":

@@ -145,6 +145,13 @@ class For(Stmt):
 
 
 @dataclass
+class Atomic(Stmt):
+    """``atomic { ... }``: the block is one indivisible step (lowered by ``c_atomic``)."""
+
+    body: Block
+
+
+@dataclass
 class Jump(Stmt):
     kind: str  # break continue
 
@@ -334,6 +341,8 @@ def grammar() -> pp.ParserElement:
     for_init = decl | (expr + SEMI).set_parse_action(lambda s, at, t: ExprStmt(at, t[0])) | SEMI + none
     for_stmt = (kw["for"] - LP + for_init + (expr | none) + SEMI + (expr | none) + RP + stmt).set_parse_action(
         lambda s, at, t: For(at, t[1], t[2], t[3], t[4]))
+    atomic = (pp.Keyword("atomic") + pp.FollowedBy("{") - block).set_parse_action(
+        lambda s, at, t: Atomic(at, t[1]))
     jump = ((kw["break"] | kw["continue"]) - SEMI).set_parse_action(lambda s, at, t: Jump(at, t[0]))
     rejected = (
         (kw["goto"] + ident + SEMI).set_parse_action(lambda s, at, t: Unsupported(at, "goto"))
@@ -348,7 +357,7 @@ def grammar() -> pp.ParserElement:
     )
     expr_stmt = (expr - SEMI).set_parse_action(lambda s, at, t: ExprStmt(at, t[0]))
     empty = SEMI.copy().set_parse_action(lambda s, at, t: Empty(at))
-    stmt <<= pp.Located(block | if_stmt | while_stmt | do_stmt | for_stmt | jump | rejected | decl
+    stmt <<= pp.Located(block | if_stmt | while_stmt | do_stmt | for_stmt | atomic | jump | rejected | decl
                         | expr_stmt | empty).set_parse_action(_with_end)
     stmt.set_name("a statement")
 

@@ -8,10 +8,11 @@ from typing import Callable
 
 from ..core.errors import LitmusError, SourcePos, UnsupportedError
 from ..core.program import (
+    atomic_block_error,
     MEMORY_INSTRS, Assign, Assume, BinOp, Branch, Const, Expr, Instr, Load, Reg, Store, Thread, UnOp,
     apply_op, apply_unop,
 )
-from . import c_data
+from . import c_atomic, c_data
 from . import c_grammar as g
 from .c_builtins import BUILTINS, SUPPORTED_CALLS
 from .c_data import DataContext
@@ -92,6 +93,7 @@ class ThreadLowering(StatementLowering):
         self.cur_text = ""
         self.ntemp = 0
         self.unsequenced: set[tuple[int, int, bool]] = set()
+        self.in_atomic = False  # lowering the body of an atomic block (c_atomic)
 
     # ---- entry -------------------------------------------------------------------------
     def lower(self) -> ThreadCode:
@@ -101,6 +103,9 @@ class ThreadLowering(StatementLowering):
         faults = c_data.fault_exits(self)
         for idx, label in self.fixups:
             self.instrs[idx] = replace(self.instrs[idx], target=label.index)
+        bad = atomic_block_error(self.instrs)
+        if bad is not None:
+            raise UnsupportedError(f"{bad[1]} is not supported in the C dialect", self.instrs[bad[0]].pos)
         thread = Thread(self.tid, self.fn.name, self.instrs, operations=self.operations,
                         unsequenced=frozenset(self.unsequenced))
         return ThreadCode(thread, self.boundaries, self.registers, faults)
@@ -430,6 +435,8 @@ class ThreadLowering(StatementLowering):
             return c_data.malloc(self, e)
         if e.name == "cas":
             return c_data.cas(self, e, dst)
+        if e.name == "cas2":
+            return c_atomic.cas2(self, e, dst)
         spec = BUILTINS.get(e.name)
         if spec is None:
             raise self.unsupported(f"call to '{e.name}'", e.at, hint="supported: " + SUPPORTED_CALLS)

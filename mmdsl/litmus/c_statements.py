@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..core.program import BinOp, Nop, UnOp
-from . import c_data
+from . import c_atomic, c_data
 from . import c_grammar as g
 
 NEGATED = {"eq": "ne", "ne": "eq", "lt": "ge", "ge": "lt", "gt": "le", "le": "gt"}
@@ -92,6 +92,8 @@ class StatementLowering:
             self._do(stmt, depth)
         elif isinstance(stmt, g.For):
             self._for(stmt, depth)
+        elif isinstance(stmt, g.Atomic):
+            c_atomic.atomic_stmt(self, stmt, depth)
 
     def _decl(self, stmt: g.Decl) -> None:
         for d in stmt.items:

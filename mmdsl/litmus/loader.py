@@ -14,10 +14,18 @@ from .registry import dialect_for, format_of
 def parse_litmus(text: str, path: str | None = None) -> Program:
     """Parse litmus source text (or a Memorax `.rmm` program, by its suffix); every error carries
     file:line:col."""
-    if format_of(path) == "rmm":
+    fmt = format_of(path)
+    if fmt == "rmm":
         from .rmm import parse_rmm
 
         return parse_rmm(text, path)
+    if fmt in ("cs", "il"):
+        from . import cil
+
+        try:
+            return cil.parse_cs(text, path) if fmt == "cs" else cil.parse_il(text, path)
+        except RecursionError:
+            raise too_deep(LitmusError, text, path) from None
     text = text.removeprefix("\ufeff")  # a byte-order mark is not part of the header
     layout = split_layout(text, path)
     try:

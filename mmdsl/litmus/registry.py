@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from ..core.errors import UnsupportedError
 
 _TABLE: dict | None = None
@@ -9,12 +11,16 @@ _TABLE: dict | None = None
 # Program formats by file suffix: a litmus test names its dialect in its header; a file
 # of another format (Memorax's `.rmm`) is known by its suffix alone.
 LITMUS_SUFFIX = ".litmus"
-PROGRAM_SUFFIXES = (LITMUS_SUFFIX, ".rmm")
+PROGRAM_SUFFIXES = (LITMUS_SUFFIX, ".rmm", ".cs", ".il")
+_FORMATS = {".rmm": "rmm", ".cs": "cs", ".il": "il"}  # C#, and monodis's listing of a compiled one
 
 
 def format_of(path: str | None) -> str:
-    """``"rmm"`` for a Memorax program, ``"litmus"`` for everything else."""
-    return "rmm" if path is not None and str(path).lower().endswith(".rmm") else "litmus"
+    """``"rmm"`` for a Memorax program, ``"cs"``/``"il"`` for C# and its CIL listing, ``"litmus"``
+    for everything else."""
+    if path is None:
+        return "litmus"
+    return _FORMATS.get(Path(str(path)).suffix.lower(), "litmus")
 
 
 def _dialects() -> dict:

@@ -18,7 +18,8 @@ from __future__ import annotations
 from ..core.condition import And, Atom, Condition, Or
 from ..core.errors import LitmusError, SourcePos, UnsupportedError
 from ..core.program import (
-    OLD, Assign, Assume, BinOp, Branch, Const, Fence, Load, Nop, Program, Reg, Rmw, Store, Thread, UnOp,
+    OLD, Assign, Assume, AtomicBegin, AtomicEnd, BinOp, Branch, Const, Fence, Load, Nop, Program, Reg, Rmw, Store,
+    Thread, UnOp, atomic_block_error,
 )
 from .rmm_grammar import Node, ProcessDecl, RmmFile, VarDecl
 
@@ -194,6 +195,9 @@ class _Body:
                 raise self.low.error(f"goto to undefined label '{label}'", at)
             old = self.instrs[k]
             self.instrs[k] = Branch(None, self.labels[label], pos=old.pos, text=old.text)
+        bad = atomic_block_error(self.instrs)
+        if bad is not None:
+            raise UnsupportedError(f"{bad[1]} is not supported", self.instrs[bad[0]].pos)
         return self.instrs
 
     def lstmt(self, node: Node) -> None:
@@ -272,9 +276,21 @@ class _Body:
                     ends.append(self.emit(None))
             for j in ends:
                 self.instrs[j] = Branch(None, len(self.instrs), pos=pos, text="either")
-        elif kind == "locked_block":
-            raise self.low.error("'locked { ... }' blocks are not supported (a 'locked write' and 'cas' are)",
-                                 node.at, UnsupportedError)
+        elif kind == "locked_block":  # Memorax's atomic block; 'or' alternatives: one block each, chosen
+            tests, ends = [self.emit(None) for _ in parts[1:]], []
+            for k, stmts in enumerate(parts):
+                if k > 0:
+                    self.instrs[tests[k - 1]] = Branch(Const(1), len(self.instrs), choice=True, pos=pos,
+                                                       text="locked or")
+                begin = self.emit(None)
+                for st in stmts:
+                    self.lstmt(st)
+                end = self.emit(AtomicEnd(pos=pos, text="locked }"))
+                self.instrs[begin] = AtomicBegin(end, pos=pos, text="locked {")
+                if k < len(parts) - 1:
+                    ends.append(self.emit(None))
+            for j in ends:
+                self.instrs[j] = Branch(None, len(self.instrs), pos=pos, text="locked or")
         elif kind == "syncwr":
             raise self.low.error("'syncwr:' (a synchronised write of Memorax's VIPS model) is not supported",
                                  node.at, UnsupportedError, hint="under tso and pso write 'locked write:'")

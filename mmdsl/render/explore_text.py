@@ -55,7 +55,8 @@ def stats_text(result: Exploration) -> str:
         return (f"Stats {result.test} under {result.model}: executions explored {st['explored']}, "
                 f"complete {st['complete']}, blocked {st['blocked']}, duplicates {st['duplicates']} "
                 f"(graph machine: {st['structures']} path combinations, {st['pruned']} steps pruned by an axiom, "
-                f"{st['checks']} partial checks)\n"
+                + (f"{st['bounded']} of them by the bounds of one not monotone, " if st.get("bounded") else "")
+                + f"{st['checks']} partial checks)\n"
                 f"Time {result.test}: search {st['search_time']:.2f} s\n")
     text = (f"Stats {result.test} under {result.model}: states {st['states']}, transitions {st['transitions']}, "
             f"final machine states {st['final_states']}, deadlocks {st['deadlocks']}, "

@@ -42,7 +42,6 @@ MMDSL_GAPS = {
     "aarch64hwreqs.cat": "'rf-reg'",
     "herd.cat": "'&' between a set and a relation",  # herd runs it on RISC-V only (the Arm sets
     "pretty.cat": "'&' between a set and a relation",  # unbound there); mmdsl lowers once for all
-    "lock.cat": "'with rfe-lf from cross(...)'",  # alone, without linux-kernel.bell
 }
 
 
@@ -97,7 +96,7 @@ def test_the_models_herd7_refuses_for_the_same_missing_name_are_refused_at_the_s
 
 def test_gaps_are_refusals_by_name_not_model_errors():
     assert isinstance(mmdsl_refusal("asl-pseudo-arch.cat"), UnsupportedError)
-    assert isinstance(mmdsl_refusal("lock.cat"), UnsupportedError)
+    assert mmdsl_refusal("lock.cat") is None  # alone: tests/axiomatic/test_herd_lock_cat.py
 
 
 def test_deps_instances_gives_herds_states_counts_and_observation():

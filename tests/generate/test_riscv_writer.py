@@ -45,7 +45,7 @@ def table_and_condition(source: str) -> list[str]:
 
 
 def test_cli_writes_riscv_mp_as_diy_does(tmp_path):
-    r = runner.invoke(app, ["generate", "--relax", "PodWW,PodRR", "--safe", "Rfe,Fre", "--size", "4",
+    r = runner.invoke(app, ["generate", "--mix", "--relax", "PodWW,PodRR", "--safe", "Rfe,Fre", "--size", "4",
                             "--threads", "2", "--arch", "RISCV", "-o", str(tmp_path)])
     assert r.exit_code == 0, r.output
     written = (tmp_path / "MP.litmus").read_text()

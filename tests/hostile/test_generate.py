@@ -20,11 +20,22 @@ runner = CliRunner()
     ["--relax", "SyncdWR"], ["--relax", "DpDatadR"], ["--relax", "PodWR", "--arch", "PPC"],
     ["--relax", "PodWR"],  # no external edge to close a cycle
     ["--relax", "DpAddrdR", "--safe", "Rfe,Fre,PodWW"],  # X86 cannot write dependencies
+    ["--relax", "PodWR", "--safe", "Fre", "--mode", "thin"],  # a diy mode not done here
+    ["--relax", "PodWR", "--safe", "Fre", "--mode", ""],
+    ["--from-model", "tso", "--against", "sc", "--numeric"],
+    ["--relax", "PodWR", "--safe", "Fre", "--names", "7.6"],
 ])
 def test_bad_input_exits_2_without_traceback(args):
     r = runner.invoke(app, ["generate", *args])
     assert r.exit_code == 2, r.output
     assert "Traceback" not in r.output and ("error" in r.output or "unsupported" in r.output)
+
+
+@pytest.mark.parametrize("mode", ["sc", "ppo", "default", "critical"])
+def test_a_big_search_stops_at_the_timeout_in_every_mode(mode):
+    edges = parse_edge_list("Pod**,Pos**,Rfe,Fre,Coe,Rfi,Fri,Coi,MFenced**", {"mfence": "mfence"})
+    with pytest.raises(TimeLimitError):
+        enumerate_cycles([], edges, Bounds(size=16, threads=8, max_count=10**9, timeout=0.5, mode=mode))
 
 
 def test_a_big_search_stops_at_the_timeout():

@@ -79,7 +79,7 @@ def test_match_with_and_assert_over_sets_empty_on_every_execution(tmp_path):
 @pytest.mark.parametrize("text, words, line", [
     ("M\nassert empty po\n", "cat 'assert'", 2),
     ("M\nlet s = match po with || {} -> po end\nacyclic s\n", "'match ... with' over the events or pairs", 2),
-    ("M\nwith x from {po, rf}\nacyclic x\n", "'with x from this set of choices'", 2),
+    ("M\nwith x from po\nacyclic x\n", "not a set of relations", 2),
     ("M\nacyclic po | iico_data\n", "'iico_data'", 2),  # register-level: only in a catdep model
     ("M\nacyclic [B]; po\n", "'B'", 2),
 ])

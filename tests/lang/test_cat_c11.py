@@ -87,9 +87,9 @@ def test_generate_orders_over_an_empty_set_is_the_empty_order(tmp_path):
 
 @pytest.mark.parametrize("text, words, line, col", [
     ('"r"\nwith mo from generate_orders(R, po)\n', "with S not only writes", 2, 1),
-    ('"r"\nwith S from cross(x)\n', "'with S from cross(...)'", 2, 1),
-    ('"r"\nwith S from {po, rf}\n', "'with S from this set of choices'", 2, 1),
-    ('"r"\nacyclic po | (LF * W)\n', "built-in 'LF'", 2, 15),
+    ('"r"\nwith S from cross(x)\n', "unknown name 'cross'", 2, 13),  # herd: unbound var (no cross.cat)
+    ('"r"\nwith S from {{po}, {rf}}\n', "choosing among sets of relations", 2, 1),
+    ('"r"\nacyclic po | (B * W)\n', "built-in 'B'", 2, 15),  # (LF: a spinlock set, see cat_linux)
     ('"r"\nlet s = let co = po in co\nacyclic s\n', "'let co = ...' inside an expression", 2, 13),
 ])
 def test_choices_mmdsl_cannot_enumerate_are_refused_by_name_at_their_place(tmp_path, text, words, line, col):

@@ -105,7 +105,7 @@ def test_errors_are_located(text, where, words):
 
 @pytest.mark.parametrize("text, words", [
     ("forbidden CS\ndata x = 0\nprocess\ntext\n  syncwr: x := 1;\n  CS: nop\n", "'syncwr:'"),
-    ("forbidden CS\ndata x = 0\nprocess\ntext\n  locked { write: x := 1 };\n  CS: nop\n", "'locked { ... }'"),
+    ("forbidden CS\ndata x = 0\nprocess\ntext\n  locked { fence };\n  CS: nop\n", "fence 'fence' inside an atomic block"),
     ("forbidden CS\ndata x = *\nprocess\ntext\n  CS: write: x := 1\n", "needs a finite domain"),
     ("forbidden CS\ndata x = 0\nprocess\ntext\n  llfence;\n  CS: nop\n", "'llfence' (a fence or synchronised read of Memorax's VIPS-M"),
     ("forbidden CS\ndata x = 0\nprocess\ntext\n  ssfence;\n  CS: nop\n", "VIPS-M"),

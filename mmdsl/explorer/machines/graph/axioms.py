@@ -22,6 +22,7 @@ from typing import Callable
 
 from ....lang.evaluate import Prepared
 from ....lang.ir import Model
+from .bounds import Bounds
 
 # the dynamic names a read step (a new rf pair) and a write step (a new co position) change
 RF_CHANGES = frozenset({"rf", "rfe", "rfi", "fr", "fre", "fri", "com"})
@@ -67,7 +68,10 @@ class AxiomPlan:
                 self.on_read.append((ax, test))
             if dyn & CO_CHANGES:
                 self.on_write.append((ax, test))
-        self.at_end = list(prepared.other_tests)  # not monotone: complete executions only
+        self.at_end = list(prepared.other_tests)  # not monotone: exactly on complete executions only
+        # ... and on every partial execution through their bounds (bounds.py), re-checked after
+        # every step: a step may shrink what a difference takes away as well as grow the rest
+        self.bounded = Bounds(model, prepared).tests if self.at_end else []
         self.monotone = [ax.name for ax, _ in prepared.prunable_tests]
         self.complete_only = [ax.name for ax, _ in self.at_end]
 

@@ -26,6 +26,7 @@ from ....axiomatic.structure import Structure
 from ....lang.evaluate import Dynamic, Prepared
 from ....relations import Rel
 from .axioms import AxiomPlan
+from .bounds import Context
 
 
 class GraphStep(NamedTuple):
@@ -58,8 +59,10 @@ class GraphMachine:
         self.locs = sorted(structure.writes_by_loc)
         self.loc_index = {loc: i for i, loc in enumerate(self.locs)}
         self.inits = [tuple(w for w in structure.writes_by_loc[loc] if events[w].init) for loc in self.locs]
+        self._init_mask = [sum(1 << w for w in inits) for inits in self.inits]
         self.checks = 0  # partial executions checked against the monotone axioms
         self.pruned = 0  # steps not enabled: the extended execution fails a monotone axiom
+        self.bounded = 0  # of those, steps cut by the bounds of a non-monotone axiom (bounds.py)
 
     # ----- the machine interface (explorer.machine.ExplorerMachine) -------------------
     def initial_state(self) -> GraphState:
@@ -113,13 +116,55 @@ class GraphMachine:
         return self.failure(state, kind) is None
 
     def failure(self, state: GraphState, kind: str) -> str | None:
-        """The first of those axioms ``state`` fails (its name), or None."""
-        tests = self.plan.tests(kind)
-        if not tests:
+        """The first of those axioms ``state`` fails (its name), or None; then the axioms that
+        are not monotone, whose lower bound no completion of ``state`` escapes (``bounds.py``)."""
+        tests, bounded = self.plan.tests(kind), self.plan.bounded
+        if not tests and not bounded:
             return None
         self.checks += 1
         d = self.dynamic(state)
-        return next((ax.name for ax, test in tests if not test(d)), None)
+        failed = next((ax.name for ax, test in tests if not test(d)), None)
+        if failed is not None or not bounded:
+            return failed
+        ctx = Context(d, self.upper(state))
+        failed = next((ax.name for ax, may_hold in bounded if not may_hold(ctx)), None)
+        if failed is not None:
+            self.bounded += 1
+        return failed
+
+    def upper(self, state: GraphState) -> Dynamic:
+        """rf and co at their largest over every completion of ``state``: each read not added
+        yet reads any write it may read, each write not placed yet is anywhere after the init."""
+        k, rf, co = state
+        n = self.n
+        rf_rows = [0] * n
+        for r, w in rf:
+            rf_rows[w] |= 1 << r
+        events = self.s.events
+        unplaced: dict = {}
+        for eid in self.schedule[k:]:
+            ev = events[eid]
+            if ev.kind == "R":
+                for w in self.options.get(eid, ()):
+                    rf_rows[w] |= 1 << eid
+            else:
+                unplaced[ev.loc] = unplaced.get(ev.loc, 0) | (1 << eid)
+        co_rows = _co_rows(n, {loc: list(order) for loc, order in zip(self.locs, state[2])})
+        for loc, mask in unplaced.items():
+            li = self.loc_index[loc]
+            placed = 0
+            for w in co[li]:
+                placed |= 1 << w
+            later = (placed & ~self._init_mask[li]) | mask
+            for w in co[li]:
+                co_rows[w] |= mask
+            m = mask
+            while m:
+                low = m & -m
+                u = low.bit_length() - 1
+                co_rows[u] |= later & ~low
+                m ^= low
+        return Dynamic(Rel(n, rf_rows), Rel(n, co_rows), self.s.internal)
 
     def candidates(self, state: GraphState) -> list[GraphStep]:
         """Every step from ``state``, enabled or not (``enabled`` keeps those the axioms allow)."""

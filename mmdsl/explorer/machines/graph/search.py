@@ -5,7 +5,8 @@ the same paths, the same values, the same thin-air and C11 read-modify-write han
 each combination is one ``Structure``, explored by a ``GraphMachine`` from the execution
 of no event to every complete execution the axioms allow. The counts: ``explored`` partial
 executions (states, the root of each combination included), ``pruned`` steps not enabled
-(the extended execution fails a monotone axiom), ``complete`` executions the
+(the extended execution fails a monotone axiom, or -- ``bounded`` of them -- the lower
+bound of one that is not, ``bounds.py``), ``complete`` executions the
 model allows, ``blocked`` states with nothing enabled that are not allowed complete
 executions (a step every choice of which breaks a monotone axiom, or a complete execution
 that fails a non-monotone axiom or its path's values), and ``duplicates`` (complete
@@ -66,7 +67,7 @@ def explore_graph(program: Program, model: Model, *, max_states: int, target=Non
     checked_model, locations, traces, extra = program_paths(program, model, loops)
     states: Counter = Counter()
     counts = [0, 0]
-    stats = {"explored": 0, "complete": 0, "blocked": 0, "duplicates": 0, "checks": 0, "pruned": 0,
+    stats = {"explored": 0, "complete": 0, "blocked": 0, "duplicates": 0, "checks": 0, "pruned": 0, "bounded": 0,
              "structures": 0}
     found: dict = {"trace": None, "final": None, "first": None}
     for combo, thin_air in combinations(traces, extra):
@@ -92,6 +93,7 @@ def explore_graph(program: Program, model: Model, *, max_states: int, target=Non
         _search(machine, on_leaf, stats, found, max_states)
         stats["checks"] += machine.checks
         stats["pruned"] += machine.pruned
+        stats["bounded"] += machine.bounded
     result_class = result_class or Exploration
     result = result_class(test=program.name, model=model.name, engine=ENGINE, condition=cond,
                           states=dict(states), positive=counts[0], negative=counts[1], path=program.path)

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from ....core.errors import UnsupportedError
 from ....core.events import EventShape
-from ....core.program import Assign, Branch, Fence, Load, Rmw, Store, StoreCond, Thread
+from ....core.program import Assign, Branch, Fence, Load, Rmw, Store, StoreCond, Thread, in_atomic_block
 from ....lang.ir import ADDR_PO_CTRL, Model, ctrl_fence_of
 from ....lang.table import compiled_dependencies, compiled_fences, compiled_table
 
@@ -24,20 +24,18 @@ GUARD_RELATION = {G_CTRL: "ctrl", G_ADDR: "addr;po"}
 NEVER = 0  # the later operation waits for the earlier one
 DIFFERENT = 1  # it may go first when the two locations differ
 ALWAYS = 2  # it may go first, whatever the locations
-BIND = 3  # (RVWMO rule 2) a read may go first; at its own location only if the earlier read reads the same write
 
 
 def require_explorable(model: Model) -> None:
-    """Raise when the model is not given by a reordering table (and the standard axioms, or RVWMO's)."""
+    """Raise when the model is not given by a reordering table and the standard axioms."""
     own = [a for a in model.axioms if not a.default]
-    if own and not _rvwmo(model):
+    if own:
         names = ", ".join(a.name for a in own)
         raise UnsupportedError(
             f"model '{model.name}' is not supported by the explorer: it defines its own axioms ({names}); "
             "the explorer runs models given by a reordering table",
             own[0].pos,
-            hint="besides the standard axioms, the explorer knows RVWMO's: a table model whose lets and "
-                 "axioms are exactly those of models/riscv.mm",
+            hint="explore and run --engine explorer run it on the execution-graph machine (docs/explorer.md)",
         )
     if model.table is None:
         raise UnsupportedError(
@@ -45,16 +43,8 @@ def require_explorable(model: Model) -> None:
             "the explorer runs models given by a reordering table")
 
 
-def _rvwmo(model: Model) -> bool:
-    from .rvwmo import is_rvwmo
-
-    return is_rvwmo(model)
-
-
 class ModelRules:
     """The table of one model as class-pair booleans, plus its fences and forwarding."""
-
-    rvwmo = False  # RVWMO's rules beyond the table (``rvwmo.RvwmoRules``)
 
     def __init__(self, model: Model):
         require_explorable(model)
@@ -122,11 +112,6 @@ class ModelRules:
 
 
 def _build_rules(model: Model) -> ModelRules:
-    require_explorable(model)
-    if any(not a.default for a in model.axioms):  # RVWMO's (require_explorable checked it)
-        from .rvwmo import RvwmoRules
-
-        return RvwmoRules(model)
     return ModelRules(model)
 
 
@@ -135,12 +120,13 @@ def model_rules(model: Model) -> ModelRules:
     return model.compiled("explorer-rules", _build_rules)
 
 
-def instruction_shapes(ins) -> tuple[EventShape, ...]:
-    """The shapes of the events a memory instruction performs (both halves of an RMW)."""
+def instruction_shapes(ins, atomic: bool = False) -> tuple[EventShape, ...]:
+    """The shapes of the events a memory instruction performs (both halves of an RMW);
+    ``atomic``: the instruction is inside an atomic block, whose accesses are RMW events."""
     if isinstance(ins, Load):
-        return (EventShape("R", False, False, ins.annots),)
+        return (EventShape("R", atomic, False, ins.annots),)
     if isinstance(ins, (Store, StoreCond)):  # a store-conditional's write (when it succeeds)
-        return (EventShape("W", False, False, ins.annots),)
+        return (EventShape("W", atomic, False, ins.annots),)
     if isinstance(ins, Rmw):
         return (EventShape("R", True, False, ins.annots), EventShape("W", True, False, ins.annots))
     if isinstance(ins, Fence):
@@ -157,7 +143,7 @@ class ThreadRules:
         # first (an RMW's read half unsequenced with its arguments needs nothing: its write,
         # performed with it, follows them)
         self.unsequenced = frozenset((i, j) for i, j, reads_only in thread.unsequenced if not reads_only)
-        if self.unsequenced and (rules.rvwmo or rules.model.per_thread):
+        if self.unsequenced and rules.model.per_thread:
             i, j = min(self.unsequenced)
             raise UnsupportedError(
                 f"operands of one C expression evaluated unsequenced ({thread.name}: '{thread.instrs[j].text}') "
@@ -166,9 +152,10 @@ class ThreadRules:
         self.shapes: list[EventShape] = []
         self.halves: dict[int, tuple[int, ...]] = {}  # instruction index -> descriptor ids
         self.instr_of: list[int] = []
+        inside = in_atomic_block(thread.instrs)
         for k, ins in enumerate(thread.instrs):
             ids = []
-            for shape in instruction_shapes(ins):
+            for shape in instruction_shapes(ins, k in inside):
                 ids.append(len(self.shapes))
                 self.shapes.append(shape)
                 self.instr_of.append(k)
@@ -219,9 +206,10 @@ class ThreadRules:
         # (a data dependency only ever makes a write wait)
         self.value_speculation = {"addr": self._relaxed("addr", reads, access),
                                   "data": self._relaxed("data", reads, [k for k in access if self.is_write[k]])}
-        self.no_forward_from = [False] * n  # writes a read may not take its value from (RVWMO rule 3)
         self.atomic = {k: self._indistinguishable(ids, thread.instrs[k])
                        for k, ids in self.halves.items() if len(ids) == 2}
+        if inside:
+            self._check_atomic_blocks(thread, inside)
         model = rules.model
         # a per-thread model's cumulative fences stay pending until performed (explorer/machines/propagation/propagation.py)
         self.cumulative = {}
@@ -304,6 +292,26 @@ class ThreadRules:
             if any(h[d][r] != h[d][w] for h in self.hold.values()):  # a guess holds back one half only
                 return False
         return True
+
+    def _check_atomic_blocks(self, thread: Thread, inside: set[int]) -> None:
+        """An atomic block is performed when it is issued (``transitions``), so no later access
+        of the thread may go before it: refuse a model whose table lets one."""
+        block = [d for d in range(len(self.shapes)) if self.instr_of[d] in inside]
+        loops = thread.has_loops()  # then any access may come after a block
+        for d in block:
+            for k in range(len(self.shapes)):
+                earlier = not loops and self.instr_of[k] < self.instr_of[d]
+                if self.is_fence[k] or self.instr_of[k] in inside or earlier:
+                    continue
+                if self.overtake[d][k] != NEVER:
+                    ins = thread.instrs[self.instr_of[k]]
+                    raise UnsupportedError(
+                        f"model '{self.rules.model.name}' lets an access be performed before an earlier "
+                        f"atomic block ({thread.name}: '{ins.text}' after a {self.shapes[d].kind} of the block); "
+                        "the explorer performs an atomic block when it is issued, so it cannot run this "
+                        "model exactly", ins.pos,
+                        hint="atomic blocks run under models whose table keeps every later access after "
+                             "an RMW (tso, pso, pso-cas, sc)")
 
     def _relaxed(self, relation: str, reads: list[int], access: list[int]) -> str | None:
         """Why an access may overtake a read it depends on by ``relation`` (words), or None."""

@@ -5,7 +5,7 @@ fences that have nothing left to hold (the one-memory machine's ordering rules).
 from __future__ import annotations
 
 from .deferred import placeholders, resolve
-from .enabling import ALWAYS, BIND, DIFFERENT, G_ADDR, G_CTRL
+from .enabling import ALWAYS, DIFFERENT, G_ADDR, G_CTRL
 from .reservations import resolve_op
 from .state import FENCE, GUARD, RESV, RMW
 
@@ -13,15 +13,13 @@ def may_pass(rules, pending, p: int, ks: tuple, loc: int, src: int):
     """May descriptors ``ks`` (performed now at ``loc``) go before every earlier pending operation?
 
     None when not; otherwise the positions of compare-and-swaps that must commit to
-    fail for it, and of the earlier reads of the location it binds (RVWMO rule 2: they
-    must read the write it reads). Same-location writes at or before the forwarding
+    fail for it. Same-location writes at or before the forwarding
     source ``src`` are passed by forwarding (the table alone decides); fences between
     hold their pairs.
     """
     ov, fwd, fb, is_write = rules.overtake, rules.forward, rules.fence_before, rules.is_write
     held = 0  # earlier descriptors some fence between keeps before ks
     commits = ()
-    binds = ()
     unsequenced = rules.unsequenced
     me = pending[p][3]
     floor = me  # the lowest instruction between (a loop re-evaluating an expression goes back)
@@ -73,11 +71,6 @@ def may_pass(rules, pending, p: int, ks: tuple, loc: int, src: int):
                         continue
                     if same and j <= src and is_write[dj] and fwd[dj][k]:
                         continue
-                    if code == BIND:  # a store between that k forwards from, or j reads k's write
-                        if not same or src > j:
-                            continue
-                        binds += (j,)
-                        continue
                     passed = False
                     break
             if not passed:
@@ -85,7 +78,7 @@ def may_pass(rules, pending, p: int, ks: tuple, loc: int, src: int):
                     commits += (j,)
                     continue
                 return None
-    return commits, binds
+    return commits
 
 
 def issued_for_sure(rules, pending, src: int) -> bool:

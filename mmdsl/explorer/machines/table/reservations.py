@@ -1,10 +1,9 @@
-"""Reservations on the explorer: RMW halves, load-reserved / store-conditional pairs, bound loads.
+"""Reservations on the explorer: RMW halves and load-reserved / store-conditional pairs.
 
 A thread *holds* a location when another thread's write to it would break an atomicity
 the model requires: the write half of a split read-modify-write is pending (RMW
-atomicity), a load-reserved it performed keeps a reservation (``RESV``) its
-store-conditional will need, or a load was bound by RVWMO's rule 2 to read the write a
-later load of its location already read. ``reservations`` gives the locations a thread
+atomicity), or a load-reserved it performed keeps a reservation (``RESV``) its
+store-conditional will need. ``reservations`` gives the locations a thread
 holds; the search lets no other thread write them. The lr/sc helpers edit a pending list
 when a store-conditional or a newer load-reserved is issued.
 """
@@ -12,7 +11,7 @@ when a store-conditional or a newer load-reserved is issued.
 from __future__ import annotations
 
 from .deferred import after, evaluate, resolve
-from .state import BOUND, CONSUMED, GUARD, HALF, PAIRED, READ, RESV, RMW, WRITE
+from .state import CONSUMED, GUARD, HALF, PAIRED, READ, RESV, RMW, WRITE
 
 
 def reservations(pending: tuple) -> int:
@@ -29,9 +28,8 @@ def reservations(pending: tuple) -> int:
             loc = o[2]
             if not o[5] or not any(e[2] == loc and (e[0] == WRITE or e[0] == HALF) for e in pending[:j]):
                 mask |= 1 << loc
-        elif kind == RESV or (kind == READ and o[4] & BOUND):
-            # a load-reserved's reservation, a load bound to read the write a later load read:
-            # from when no own write of the location is pending before it
+        elif kind == RESV:
+            # a load-reserved's reservation: from when no own write of the location is pending before it
             loc = o[2]
             if not any(e[2] == loc and (e[0] == WRITE or e[0] == HALF) for e in pending[:j]):
                 mask |= 1 << loc

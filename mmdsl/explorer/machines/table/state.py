@@ -7,8 +7,7 @@ memory operations in program order. Everything is a tuple, so a state is its own
 canonical hashable key. Pending operations are tuples whose first field is their kind:
 
 * ``(READ, d, loc, instr, flags)``               a load; its value goes to placeholder ``("?", pos)``;
-  ``flags``: BOUND (a later load of its location went first: it must read the same write),
-  CONSUMED (a load-reserved an sc, or a newer lr, has ended), PAIRED (its sc will succeed)
+  ``flags``: CONSUMED (a load-reserved an sc, or a newer lr, has ended), PAIRED (its sc will succeed)
 * ``(WRITE, d, loc, instr, value)``              a store (value possibly deferred); a succeeding
   store-conditional has a sixth field, True: its status register waits for it and reads 0
 * ``(RMW, dR, loc, instr, dW, new, cond, must_fail, may_fail)``  a read-modify-write not yet read
@@ -32,17 +31,17 @@ from ....axiomatic.checker import observed_keys
 from ....core.condition import FinalState
 from ....core.errors import UnsupportedError
 from ....core.program import (
-    Assign, Assume, Branch, Fence, Load, Nop, Program, Rmw, Store, StoreCond,
+    Assign, Assume, AtomicBegin, AtomicEnd, Branch, Fence, Load, Nop, Program, Rmw, Store, StoreCond,
 )
 from .deferred import compile_expr
 from .enabling import G_CTRL, ModelRules, ThreadRules
 
 READ, WRITE, RMW, HALF, FENCE, GUARD, RESV = range(7)
 KIND_TEXT = {READ: "R", WRITE: "W", RMW: "RMW", HALF: "W*", FENCE: "F", GUARD: "?", RESV: "res"}
-BOUND, CONSUMED, PAIRED = 1, 2, 4  # flags of a pending READ
+CONSUMED, PAIRED = 2, 4  # flags of a pending READ
 
 # compiled instructions: (opcode, ...)
-I_NOP, I_LOAD, I_STORE, I_RMW, I_FENCE, I_ASSIGN, I_BRANCH, I_ASSUME, I_SC = range(9)
+I_NOP, I_LOAD, I_STORE, I_RMW, I_FENCE, I_ASSIGN, I_BRANCH, I_ASSUME, I_SC, I_ATOMIC = range(10)
 
 
 class CompiledThread:
@@ -63,7 +62,7 @@ class CompiledThread:
         self.init_regs = tuple(thread.reg_init.get(r, 0) for r in self.reg_names)
         self.code = [self._compile(k, ins) for k, ins in enumerate(thread.instrs)]
         self.length = len(self.code)
-        self.uses_rmw = any(c[0] in (I_RMW, I_SC) for c in self.code)
+        self.uses_rmw = any(c[0] in (I_RMW, I_SC, I_ATOMIC) for c in self.code)
         # load-reserved descriptors, and per pc (and the end): may a store-conditional still be issued?
         self.lr_desc = frozenset(rules.halves[k][0] for k, ins in enumerate(thread.instrs)
                                  if isinstance(ins, Load) and "lr" in ins.annots)
@@ -112,8 +111,10 @@ class CompiledThread:
             return (I_BRANCH, c(ins.cond), ins.target)
         if isinstance(ins, Assume):
             return (I_ASSUME, c(ins.cond))
-        if isinstance(ins, Nop):
+        if isinstance(ins, (Nop, AtomicEnd)):  # an atomic block's end is reached inside its step
             return (I_NOP,)
+        if isinstance(ins, AtomicBegin):
+            return (I_ATOMIC, ins.end)
         raise UnsupportedError(f"instruction {type(ins).__name__} is not supported by the explorer", ins.pos)
 
     def skip_nops(self, pc: int) -> int:
@@ -135,8 +136,8 @@ class Machine:
         if not program.state_property:  # the argument of spin_loops is about final states
             for t in self.threads:
                 t.spin_edges = spin_back_edges(t.thread)
-        # reservations (RMW halves, lr, loads bound by RVWMO's rule 2) block other threads' writes
-        self.uses_rmw = any(t.uses_rmw for t in self.threads) or rules.rvwmo
+        # reservations (RMW halves, lr) block other threads' writes
+        self.uses_rmw = any(t.uses_rmw for t in self.threads)
         self._check_dependencies()
         observed = {k for k in observed_keys(program) if k[0] == "reg"}
         if program.filter is not None:

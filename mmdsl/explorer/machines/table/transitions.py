@@ -26,6 +26,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from ....core.errors import MmdslError, UnsupportedError
+from .atomic_block import block_may_go, run_block
 from .deferred import evaluate, is_deferred, resolve, waits_for_reads, with_old
 from .enabling import G_ADDR, G_CTRL
 from .passing import drop_dead_fences, holds, issued_for_sure, may_pass
@@ -33,7 +34,8 @@ from .reservations import (
     drop_reservations, end_reservations, latest_lr, remove_entry, reservations, resolve_op, store_conditional,
 )
 from .state import (
-    BOUND, CONSUMED, FENCE, GUARD, HALF, I_ASSIGN, I_ASSUME, I_BRANCH, I_FENCE, I_LOAD, I_RMW, I_SC, I_STORE,
+    CONSUMED, FENCE, GUARD, HALF, I_ASSIGN, I_ASSUME, I_ATOMIC, I_BRANCH, I_FENCE, I_LOAD, I_RMW, I_SC,
+    I_STORE,
     PAIRED, READ, RESV, RMW, WRITE, Machine,
 )
 
@@ -63,7 +65,6 @@ class Transition(NamedTuple):
     loc: int = -1
     outcome: int = R_PLAIN
     guess: object = None  # issue on a guess: the branch taken (bool) or the address (location name)
-    binds: tuple = ()  # positions of earlier reads of the location that must read the same write (RVWMO rule 2)
 
 
 class PendingLimit(MmdslError):
@@ -106,7 +107,7 @@ class Semantics:
             for h in held:
                 anyheld |= h
             self.others = others = [0 if not anyheld else _others(held, t) for t in range(len(threads))]
-            keys = [(t, ts, mem if any(o[0] == RMW for o in ts[2]) else None, others[t])
+            keys = [(t, ts, mem if any(o[0] == RMW for o in ts[2]) or self._at_block(t, ts) else None, others[t])
                     for t, ts in enumerate(threads)]
         else:
             keys = list(enumerate(threads))
@@ -132,7 +133,7 @@ class Semantics:
             if o[0] == GUARD and o[4].__class__ is not tuple:  # resolved and still here: wrong
                 return MISSPECULATED
         try:
-            issue = self._issue(t, ts)
+            issue = self._issue(t, ts, mem, reserved)
         except UnsupportedError as err:
             raise located(err, self.m.threads[t], ts[0]) from None
         if issue is False:
@@ -151,7 +152,12 @@ class Semantics:
                         trs.append(tr)
         return trs
 
-    def _issue(self, t: int, ts):
+    def _at_block(self, t: int, ts) -> bool:
+        """Is thread ``t`` about to issue an atomic block (whose step reads memory)?"""
+        th = self.m.threads[t]
+        return ts[0] < th.length and th.code[ts[0]][0] == I_ATOMIC
+
+    def _issue(self, t: int, ts, mem=None, reserved: int = 0):
         """The issue transitions of thread ``t`` (several when it guesses), None when it must wait,
         False when its assume failed."""
         pc, regs, pending = ts
@@ -192,6 +198,11 @@ class Semantics:
             # addresses guessed before the latest read a branch before it uses (addr;po;ctrl+FENCE)
             if any(o[0] == GUARD and (o[1] == G_CTRL or o[3] < late) for o in pending):
                 return None
+        elif op == I_ATOMIC:  # performed as it is issued (atomic_block)
+            done = run_block(self.m, th, pc, regs, mem)
+            if done is None or not block_may_go(th, pending, pc, done[2], done[1], reserved):
+                return None
+            return [Transition(t, ISSUE, pc, access=WRITES if done[1] else READS)]
         elif op == I_ASSUME:
             v = evaluate(c[1], regs)
             if is_deferred(v):
@@ -234,19 +245,13 @@ class Semantics:
         if kind == READ:
             src = self._source(pending, p, loc)
             if src >= 0:
-                if is_deferred(pending[src][4]) or rules.no_forward_from[pending[src][1]]:
+                # the forwarding models' dep ; rfi
+                if is_deferred(pending[src][4]) or not issued_for_sure(rules, pending, src):
                     return None
-                # the forwarding models' dep ; rfi (RVWMO has its own rules 12-13 instead)
-                if not rules.rules.rvwmo and not issued_for_sure(rules, pending, src):
-                    return None
-                # RVWMO rule 12: not from a write whose address is still a guess (addr)
-                if rules.rules.rvwmo and src > 0 and pending[src - 1][0] == GUARD and pending[src - 1][1] == G_ADDR:
-                    return None
-            past = may_pass(rules, pending, p, (d,), loc, src)
-            if past is None:
+            commits = may_pass(rules, pending, p, (d,), loc, src)
+            if commits is None:
                 return None
-            commits, binds = past
-            tr = Transition(t, PERFORM, p, src, commits, LOCAL if src >= 0 else READS, loc, binds=binds)
+            tr = Transition(t, PERFORM, p, src, commits, LOCAL if src >= 0 else READS, loc)
             th = self.m.threads[t]
             if d in th.lr_desc:  # a load-reserved: take the reservation an sc will need, or not
                 flags = op[4]
@@ -258,10 +263,10 @@ class Semantics:
         if kind == WRITE or kind == HALF:
             if is_deferred(op[4]):
                 return None
-            past = may_pass(rules, pending, p, (d,), loc, -1)
-            if past is None or (reserved >> loc) & 1:
+            commits = may_pass(rules, pending, p, (d,), loc, -1)
+            if commits is None or (reserved >> loc) & 1:
                 return None
-            return Transition(t, PERFORM, p, -1, past[0], WRITES, loc)
+            return Transition(t, PERFORM, p, -1, commits, WRITES, loc)
         # a read-modify-write not yet read
         new, cond, must_fail = op[5], op[6], op[7]
         if cond is not None and waits_for_reads(cond):
@@ -271,23 +276,21 @@ class Semantics:
         if atomic:
             if waits_for_reads(new):
                 return None
-            past = may_pass(rules, pending, p, (d, op[4]), loc, -1)
-            if past is None:
+            commits = may_pass(rules, pending, p, (d, op[4]), loc, -1)
+            if commits is None:
                 return None
-            commits = past[0]
             old, src = mem[loc], -1
         else:
             src = self._source(pending, p, loc)
             if src >= 0:
                 old = pending[src][4]
-                if is_deferred(old) or (not rules.rules.rvwmo and not issued_for_sure(rules, pending, src)):
+                if is_deferred(old) or not issued_for_sure(rules, pending, src):
                     return None
             else:
                 old = mem[loc]
-            past = may_pass(rules, pending, p, (d,), loc, src)
-            if past is None:
+            commits = may_pass(rules, pending, p, (d,), loc, src)
+            if commits is None:
                 return None
-            commits = past[0]
         ok = True if cond is None else bool(with_old(cond, old))
         if not ok:
             if blocking:
@@ -332,6 +335,14 @@ class Semantics:
         t = tr[0]
         ts = threads[t]
         memo = self._apply_memo
+        if tr[1] == ISSUE and self._at_block(t, ts):
+            th = self.m.threads[t]
+            regs, writes, _ = run_block(self.m, th, ts[0], ts[1], mem)
+            nxt = th.skip_nops(th.code[ts[0]][1] + 1)
+            for loc, value in writes.items():
+                mem = mem[:loc] + (value,) + mem[loc + 1:]
+            done = (nxt, th.canonical(nxt, regs), ts[2])
+            return (mem, threads[:t] + (done,) + threads[t + 1:])
         if tr[1] == ISSUE:
             key = (ts, tr)
             done = memo.get(key)
@@ -443,8 +454,6 @@ class Semantics:
         removed = True
         value = None  # what placeholder p resolves to
         write = None
-        if tr.binds:
-            pending = tuple(o[:4] + (o[4] | BOUND,) if j in tr.binds else o for j, o in enumerate(pending))
         if kind == READ:
             value = pending[tr.source][4] if tr.source >= 0 else read
             if tr.outcome == LR_RESERVES:  # the reservation stays in the load's place

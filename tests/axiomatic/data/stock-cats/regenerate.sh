@@ -30,3 +30,7 @@ run deps-instances.cat deps-instances.herd.txt $(ls litmus/classic/*.litmus litm
 # <herd-cats> as its library and with its own): from the repository root,
 #   python bench/count_stock_cats.py ../shared/reference/herd-cats --herd herd7 \
 #       --csv tests/axiomatic/data/stock-cats/stock-cat-loads.csv
+# lock.cat alone (no linux-kernel.bell; herd7 runs it on the C sets): every Linux-kernel
+# test (with linux-kernel.def's macros) and every C11 test
+run lock.cat lock-linux.herd.txt litmus/linux/tests/*.litmus
+run lock.cat lock-c11.herd.txt $(find litmus/c11/tests -name '*.litmus' | sort)
