@@ -1,0 +1,162 @@
+"""``mmdsl check --atomicity``: explore a C program's whole state space under sc, then judge each
+ATOMIC_BEGIN/ATOMIC_END block per mode: checked, noise (possibly not atomic) or error
+(definitely not atomic: it may not complete, or it read a value another thread wrote inside it)."""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass, field
+
+from ...core.errors import UnsupportedError
+from ...explorer import DEFAULT_MAX_STATES, explore_space
+from ...explorer.search import path_to
+from ...lang.ir import Model
+from ...litmus.cprog import CProgram
+from ...litmus.cprog.atomic_blocks import open_blocks
+from ..mapping import compile_orders
+from ..verdict import _dead_state, _values, trace_lines
+from .facts import SpaceFacts
+from .patterns import product_path, search_patterns
+
+# The seed's Table 1 columns: (I) MC-ind, (L) MC-mover, (C) both, (W) both with the revised movers.
+COLUMNS = {"I": ("ind",), "L": ("mover",), "C": ("ind", "mover"), "W": ("ind", "revised")}
+
+
+@dataclass
+class BlockReport:
+    """One block's verdict per column, and the evidence."""
+
+    number: int
+    name: str
+    where: str
+    entered: bool
+    verdicts: dict = field(default_factory=dict)  # column -> "checked" | "noise" | "error" | "not reached"
+    definite: str | None = None  # why it is definitely not atomic
+    trace: list = field(default_factory=list)  # the witnessing execution of ``definite``
+    possible: dict = field(default_factory=dict)  # mode -> (why, trace) of its first broken pattern
+
+    def as_json(self) -> dict:
+        return {"block": self.name, "at": self.where, "entered": self.entered, "verdicts": self.verdicts,
+                "definitely_not_atomic": self.definite, "trace": self.trace,
+                "possibly_not_atomic": {m: {"why": w, "trace": t} for m, (w, t) in self.possible.items()}}
+
+
+@dataclass
+class AtomicityResult:
+    """Every block's report, the counts per column (the seed's check / noise / error) and the search's size."""
+
+    program: str
+    model: str
+    blocks: list
+    stats: dict
+    races: dict  # location -> why it is race-free, or None
+
+    def counts(self, column: str) -> dict:
+        out = {"check": 0, "noise": 0, "error": 0}
+        for b in self.blocks:
+            v = b.verdicts[column]
+            if v != "not reached":
+                out["check" if v == "checked" else v] += 1
+        return out
+
+    @property
+    def error(self) -> bool:
+        return any(b.definite for b in self.blocks)
+
+    def as_json(self) -> dict:
+        return {"program": self.program, "model": self.model, "stats": self.stats,
+                "counts": {c: self.counts(c) for c in COLUMNS}, "blocks": [b.as_json() for b in self.blocks],
+                "locations": self.races}
+
+
+def check_atomicity(cp: CProgram, model: Model, *, max_states: int = DEFAULT_MAX_STATES) -> AtomicityResult:
+    """Explore every interleaving of ``cp`` (no reduction: every path is judged) and judge its blocks."""
+    if model.name != "sc" or model.per_thread:
+        raise UnsupportedError(f"--atomicity under model '{model.name}'",
+                               None, hint="atomicity is judged over interleavings: run it with -m sc")
+    if not cp.atomic_blocks:
+        raise UnsupportedError(f"--atomicity on {cp.program.name}: the program marks no block",
+                               None, hint="put ATOMIC_BEGIN(); ... ATOMIC_END(); (#include <atomicity.h>) "
+                                          "around each block meant to be atomic")
+    program = compile_orders(cp.program, model)
+    space = explore_space(program, model, target=lambda values: False, por=False, order="bfs",
+                          max_states=max_states, graph=True, truncate=False)
+    found, machine = space.found, space.machine
+    facts = SpaceFacts(machine, found)
+    flags, parents = search_patterns(facts, len(cp.atomic_blocks))
+    stuck = _may_not_complete(cp, facts)
+    reports = []
+    for block in cp.atomic_blocks:
+        f = flags[block.number]
+        rep = BlockReport(block.number, block.name, str(block.pos), f.entered > 0)
+        if block.number in stuck:
+            rep.definite, sid = stuck[block.number]
+            rep.trace = trace_lines(machine, path_to(found, sid))
+        elif f.stale is not None:
+            node, why = f.stale
+            rep.definite = why
+            rep.trace = _product_trace(found, machine, parents, node)
+        for mode, (node, why) in f.broken.items():
+            rep.possible[mode] = (why, _product_trace(found, machine, parents, node))
+        for column, modes in COLUMNS.items():
+            if not rep.entered:
+                rep.verdicts[column] = "not reached"
+            elif rep.definite:
+                rep.verdicts[column] = "error"
+            elif all(m in f.broken for m in modes):
+                rep.verdicts[column] = "noise"
+            else:
+                rep.verdicts[column] = "checked"
+        reports.append(rep)
+    stats = {"states": found.states, "transitions": found.transitions, "product_states": len(parents),
+             "threads": len(machine.threads)}
+    races = {loc: facts.race_free(loc) for loc in sorted(facts.locations)}
+    return AtomicityResult(program.name, model.name, reports, stats, races)
+
+
+def _product_trace(found, machine, parents, node) -> list[str]:
+    states = found.state_list
+    return trace_lines(machine, [(states[src], tr) for src, _dst, tr in product_path(parents, node)])
+
+
+def _may_not_complete(cp: CProgram, facts: SpaceFacts) -> dict:
+    """Blocks some thread is in at a state from which it can never leave them: block -> (why, state id).
+
+    Lipton's restriction R1 (the seed's must-complete check): from every reachable state where
+    a thread is inside a block, some path takes it out. Dead states that are no execution (an
+    assumption failed, a loop ran past --unroll) count as leaving. A deadlock is reported as one.
+    """
+    found, machine = facts.found, facts.m
+    states = found.state_list
+    preds: dict[int, list] = {}
+    for src, dst, _tr in found.edges:
+        preds.setdefault(dst, []).append(src)
+    cut = set()
+    for sid in found.deadlock_ids:
+        kind, _ = _dead_state(cp, machine, states[sid], _values(machine, states[sid]))
+        if kind != "deadlock":
+            cut.add(sid)
+    out: dict = {}
+    for t in range(len(machine.threads)):
+        good = {sid for sid in range(found.states) if sid in cut or facts.region(states[sid], t) == 0}
+        queue = deque(good)
+        while queue:
+            for p in preds.get(queue.popleft(), ()):
+                if p not in good:
+                    good.add(p)
+                    queue.append(p)
+        dead = [sid for sid in found.deadlock_ids if sid not in good]
+        for sid in dead + [sid for sid in range(found.states) if sid not in good]:  # a deadlock first
+            blocks = [b for b in open_blocks(facts.region(states[sid], t)) if b not in out]
+            if not blocks:
+                continue
+            name = machine.threads[t].name
+            if sid in found.deadlock_ids:
+                _kind, blocked = _dead_state(cp, machine, states[sid], _values(machine, states[sid]))
+                waits = "; ".join(f"{b.thread} at {b.where} waits for {b.waits_for}" for b in blocked)
+                why = f"deadlock with {name} inside the block ({waits})"
+            else:
+                why = f"{name} can never leave the block from here (it waits forever)"
+            for b in blocks:
+                out[b] = (why, sid)
+    return out

@@ -1,0 +1,15 @@
+/* mmdsl's <atomicity.h>: ATOMIC_BEGIN(); ... ATOMIC_END(); marks a block its author means to be
+   atomic (Flanagan and Qadeer's `atomic`), checked by `mmdsl check --atomicity`. Under any other
+   C compiler the two macros expand to nothing, so an annotated program still compiles and runs. */
+#ifndef MMDSL_ATOMICITY_H
+#define MMDSL_ATOMICITY_H
+#ifdef __mmdsl__
+void __mmdsl_atomic_begin(void);
+void __mmdsl_atomic_end(void);
+#define ATOMIC_BEGIN() __mmdsl_atomic_begin()
+#define ATOMIC_END() __mmdsl_atomic_end()
+#else
+#define ATOMIC_BEGIN() ((void)0)
+#define ATOMIC_END() ((void)0)
+#endif
+#endif
