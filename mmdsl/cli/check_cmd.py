@@ -20,6 +20,10 @@ def check(
                                               "a safe verdict says 'up to the bound'. Default: loops stay loops."),
     nondet: str = typer.Option("0:1", "--nondet", help="LO:HI, the values __VERIFIER_nondet_int() may return."),
     max_states: int = typer.Option(2_000_000, "--max-states", min=1, help="Most states to visit (an error beyond)."),
+    atomicity: bool = typer.Option(False, "--atomicity",
+                                   help="Judge each ATOMIC_BEGIN()/ATOMIC_END() block (<atomicity.h>) instead: "
+                                        "atomic, possibly not, or definitely not, with the execution."),
+    brief: bool = typer.Option(False, "--brief", help="With --atomicity: the verdicts without the traces."),
     as_json: bool = typer.Option(False, "--json", help="Machine-readable output."),
     timeout: float = timeout_option(),
 ) -> None:
@@ -36,6 +40,15 @@ def check(
     if not 0 <= hi - lo <= 64:
         raise LitmusError(f"--nondet {nondet}: {hi - lo + 1} values", None, expected="at most 65 values, LO <= HI")
     cp = load_c_program(program, unroll=unroll, nondet=tuple(range(lo, hi + 1)))
+    if atomicity:
+        from ..check.atomicity import check_atomicity
+        from ..check.atomicity.report import render as render_atomicity
+
+        found = check_atomicity(cp, load_model(model), max_states=max_states)
+        typer.echo(json.dumps(found.as_json(), indent=2) if as_json else render_atomicity(found, not brief))
+        if found.error:
+            raise typer.Exit(EXIT_MISMATCH)
+        return
     result = check_program(cp, load_model(model), max_states=max_states)
     if as_json:
         typer.echo(json.dumps(result.as_json(), indent=2))

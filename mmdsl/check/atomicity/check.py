@@ -8,8 +8,11 @@ from collections import deque
 from dataclasses import dataclass, field
 
 from ...core.errors import UnsupportedError
-from ...explorer import DEFAULT_MAX_STATES, explore_space
-from ...explorer.search import path_to
+from ...explorer import DEFAULT_MAX_STATES
+from ...explorer.machines.table.enabling import model_rules
+from ...explorer.machines.table.state import Machine
+from ...explorer.machines.table.transitions import Semantics
+from ...explorer.search import StateLimit, path_to, search
 from ...lang.ir import Model
 from ...litmus.cprog import CProgram
 from ...litmus.cprog.atomic_blocks import open_blocks
@@ -79,9 +82,7 @@ def check_atomicity(cp: CProgram, model: Model, *, max_states: int = DEFAULT_MAX
                                None, hint="put ATOMIC_BEGIN(); ... ATOMIC_END(); (#include <atomicity.h>) "
                                           "around each block meant to be atomic")
     program = compile_orders(cp.program, model)
-    space = explore_space(program, model, target=lambda values: False, por=False, order="bfs",
-                          max_states=max_states, graph=True, truncate=False)
-    found, machine = space.found, space.machine
+    found, machine = _explore(program, model, max_states)
     facts = SpaceFacts(machine, found)
     flags, parents = search_patterns(facts, len(cp.atomic_blocks))
     stuck = _may_not_complete(cp, facts)
@@ -110,8 +111,28 @@ def check_atomicity(cp: CProgram, model: Model, *, max_states: int = DEFAULT_MAX
         reports.append(rep)
     stats = {"states": found.states, "transitions": found.transitions, "product_states": len(parents),
              "threads": len(machine.threads)}
-    races = {loc: facts.race_free(loc) for loc in sorted(facts.locations)}
+    mutexes = {machine.locations[i] for i in facts.lock_locs}
+    races = {loc: ("mutex" if loc in mutexes else "") + (", " if loc in mutexes and why else "") + (why or "")
+             or None for loc, why in ((loc, facts.race_free(loc)) for loc in sorted(facts.locations))}
     return AtomicityResult(program.name, model.name, reports, stats, races)
+
+
+def _explore(program, model: Model, max_states: int):
+    """Every state, every edge, no reduction; breadth-first, so the parents give shortest paths.
+
+    A thread performs each memory operation before it issues the next (a pending list of one,
+    waited on when full): under sc an issue changes only the thread itself, so every order of
+    performs the unbounded machine has is still there, with far fewer states.
+    """
+    machine = Machine(program, model_rules(model))
+    semantics = Semantics(machine, 1, bounded=True)
+    try:
+        found = search(machine, semantics, keys=[], is_target=lambda values: False, por=False, order="bfs",
+                       max_states=max_states, keep_graph=True)
+    except StateLimit as err:
+        err.message = f"checking the atomicity of {program.name}: {err.message}"
+        raise
+    return found, machine
 
 
 def _product_trace(found, machine, parents, node) -> list[str]:
@@ -124,7 +145,10 @@ def _may_not_complete(cp: CProgram, facts: SpaceFacts) -> dict:
 
     Lipton's restriction R1 (the seed's must-complete check): from every reachable state where
     a thread is inside a block, some path takes it out. Dead states that are no execution (an
-    assumption failed, a loop ran past --unroll) count as leaving. A deadlock is reported as one.
+    assumption failed, a loop ran past --unroll) count as leaving, and so does every state after
+    a failed assertion (the execution is wrong already, ``mmdsl check`` reports it; the thread
+    left its blocks as an exception leaves a method, holding its mutexes). A deadlock is
+    reported as one.
     """
     found, machine = facts.found, facts.m
     states = found.state_list
@@ -136,9 +160,11 @@ def _may_not_complete(cp: CProgram, facts: SpaceFacts) -> dict:
         kind, _ = _dead_state(cp, machine, states[sid], _values(machine, states[sid]))
         if kind != "deadlock":
             cut.add(sid)
+    nthreads = len(machine.threads)
+    cut |= {sid for sid in range(found.states) if any(facts.failed(states[sid], u) for u in range(nthreads))}
     out: dict = {}
-    for t in range(len(machine.threads)):
-        good = {sid for sid in range(found.states) if sid in cut or facts.region(states[sid], t) == 0}
+    for t in range(nthreads):
+        good = cut | {sid for sid in range(found.states) if facts.region(states[sid], t) == 0}
         queue = deque(good)
         while queue:
             for p in preds.get(queue.popleft(), ()):

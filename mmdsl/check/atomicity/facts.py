@@ -9,6 +9,7 @@ from ...explorer.machines.table.state import FENCE, GUARD, HALF, READ, RMW, WRIT
 from ...explorer.machines.table.transitions import PERFORM, RMW_FAIL
 from ...core.program import INDEX
 from ...litmus.cprog.atomic_blocks import LOCATION
+from ...litmus.cprog.lower import ASSERT_REG
 
 LOCAL, ACQUIRE, RELEASE, ACCESS, MARKER = "local", "acquire", "release", "access", "marker"
 
@@ -62,6 +63,8 @@ class SpaceFacts:
                             if name.startswith(LOCATION) and name[len(LOCATION):].isdigit()}
         self.starts = {int(name[7:]): i for i, name in enumerate(self.locs)
                        if name.startswith("__start") and name[7:].isdigit()}
+        self.assert_reg = [th.reg_names.index(ASSERT_REG) if ASSERT_REG in th.reg_names else None
+                           for th in machine.threads]
         self.locations: dict[str, LocationFacts] = {}
         self._scan()
 
@@ -92,6 +95,11 @@ class SpaceFacts:
             if t == tid:
                 return state[0][i]
         return 0
+
+    def failed(self, state, tid: int) -> bool:
+        """Whether ``tid`` has failed an assertion (and so left for its end)."""
+        k = self.assert_reg[tid]
+        return k is not None and state[1][tid][1][k] != 0
 
     def alive(self, state, tid: int) -> bool:
         """Started and not yet at its end with nothing pending."""

@@ -129,7 +129,7 @@ def _record(out, pos: tuple, new: tuple, nxt, step) -> None:
         for k, mode in enumerate(MODES, start=1):
             if p[k] == "X" and old[k] != "X" and mode not in flags.broken:
                 flags.broken[mode] = (nxt, _why(step, mode))
-        if flags.stale is None and step.reads and step.kind == ACCESS:
+        if flags.stale is None and step.reads and step.kind == ACCESS and not step.loc.startswith("__"):
             last = dict(old[4]).get(step.loc)
             if last is not None and last != step.reads[0]:
                 flags.stale = (nxt, f"read {step.loc}={step.reads[0]} where the block had seen "
