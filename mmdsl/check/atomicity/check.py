@@ -11,7 +11,8 @@ from ...core.errors import UnsupportedError
 from ...explorer import DEFAULT_MAX_STATES
 from ...explorer.machines.table.enabling import model_rules
 from ...explorer.machines.table.state import Machine
-from ...explorer.machines.table.transitions import Semantics
+from ...core.program import Branch
+from ...explorer.machines.table.transitions import ISSUE, MISSPECULATED, Semantics
 from ...explorer.search import StateLimit, path_to, search
 from ...lang.ir import Model
 from ...litmus.cprog import CProgram
@@ -92,7 +93,7 @@ def check_atomicity(cp: CProgram, model: Model, *, max_states: int = DEFAULT_MAX
         rep = BlockReport(block.number, block.name, str(block.pos), f.entered > 0)
         if block.number in stuck:
             rep.definite, sid = stuck[block.number]
-            rep.trace = trace_lines(machine, path_to(found, sid))
+            rep.trace = _compact(trace_lines(machine, path_to(found, sid)))
         elif f.stale is not None:
             node, why = f.stale
             rep.definite = why
@@ -122,10 +123,11 @@ def _explore(program, model: Model, max_states: int):
 
     A thread performs each memory operation before it issues the next (a pending list of one,
     waited on when full): under sc an issue changes only the thread itself, so every order of
-    performs the unbounded machine has is still there, with far fewer states.
+    performs the unbounded machine has is still there, with far fewer states. ``LocalFirst``
+    then takes such a local step alone where one is enabled (see there).
     """
     machine = Machine(program, model_rules(model))
-    semantics = Semantics(machine, 1, bounded=True)
+    semantics = LocalFirst(machine, 1, bounded=True)
     try:
         found = search(machine, semantics, keys=[], is_target=lambda values: False, por=False, order="bfs",
                        max_states=max_states, keep_graph=True)
@@ -135,9 +137,50 @@ def _explore(program, model: Model, max_states: int):
     return found, machine
 
 
+class LocalFirst(Semantics):
+    """Where a thread's enabled steps are all issues, only that thread moves (an ample set of one).
+
+    An issue changes the thread's own pc, registers and pending list only: it is independent
+    of every other thread's step, cannot be disabled by one, and is invisible to the checks
+    (positions change on performs, regions are memory). Taking it first keeps every order of
+    performs, every deadlock, and every way out of a block. The cycle proviso: a backward
+    jump is never taken alone (a cycle of issues alone is a loop of one thread's register
+    steps, and it has one), so no thread is left waiting forever behind a reduced cycle.
+    """
+
+    def enabled(self, state):
+        out = super().enabled(state)
+        if out is None or out is MISSPECULATED:
+            return out
+        for t, trs in enumerate(out):
+            if trs and all(tr.action == ISSUE for tr in trs) and not self._backward(state, t):
+                return [trs if u == t else [] for u in range(len(out))]
+        return out
+
+    def _backward(self, state, t: int) -> bool:
+        pc = state[1][t][0]
+        ins = self.m.threads[t].thread.instrs[pc]
+        return isinstance(ins, Branch) and ins.target <= pc
+
+
 def _product_trace(found, machine, parents, node) -> list[str]:
     states = found.state_list
-    return trace_lines(machine, [(states[src], tr) for src, _dst, tr in product_path(parents, node)])
+    return _compact(trace_lines(machine, [(states[src], tr) for src, _dst, tr in product_path(parents, node)]))
+
+
+def _compact(lines: list[str]) -> list[str]:
+    """The performs (what other threads can see) and the choices; markers as the blocks entered and left."""
+    out = []
+    for line in lines:
+        if ": issue " in line and "(goes" not in line:
+            continue
+        thread = line.split(":", 1)[0]
+        if "__mmdsl_atomic_begin();" in line:
+            line = f"{thread}: ATOMIC_BEGIN()  [{line.split('[', 1)[1]}"
+        elif "__mmdsl_atomic_end();" in line:
+            line = f"{thread}: ATOMIC_END()  [{line.split('[', 1)[1]}"
+        out.append(line.replace(": perform ", ": "))
+    return out
 
 
 def _may_not_complete(cp: CProgram, facts: SpaceFacts) -> dict:
