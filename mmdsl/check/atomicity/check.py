@@ -163,6 +163,29 @@ class LocalFirst(Semantics):
         return isinstance(ins, Branch) and ins.target <= pc
 
 
+def _waits(facts: SpaceFacts, state) -> str:
+    """Who waits for what in a deadlock: each blocked thread's pending lock, join or start, and its holder."""
+    machine = facts.m
+    names = [th.name for th in machine.threads]
+    out = []
+    for t, (_pc, _regs, pending) in enumerate(state[1]):
+        if not pending or pending[0][2] is None:
+            continue
+        op = pending[0]
+        loc = machine.locations[op[2]]
+        ins = machine.threads[t].thread.instrs[op[3]]
+        if op[2] in facts.lock_locs:
+            owner = state[0][op[2]] - 1
+            holder = names[owner] if 0 <= owner < len(names) else "nobody"
+            what = f"mutex {loc} held by {holder}"
+        elif loc.startswith("__done"):
+            what = f"{names[int(loc[6:])]} to end (pthread_join)"
+        else:
+            what = f"{loc} ({ins.text})"
+        out.append(f"{names[t]} at {ins.pos} waits for {what}")
+    return "; ".join(out)
+
+
 def _product_trace(found, machine, parents, node) -> list[str]:
     states = found.state_list
     return _compact(trace_lines(machine, [(states[src], tr) for src, _dst, tr in product_path(parents, node)]))
@@ -221,9 +244,7 @@ def _may_not_complete(cp: CProgram, facts: SpaceFacts) -> dict:
                 continue
             name = machine.threads[t].name
             if sid in found.deadlock_ids:
-                _kind, blocked = _dead_state(cp, machine, states[sid], _values(machine, states[sid]))
-                waits = "; ".join(f"{b.thread} at {b.where} waits for {b.waits_for}" for b in blocked)
-                why = f"deadlock with {name} inside the block ({waits})"
+                why = f"deadlock with {name} inside the block ({_waits(facts, states[sid])})"
             else:
                 why = f"{name} can never leave the block from here (it waits forever)"
             for b in blocks:
