@@ -198,10 +198,9 @@ def _compact(lines: list[str]) -> list[str]:
         if ": issue " in line and "(goes" not in line:
             continue
         thread = line.split(":", 1)[0]
-        if "__mmdsl_atomic_begin();" in line:
-            line = f"{thread}: ATOMIC_BEGIN()  [{line.split('[', 1)[1]}"
-        elif "__mmdsl_atomic_end();" in line:
-            line = f"{thread}: ATOMIC_END()  [{line.split('[', 1)[1]}"
+        for marker in ("ATOMIC_BEGIN", "ATOMIC_END"):
+            if f": {marker}();]" in line:
+                line = f"{thread}: {marker}()  [{line.split('[', 1)[1]}"
         out.append(line.replace(": perform ", ": "))
     return out
 

@@ -18,8 +18,8 @@ from ...core.errors import LitmusError, UnsupportedError
 from ...core.program import Const, Store
 from .. import c_grammar as g
 
-BEGIN = "__mmdsl_atomic_begin"
-END = "__mmdsl_atomic_end"
+BEGIN = "ATOMIC_BEGIN"
+END = "ATOMIC_END"
 MARKERS = (BEGIN, END)
 LOCATION = "__atomic"  # + thread id: the blocks the thread is in, a bit mask (0: none)
 MAX_BLOCKS = 62
@@ -132,7 +132,7 @@ def lower_marker(low, e: g.Call, blocks: dict) -> Const:
     (an atomic function calling an atomic function, inlined) keeps the outer one open.
     """
     if e.args:
-        raise low.malformed(f"'{'ATOMIC_BEGIN' if e.name == BEGIN else 'ATOMIC_END'}' takes no arguments", e.at)
+        raise low.malformed(f"'{e.name}' takes no arguments", e.at)
     if not hasattr(low, "atomic_open"):
         low.atomic_open = []
     if e.name == BEGIN:

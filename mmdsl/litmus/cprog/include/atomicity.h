@@ -4,10 +4,8 @@
 #ifndef MMDSL_ATOMICITY_H
 #define MMDSL_ATOMICITY_H
 #ifdef __mmdsl__
-void __mmdsl_atomic_begin(void);
-void __mmdsl_atomic_end(void);
-#define ATOMIC_BEGIN() __mmdsl_atomic_begin()
-#define ATOMIC_END() __mmdsl_atomic_end()
+void ATOMIC_BEGIN(void); /* recognised by name by mmdsl's front end */
+void ATOMIC_END(void);
 #else
 #define ATOMIC_BEGIN() ((void)0)
 #define ATOMIC_END() ((void)0)
