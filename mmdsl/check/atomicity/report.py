@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from .check import COLUMNS, AtomicityResult
 
-COLUMN_TEXT = {"I": "independence", "L": "movers", "C": "both", "W": "both, revised movers"}
+COLUMN_TEXT = {"I": "independence", "L": "movers", "C": "both", "W": "both with the revised movers"}
 
 
 def render(result: AtomicityResult, traces: bool = True) -> str:
@@ -16,7 +16,7 @@ def render(result: AtomicityResult, traces: bool = True) -> str:
              "            " + "".join(f"{c:>6}" for c in COLUMNS)]
     for row in ("check", "noise", "error"):
         lines.append(f"  {row:<10}" + "".join(f"{result.counts(c)[row]:>6}" for c in COLUMNS))
-    lines.append("  (I " + ", ".join(f"{c} {t}" for c, t in COLUMN_TEXT.items())[2:] + ")")
+    lines.append("  (" + "; ".join(f"{c}: {t}" for c, t in COLUMN_TEXT.items()) + ")")
     for b in result.blocks:
         verdicts = " ".join(f"{c}:{v}" for c, v in b.verdicts.items())
         lines.append(f"Block {b.name} ({b.where}): {verdicts}")
@@ -29,7 +29,7 @@ def render(result: AtomicityResult, traces: bool = True) -> str:
                 lines.append(f"  possibly not atomic ({mode}): {why}")
                 if traces:
                     lines += [f"    {i:>3}. {s}" for i, s in enumerate(trace, 1)]
-    shared = ", ".join(f"{loc}: {why or 'racy'}" for loc, why in result.races.items())
-    if shared:
-        lines.append("Shared locations: " + shared)
+    if result.races:
+        lines.append("Locations accessed while another thread ran:")
+        lines += [f"  {loc}: {why or 'racy'}" for loc, why in result.races.items()]
     return "\n".join(lines)
