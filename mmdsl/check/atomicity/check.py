@@ -5,13 +5,12 @@ ATOMIC_BEGIN/ATOMIC_END block per mode: checked, noise (possibly not atomic) or 
 from __future__ import annotations
 
 from collections import deque
-from dataclasses import dataclass, field
 
 from ...core.errors import UnsupportedError
+from ...core.program import Branch
 from ...explorer import DEFAULT_MAX_STATES
 from ...explorer.machines.table.enabling import model_rules
 from ...explorer.machines.table.state import Machine
-from ...core.program import Branch
 from ...explorer.machines.table.transitions import ISSUE, MISSPECULATED, Semantics
 from ...explorer.search import StateLimit, path_to, search
 from ...lang.ir import Model
@@ -21,60 +20,11 @@ from ..mapping import compile_orders
 from ..verdict import _dead_state, _values, trace_lines
 from .facts import SpaceFacts
 from .patterns import product_path, search_patterns
-
-# The seed's Table 1 columns: (I) MC-ind, (L) MC-mover, (C) both, (W) both with the revised movers.
-COLUMNS = {"I": ("ind",), "L": ("mover",), "C": ("ind", "mover"), "W": ("ind", "revised")}
-
-
-@dataclass
-class BlockReport:
-    """One block's verdict per column, and the evidence."""
-
-    number: int
-    name: str
-    where: str
-    entered: bool
-    verdicts: dict = field(default_factory=dict)  # column -> "checked" | "noise" | "error" | "not reached"
-    definite: str | None = None  # why it is definitely not atomic
-    trace: list = field(default_factory=list)  # the witnessing execution of ``definite``
-    possible: dict = field(default_factory=dict)  # mode -> (why, trace) of its first broken pattern
-
-    def as_json(self) -> dict:
-        return {"block": self.name, "at": self.where, "entered": self.entered, "verdicts": self.verdicts,
-                "definitely_not_atomic": self.definite, "trace": self.trace,
-                "possibly_not_atomic": {m: {"why": w, "trace": t} for m, (w, t) in self.possible.items()}}
-
-
-@dataclass
-class AtomicityResult:
-    """Every block's report, the counts per column (the seed's check / noise / error) and the search's size."""
-
-    program: str
-    model: str
-    blocks: list
-    stats: dict
-    races: dict  # location -> why it is race-free, or None
-
-    def counts(self, column: str) -> dict:
-        out = {"check": 0, "noise": 0, "error": 0}
-        for b in self.blocks:
-            v = b.verdicts[column]
-            if v != "not reached":
-                out["check" if v == "checked" else v] += 1
-        return out
-
-    @property
-    def error(self) -> bool:
-        return any(b.definite for b in self.blocks)
-
-    def as_json(self) -> dict:
-        return {"program": self.program, "model": self.model, "stats": self.stats,
-                "counts": {c: self.counts(c) for c in COLUMNS}, "blocks": [b.as_json() for b in self.blocks],
-                "locations": self.races}
+from .report import COLUMNS, AtomicityResult, BlockReport
 
 
 def check_atomicity(cp: CProgram, model: Model, *, max_states: int = DEFAULT_MAX_STATES) -> AtomicityResult:
-    """Explore every interleaving of ``cp`` (no reduction: every path is judged) and judge its blocks."""
+    """Explore every interleaving of ``cp`` (local steps first, no other reduction) and judge its blocks."""
     if model.name != "sc" or model.per_thread:
         raise UnsupportedError(f"--atomicity under model '{model.name}'",
                                None, hint="atomicity is judged over interleavings: run it with -m sc")

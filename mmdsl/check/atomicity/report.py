@@ -1,9 +1,61 @@
-"""The atomicity verdicts as text: a table per column (the seed's check / noise / error), then each
-block's verdicts with the reason and the witnessing execution."""
+"""The atomicity verdicts: per block and column, with reasons and witnessing executions, as data
+(``--json``) and as text (a table of the seed's check / noise / error, then each block)."""
 
 from __future__ import annotations
 
-from .check import COLUMNS, AtomicityResult
+from dataclasses import dataclass, field
+
+# The seed's Table 1 columns: (I) MC-ind, (L) MC-mover, (C) both, (W) both with the revised movers.
+COLUMNS = {"I": ("ind",), "L": ("mover",), "C": ("ind", "mover"), "W": ("ind", "revised")}
+
+
+@dataclass
+class BlockReport:
+    """One block's verdict per column, and the evidence."""
+
+    number: int
+    name: str
+    where: str
+    entered: bool
+    verdicts: dict = field(default_factory=dict)  # column -> "checked" | "noise" | "error" | "not reached"
+    definite: str | None = None  # why it is definitely not atomic
+    trace: list = field(default_factory=list)  # the witnessing execution of ``definite``
+    possible: dict = field(default_factory=dict)  # mode -> (why, trace) of its first broken pattern
+
+    def as_json(self) -> dict:
+        return {"block": self.name, "at": self.where, "entered": self.entered, "verdicts": self.verdicts,
+                "definitely_not_atomic": self.definite, "trace": self.trace,
+                "possibly_not_atomic": {m: {"why": w, "trace": t} for m, (w, t) in self.possible.items()}}
+
+
+@dataclass
+class AtomicityResult:
+    """Every block's report, the counts per column (the seed's check / noise / error) and the search's size."""
+
+    program: str
+    model: str
+    blocks: list
+    stats: dict
+    races: dict  # location -> why it is race-free, or None
+
+    def counts(self, column: str) -> dict:
+        out = {"check": 0, "noise": 0, "error": 0}
+        for b in self.blocks:
+            v = b.verdicts[column]
+            if v != "not reached":
+                out["check" if v == "checked" else v] += 1
+        return out
+
+    @property
+    def error(self) -> bool:
+        return any(b.definite for b in self.blocks)
+
+    def as_json(self) -> dict:
+        return {"program": self.program, "model": self.model, "stats": self.stats,
+                "counts": {c: self.counts(c) for c in COLUMNS}, "blocks": [b.as_json() for b in self.blocks],
+                "locations": self.races}
+
+
 
 COLUMN_TEXT = {"I": "independence", "L": "movers", "C": "both", "W": "both with the revised movers"}
 
