@@ -118,3 +118,24 @@ def test_readers_writers_noise_vanishes_with_the_revised_movers():
         "notify_writer": "cnc" + "c", "after_read": "nnnc", "after_write": "nnnc",
     }
     assert result.races["vec"] == "mutex, protected by self"
+
+
+@pytest.mark.parametrize("program", ["stringbuffer.c", "stringbuffer-deadlock.c"])
+def test_local_steps_first_changes_no_verdict(program, monkeypatch):
+    """The reduction (an issue step taken alone) against the whole interleaving space."""
+    from mmdsl.check.atomicity import check as module
+    from mmdsl.explorer.machines.table.transitions import Semantics
+
+    reduced = judged(program)
+    monkeypatch.setattr(module, "LocalFirst", Semantics)
+    from mmdsl.check.atomicity import check_atomicity
+    from mmdsl.lang import load_model
+    from mmdsl.litmus.cprog import load_c_program
+
+    with cpu_budget(120):
+        whole = check_atomicity(load_c_program(str(DIR / program)), load_model("sc"))
+    assert whole.stats["states"] > 3 * reduced.stats["states"]
+    assert [(b.name, b.verdicts, b.definite) for b in whole.blocks] == \
+           [(b.name, b.verdicts, b.definite) for b in reduced.blocks]
+    assert {b.name: set(b.possible) for b in whole.blocks} == {b.name: set(b.possible) for b in reduced.blocks}
+    assert whole.races == reduced.races
