@@ -79,3 +79,17 @@ def test_more_blocks_than_a_marker_can_name_are_refused(tmp_path):
     with pytest.raises(MmdslError) as err:
         load(tmp_path, body)
     assert "more than 62 atomic blocks" in err.value.message
+
+
+def test_a_state_limit_is_a_clear_error_not_a_traceback():
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    proc = subprocess.run([sys.executable, "-m", "mmdsl", "check", "litmus/atomicity/stringbuffer.c", "--atomicity",
+                           "--max-states", "50"], cwd=root, capture_output=True, text=True, timeout=300,
+                          env={"PYTHONPATH": str(root), "PATH": "/usr/bin:/bin"})
+    assert proc.returncode == 2
+    assert "limit: checking the atomicity of stringbuffer: the search reached 50 states" in proc.stderr
+    assert "hint: raise --max-states" in proc.stderr and "Traceback" not in proc.stderr
