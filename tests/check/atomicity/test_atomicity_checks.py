@@ -8,7 +8,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
 
 ROOT = Path(__file__).resolve().parents[3]
 HEAD = "#include <pthread.h>\n#include <atomicity.h>\n"
@@ -184,3 +183,30 @@ def test_cli_refuses_other_models_and_programs_without_blocks(tmp_path):
     if plain.exists():
         proc = run("check", str(plain), "--atomicity")
         assert proc.returncode == 2 and "marks no block" in proc.stderr
+
+
+def test_opposite_lock_orders_deadlock_inside_the_block(tmp_path):
+    r = judge(tmp_path, """
+pthread_mutex_t m[2]; int x;
+void *worker(void *arg) {
+    int me = (int)(long)arg;
+    ATOMIC_BEGIN();
+    pthread_mutex_lock(&m[me]); pthread_mutex_lock(&m[1 - me]); x = x + 1;
+    pthread_mutex_unlock(&m[1 - me]); pthread_mutex_unlock(&m[me]);
+    ATOMIC_END();
+    return NULL;
+}
+""", main="""
+int main(void) {
+    pthread_t a, b;
+    pthread_create(&a, NULL, worker, (void *)0);
+    pthread_create(&b, NULL, worker, (void *)1);
+    pthread_join(a, NULL);
+    pthread_join(b, NULL);
+    return 0;
+}
+""")
+    b = only(r)
+    assert b.verdicts == {"I": "error", "L": "error", "C": "error", "W": "error"}
+    assert "waits for mutex m[1] held by worker#2" in b.definite
+    assert "waits for mutex m[0] held by worker#1" in b.definite
