@@ -111,14 +111,9 @@ def _shared(values: dict) -> dict:
 
 
 def _trace(machine, found, sid: int) -> list[str]:
-    return trace_lines(machine, path_to(found, sid))
-
-
-def trace_lines(machine, path) -> list[str]:
-    """The steps of ``path`` ((state, transition) pairs) in words, each with its source line."""
     describer = Describer(machine)
     out = []
-    for state, tr in path:
+    for state, tr in path_to(found, sid):
         step = describer.step(state, tr)
         ins = machine.threads[step.tid].thread.instrs[step.instr] if step.instr is not None else None
         where = f"  [{ins.pos}: {ins.text}]" if ins is not None and ins.pos is not None and ins.text else ""

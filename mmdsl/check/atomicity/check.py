@@ -13,11 +13,12 @@ from ...explorer.machines.table.enabling import model_rules
 from ...explorer.machines.table.state import Machine
 from ...explorer.machines.table.transitions import ISSUE, MISSPECULATED, Semantics
 from ...explorer.search import StateLimit, path_to, search
+from ...explorer.trace import Describer
 from ...lang.ir import Model
 from ...litmus.cprog import CProgram
 from ...litmus.cprog.atomic_blocks import open_blocks
 from ..mapping import compile_orders
-from ..verdict import _dead_state, _values, trace_lines
+from ..verdict import _dead_state, _values
 from .facts import SpaceFacts
 from .patterns import product_path, search_patterns
 from .report import COLUMNS, AtomicityResult, BlockReport
@@ -139,6 +140,18 @@ def _waits(facts: SpaceFacts, state) -> str:
 def _product_trace(found, machine, parents, node) -> list[str]:
     states = found.state_list
     return _compact(trace_lines(machine, [(states[src], tr) for src, _dst, tr in product_path(parents, node)]))
+
+
+def trace_lines(machine, path) -> list[str]:
+    """The steps of ``path`` ((state, transition) pairs) in words, each with its source line."""
+    describer = Describer(machine)
+    out = []
+    for state, tr in path:
+        step = describer.step(state, tr)
+        ins = machine.threads[step.tid].thread.instrs[step.instr] if step.instr is not None else None
+        where = f"  [{ins.pos}: {ins.text}]" if ins is not None and ins.pos is not None and ins.text else ""
+        out.append(step.text() + where)
+    return out
 
 
 def _compact(lines: list[str]) -> list[str]:
