@@ -5,15 +5,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..core.program import Assume, Nop, Rmw, evaluate
+from ..core.program import Assign, Assume, Fence, evaluate
 from ..explorer import DEFAULT_MAX_STATES, explore_space
 from ..explorer.search import path_to
+from ..explorer.machines.table.state import RMW
 from ..explorer.trace import Describer
 from ..lang.ir import Model
 from ..litmus.c_data import ERR_BOUND, ERR_REG
 from ..litmus.cprog import CProgram
 from ..litmus.cprog.lower import ASSERT_REG
-from .mapping import compile_orders
+from .liveness import into_cycle, spinning, stuck_state
+from .mapping import NONE, compile_orders, family
 
 
 @dataclass
@@ -23,20 +25,22 @@ class Blocked:
     thread: str
     where: str  # file:line:col
     waits_for: str  # "mutex 'm' held by philo#2", "thread worker#1 to end" ...
+    waits_on: str | None = None  # the thread it waits on (the mutex's holder, the joined thread)
 
     def as_json(self) -> dict:
-        return {"thread": self.thread, "at": self.where, "waits_for": self.waits_for}
+        return {"thread": self.thread, "at": self.where, "waits_for": self.waits_for, "waits_on": self.waits_on}
 
 
 @dataclass
 class CheckResult:
-    """``verdict``: "violation", "deadlock", "safe" or "bounded" (safe up to the unroll bound)."""
+    """``verdict``: "violation", "deadlock", "livelock" (a state from which no execution ends: threads
+    spinning forever), "safe" or "bounded" (safe up to the unroll bound)."""
 
     program: str
     model: str
     verdict: str
     unroll: int | None
-    trace: list[str] = field(default_factory=list)
+    trace: list[dict] = field(default_factory=list)  # steps: thread, action, at (file:line:col), source
     failed: dict | None = None  # the failing assertion: at, text, thread
     values: dict = field(default_factory=dict)  # shared locations at the end of the failing execution
     blocked: list[Blocked] = field(default_factory=list)
@@ -44,7 +48,7 @@ class CheckResult:
 
     @property
     def error(self) -> bool:
-        return self.verdict in ("violation", "deadlock")
+        return self.verdict in ("violation", "deadlock", "livelock")
 
     def as_json(self) -> dict:
         return {"program": self.program, "model": self.model, "verdict": self.verdict, "unroll": self.unroll,
@@ -60,8 +64,22 @@ def check_program(cp: CProgram, model: Model, *, max_states: int = DEFAULT_MAX_S
     def failed(values) -> bool:
         return any(values.get(("reg", t, ASSERT_REG)) for t in tids)
 
-    space = explore_space(program, model, target=failed, order="bfs", max_states=max_states)
+    # under sc no operation passes an earlier one: a thread issuing ahead of what it performs
+    # only adds states, so each thread's pending list holds one operation (and waits when full)
+    sc = family(model) == NONE
+
+    def explored(por: bool):
+        return explore_space(program, model, target=failed, order="bfs", max_states=max_states, first=True,
+                             max_pending=1 if sc else None, bounded=True if sc else None, por=por,
+                             graph=True, truncate=False)
+
+    space = explored(True)
     found, machine = space.found, space.machine
+    stuck = stuck_state(found) if found.target is None else None
+    if stuck is not None:  # the reduction may leave a thread out of a cycle: confirm on the full graph
+        space = explored(False)
+        found, machine = space.found, space.machine
+        stuck = stuck_state(found) if found.target is None else None
     stats = {"states": found.states, "transitions": found.transitions, "final_states": len(found.final_ids),
              "dead_states": found.deadlocks, "time": round(found.time, 4)}
     result = CheckResult(program.name, model.name, "safe", cp.unroll, stats=stats)
@@ -94,6 +112,13 @@ def check_program(cp: CProgram, model: Model, *, max_states: int = DEFAULT_MAX_S
         result.blocked = blocked
         result.trace = _trace(machine, found, sid)
         result.values = _shared(_values(machine, found.state_list[sid]))
+    elif stuck is not None:
+        result.verdict = "livelock"
+        state = found.state_list[stuck]
+        walk = into_cycle(found, stuck)
+        result.blocked = [Blocked(t, at, f"'{text}'") for t, at, text in spinning(machine, state)]
+        result.trace = _trace(machine, found, stuck, walk)
+        result.values = _shared(_values(machine, state))
     elif bounded:
         result.verdict = "bounded"
     return result
@@ -110,51 +135,76 @@ def _shared(values: dict) -> dict:
     return {k[1]: v for k, v in values.items() if k[0] == "mem" and not k[1].startswith("__")}
 
 
-def _trace(machine, found, sid: int) -> list[str]:
+def _trace(machine, found, sid: int, then: list | None = None) -> list[dict]:
+    """The steps leading to state ``sid`` a reader of the C program needs: every memory operation
+    performed (with its values), fences and local assignments; the issue steps of memory
+    operations (the performs show them) and jumps are left out. ``then``: (state id, transition)
+    steps taken after ``sid``."""
     describer = Describer(machine)
     out = []
-    for state, tr in path_to(found, sid):
+    steps = path_to(found, sid) + [(found.state_list[s], tr) for s, tr in then or ()]
+    for state, tr in steps:
         step = describer.step(state, tr)
         ins = machine.threads[step.tid].thread.instrs[step.instr] if step.instr is not None else None
-        where = f"  [{ins.pos}: {ins.text}]" if ins is not None and ins.pos is not None and ins.text else ""
-        out.append(step.text() + where)
+        if step.action == "issue" and not isinstance(ins, (Fence, Assign)):
+            continue
+        out.append({"thread": machine.threads[step.tid].thread.name, "action": step.text(),
+                    "at": str(ins.pos) if ins is not None and ins.pos is not None else None,
+                    "source": ins.text if ins is not None else ""})
     return out
 
 
+def step_text(step: dict) -> str:
+    """One trace step as a line: ``worker#1: perform W in_cs=1  [prog.c:20:5: in_cs = in_cs + 1;]``."""
+    where = f"  [{step['at']}: {step['source']}]" if step["at"] and step["source"] else ""
+    return f"{step['action']}{where}"
+
+
 def _dead_state(cp: CProgram, machine, state, values) -> tuple[str, list[Blocked]]:
-    """"infeasible" (an assume failed), "bound" (a loop ran past --unroll) or "deadlock", with who waits where."""
-    blocked = []
+    """"infeasible" (an assume failed), "bound" (a loop ran past --unroll) or "deadlock", with who waits where.
+
+    A thread may have issued past a lock or a join (the explorer issues ahead of what it
+    performs): where it waits is its oldest pending blocking read-modify-write, not its pc.
+    """
     names = {t.tid: t.name for t in cp.program.threads}
-    for t, ts in zip(machine.threads, state[1]):
-        instrs = t.thread.instrs
-        pc = ts[0]
-        while pc < len(instrs) and isinstance(instrs[pc], Nop):
-            pc += 1
-        if pc >= len(instrs):
-            continue
-        ins = instrs[pc]
-        regs = {k[2]: v for k, v in values.items() if k[0] == "reg" and k[1] == t.tid}
-        if isinstance(ins, Assume):
-            if values.get(("reg", t.tid, ERR_REG), 0) & ERR_BOUND:
-                return "bound", []
-            return "infeasible", []
-        if not (isinstance(ins, Rmw) and ins.blocking):
+    for t, (pc, _regs, pending) in zip(machine.threads, state[1]):
+        pc = t.skip_nops(pc)
+        ins = t.thread.instrs[pc] if pc < t.length else None
+        if isinstance(ins, Assume) and not any(_blocking(t, op) for op in pending):
+            regs = {k[2]: v for k, v in values.items() if k[0] == "reg" and k[1] == t.tid}
+            try:
+                holds = evaluate(ins.cond, regs)
+            except Exception:  # noqa: BLE001 - a condition on a pending read: not what stopped it
+                holds = 1
+            if not holds:
+                return ("bound" if values.get(("reg", t.tid, ERR_REG), 0) & ERR_BOUND else "infeasible"), []
+    blocked = []
+    for t, (pc, _regs, pending) in zip(machine.threads, state[1]):
+        pc = t.skip_nops(pc)
+        waiting = [op for op in pending if _blocking(t, op)]
+        if waiting:
+            ins = t.thread.instrs[waiting[0][3]]
+            blocked.append(_waits_for(t.thread.name, ins, machine.locations[waiting[0][2]], values, names))
+        elif pc < t.length or pending:
+            ins = t.thread.instrs[min(pc, t.length - 1)]
             blocked.append(Blocked(t.thread.name, str(ins.pos), f"cannot go on at '{ins.text}'"))
-            continue
-        try:
-            loc = evaluate(ins.addr, regs)
-        except Exception:  # noqa: BLE001 - an address from a pending read
-            loc = str(ins.addr)
-        blocked.append(Blocked(t.thread.name, str(ins.pos), _waits_for(loc, values, names)))
     return ("deadlock" if blocked else "infeasible"), blocked
 
 
-def _waits_for(loc, values: dict, names: dict) -> str:
+def _blocking(t, op) -> bool:
+    """Whether pending operation ``op`` of thread ``t`` is a blocking read-modify-write (lock, join, start)."""
+    return op[0] == RMW and t.code[op[3]][5]
+
+
+def _waits_for(thread: str, ins, loc, values: dict, names: dict) -> Blocked:
+    where = str(ins.pos)
     if isinstance(loc, str) and loc.startswith("__done"):
-        return f"thread {names.get(int(loc[6:]), loc[6:])} to end (pthread_join)"
+        other = names.get(int(loc[6:]), loc[6:])
+        return Blocked(thread, where, f"thread {other} to end (pthread_join)", other)
     if isinstance(loc, str) and loc.startswith("__start"):
-        return "to be created"
+        return Blocked(thread, where, "to be created (pthread_create)", names.get(0, "main"))
     owner = values.get(("mem", loc))
-    if isinstance(owner, int) and owner > 0:
-        return f"mutex '{loc}' held by {names.get(owner - 1, f'thread {owner - 1}')}"
-    return f"'{loc}' (a lock or an atomic it waits on)"
+    if isinstance(owner, int) and owner > 0 and "lock" in getattr(ins, "annots", ()):
+        holder = names.get(owner - 1, f"thread {owner - 1}")
+        return Blocked(thread, where, f"mutex '{loc}' held by {holder}", holder)
+    return Blocked(thread, where, f"'{loc}' to change (now {owner})")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from typing import Optional
 
 import typer
@@ -20,6 +21,8 @@ def check(
                                               "a safe verdict says 'up to the bound'. Default: loops stay loops."),
     nondet: str = typer.Option("0:1", "--nondet", help="LO:HI, the values __VERIFIER_nondet_int() may return."),
     max_states: int = typer.Option(2_000_000, "--max-states", min=1, help="Most states to visit (an error beyond)."),
+    define: list[str] = typer.Option([], "--define", "-D", help="NAME=VALUE given to the C preprocessor "
+                                                                  "(repeatable), e.g. -D N=4."),
     atomicity: bool = typer.Option(False, "--atomicity",
                                    help="Judge each ATOMIC_BEGIN()/ATOMIC_END() block (<atomicity.h>) instead: "
                                         "atomic, possibly not, or definitely not, with the execution."),
@@ -39,7 +42,13 @@ def check(
         raise LitmusError(f"--nondet {nondet}", None, expected="LO:HI, e.g. 0:3") from None
     if not 0 <= hi - lo <= 64:
         raise LitmusError(f"--nondet {nondet}: {hi - lo + 1} values", None, expected="at most 65 values, LO <= HI")
-    cp = load_c_program(program, unroll=unroll, nondet=tuple(range(lo, hi + 1)))
+    defines = {}
+    for d in define:
+        name, _, value = d.partition("=")
+        if not re.fullmatch(r"[A-Za-z_]\w*", name) or not re.fullmatch(r"[\w.+-]*", value):
+            raise LitmusError(f"-D {d}", None, expected="NAME=VALUE: a C identifier and a number or identifier")
+        defines[name] = value or "1"
+    cp = load_c_program(program, unroll=unroll, nondet=tuple(range(lo, hi + 1)), defines=defines)
     if atomicity:
         from ..check.atomicity import check_atomicity
         from ..check.atomicity.report import render as render_atomicity
@@ -60,6 +69,8 @@ def check(
 
 def render(result) -> str:
     """The verdict as text: a headline, then the execution that breaks it."""
+    from ..check.verdict import step_text
+
     head = f"Program {result.program} under {result.model}: "
     st = result.stats
     counts = f"States {st['states']}, transitions {st['transitions']}, final states {st['final_states']}"
@@ -72,12 +83,17 @@ def render(result) -> str:
     if result.verdict == "violation":
         f = result.failed
         lines.append(head + f"assertion violated: {f['at']}: {f['text']} (in {f['function']})")
+    elif result.verdict == "livelock":
+        lines.append(head + "livelock: after the first steps of the trace no execution ends; its last steps "
+                            "go round a cycle the threads never leave. Where the threads were when it became so:")
+        for b in result.blocked:
+            lines.append(f"  {b.thread} at {b.where}: {b.waits_for}")
     else:
         lines.append(head + "deadlock: every live thread is blocked")
         for b in result.blocked:
             lines.append(f"  {b.thread} at {b.where} waits for {b.waits_for}")
     lines.append(f"Trace ({len(result.trace)} steps, shortest):")
-    lines += [f"  {i + 1:>3}. {s}" for i, s in enumerate(result.trace)]
+    lines += [f"  {i + 1:>3}. {step_text(s)}" for i, s in enumerate(result.trace)]
     if result.values:
         lines.append("Shared values then: " + ", ".join(f"{k}={v}" for k, v in sorted(result.values.items())))
     lines.append(counts)

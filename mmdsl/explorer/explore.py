@@ -200,11 +200,15 @@ class StateSpace:
 def explore_space(program: Program, model: Model, *, target=None, por: bool = True, order: str = "dfs",
                   max_pending: int | None = None, max_states: int = DEFAULT_MAX_STATES,
                   graph: bool = False, truncate: bool | None = None, max_memory: float | None = None,
-                  progress: bool = False, compact: bool = False, first: bool = False) -> StateSpace:
+                  progress: bool = False, compact: bool = False, first: bool = False,
+                  bounded: bool | None = None) -> StateSpace:
     """Search the states of ``program`` under ``model`` and keep the search (see ``explore`` for the options).
 
     ``target(values)`` says which final states to find (``values``: every register and
     location); by default those reaching the condition's outcome (failing a ``forall``).
+    ``bounded`` (default: only for a program with a state property) makes a thread whose
+    pending list is full wait instead of raising ``PendingLimit``: exact when the model lets
+    no operation pass ``max_pending`` earlier ones (``max_pending=1`` under ``sc``).
     """
     if order not in ("dfs", "bfs"):
         raise ValueError(order)
@@ -231,7 +235,8 @@ def explore_space(program: Program, model: Model, *, target=None, por: bool = Tr
         cond = program.condition
         target = (lambda values: not cond.prop.holds(values)) if cond.quantifier == "forall" else cond.prop.holds
     try:
-        semantics = semantics_class(machine, max_pending, bounded=program.state_property)
+        semantics = semantics_class(machine, max_pending,
+                                    bounded=program.state_property if bounded is None else bounded)
         if model.per_thread:
             semantics.reduce = por  # settle at once, constant assignments first (propagation_reduction)
         found = search(machine, semantics,

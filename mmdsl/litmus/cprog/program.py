@@ -32,14 +32,16 @@ class CProgram:
     atomic_blocks: list = field(default_factory=list)  # AtomicBlock per ATOMIC_BEGIN, by number
 
 
-def load_c_program(path: str, unroll: int | None = None, nondet: tuple[int, ...] = (0, 1)) -> CProgram:
-    """Read, preprocess, parse and lower the C program at ``path`` (loops unrolled ``unroll`` times)."""
+def load_c_program(path: str, unroll: int | None = None, nondet: tuple[int, ...] = (0, 1),
+                   defines: dict[str, str] | None = None) -> CProgram:
+    """Read, preprocess, parse and lower the C program at ``path`` (loops unrolled ``unroll`` times;
+    ``defines``: macros given to the preprocessor, like ``-DN=4``)."""
     from pycparser import c_ast, c_parser
     from pycparser.c_parser import ParseError
 
     if unroll is not None and not 1 <= unroll <= MAX_UNROLL:
         raise LitmusError(f"--unroll {unroll}", None, expected=f"a number of iterations from 1 to {MAX_UNROLL}")
-    pre = preprocess(path)
+    pre = preprocess(path, defines)
     try:
         ast = c_parser.CParser().parse(pre.text, filename=path)
     except ParseError as err:
