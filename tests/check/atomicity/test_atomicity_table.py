@@ -139,3 +139,18 @@ def test_local_steps_first_changes_no_verdict(program, monkeypatch):
            [(b.name, b.verdicts, b.definite) for b in reduced.blocks]
     assert {b.name: set(b.possible) for b in whole.blocks} == {b.name: set(b.possible) for b in reduced.blocks}
     assert whole.races == reduced.races
+
+
+def test_plain_check_agrees_append_fails_and_the_variant_deadlocks():
+    """Without --atomicity, `mmdsl check` finds what the two witnesses show: getChars's bounds
+    assertion fails in the original, the two appends deadlock in the variant."""
+    from mmdsl.check import check_program
+    from mmdsl.lang import load_model
+    from mmdsl.litmus.cprog import load_c_program
+
+    with cpu_budget(60):
+        original = check_program(load_c_program(str(DIR / "stringbuffer.c")), load_model("sc"))
+        variant = check_program(load_c_program(str(DIR / "stringbuffer-deadlock.c")), load_model("sc"))
+    assert original.verdict == "violation" and original.failed["at"].endswith("stringbuffer.h:87:5")
+    assert variant.verdict == "deadlock"
+    assert {b.thread for b in variant.blocked} == {"main", "forward#1", "backward#2"}
