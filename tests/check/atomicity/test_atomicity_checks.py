@@ -23,6 +23,12 @@ int main(void) {
 """
 
 
+def with_args(a: int, b: int) -> str:
+    """A main that starts ``worker`` twice, with arguments ``a`` and ``b``."""
+    first = TWO_THREADS.replace("worker, NULL", f"worker, (void *){a}", 1)
+    return first.replace("worker, NULL", f"worker, (void *){b}", 1)
+
+
 def judge(tmp_path, body: str, main: str = TWO_THREADS):
     from mmdsl.check.atomicity import check_atomicity
     from mmdsl.lang import load_model
@@ -85,16 +91,7 @@ void *worker(void *arg) {
     ATOMIC_END();
     return NULL;
 }
-""", main="""
-int main(void) {
-    pthread_t a, b;
-    pthread_create(&a, NULL, worker, (void *)1);
-    pthread_create(&b, NULL, worker, (void *)2);
-    pthread_join(a, NULL);
-    pthread_join(b, NULL);
-    return 0;
-}
-""")
+""", main=with_args(1, 2))
     b = only(r)
     # movers: R L R .. is broken; independence and the revised movers see v's steps as movers
     assert b.verdicts == {"I": "checked", "L": "noise", "C": "checked", "W": "checked"}
@@ -196,16 +193,7 @@ void *worker(void *arg) {
     ATOMIC_END();
     return NULL;
 }
-""", main="""
-int main(void) {
-    pthread_t a, b;
-    pthread_create(&a, NULL, worker, (void *)0);
-    pthread_create(&b, NULL, worker, (void *)1);
-    pthread_join(a, NULL);
-    pthread_join(b, NULL);
-    return 0;
-}
-""")
+""", main=with_args(0, 1))
     b = only(r)
     assert b.verdicts == {"I": "error", "L": "error", "C": "error", "W": "error"}
     assert "waits for mutex m[1] held by worker#2" in b.definite
