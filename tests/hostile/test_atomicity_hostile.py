@@ -93,3 +93,11 @@ def test_a_state_limit_is_a_clear_error_not_a_traceback():
     assert proc.returncode == 2
     assert "limit: checking the atomicity of stringbuffer: the search reached 50 states" in proc.stderr
     assert "hint: raise --max-states" in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_a_mover_block_closed_by_atomic_end_is_refused(tmp_path):
+    with pytest.raises(MmdslError) as err:
+        load(tmp_path, "void *w(void *a) { MOVER_BEGIN(); x = 1; ATOMIC_END(); return NULL; }")
+    assert "ATOMIC_END() in 'w' closes the MOVER_BEGIN() at" in err.value.message
+    assert err.value.expected == "MOVER_END()"
+    assert (err.value.pos.line, err.value.pos.col) == (4, 42)

@@ -36,12 +36,12 @@ def check_atomicity(cp: CProgram, model: Model, *, max_states: int = DEFAULT_MAX
     program = compile_orders(cp.program, model)
     found, machine = _explore(program, model, max_states)
     facts = SpaceFacts(machine, found)
-    flags, parents = search_patterns(facts, len(cp.atomic_blocks))
+    flags, parents = search_patterns(facts, cp.atomic_blocks)
     stuck = _may_not_complete(cp, facts)
     reports = []
     for block in cp.atomic_blocks:
         f = flags[block.number]
-        rep = BlockReport(block.number, block.name, str(block.pos), f.entered > 0)
+        rep = BlockReport(block.number, block.name, str(block.pos), f.entered > 0, block.kind)
         if block.number in stuck:
             rep.definite, sid = stuck[block.number]
             rep.trace = _compact(trace_lines(machine, path_to(found, sid)))

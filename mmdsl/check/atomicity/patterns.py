@@ -13,6 +13,8 @@ Fig. 4 and 5), in a search over the product of the state graph and those positio
 * movers, revised (the seed's end of section 3): an acquire or release of a lock that is
   itself thread-local or protected by another lock is both a left and right mover.
 
+A block marked ``mover`` (the seed's stronger specification) must be ``I*`` and ``both*``.
+
 Beside the patterns it looks for a definite witness: a read in the block that returns a
 value other than the one the block last read or wrote there, which no execution running the
 block without interruption can show (another thread's write came in between).
@@ -60,16 +62,19 @@ def _advance_ind(pos: str, cls: str) -> str:
 def _advance_mover(pos: str, cls: str) -> str:
     if pos == "X":
         return pos
+    if pos == "M":  # a mover block: only both-movers
+        return "M" if cls == "B" else "X"
     if pos == "R":
         return "R" if cls in ("R", "B") else "L"
     return "L" if cls in ("L", "B") else "X"
 
 
-def search_patterns(facts: SpaceFacts, nblocks: int):
+def search_patterns(facts: SpaceFacts, blocks: list):
     """Breadth-first over (state, positions): the flags per block and the parent of each product node."""
     found = facts.found
     nthreads = len(facts.m.threads)
-    out = {b: Flags() for b in range(1, nblocks + 1)}
+    out = {b.number: Flags() for b in blocks}
+    starts = {b.number: ("D", "M", "M") if b.kind == "mover" else ("I", "R", "R") for b in blocks}
     succ: dict[int, list] = {}
     for e in found.edges:
         succ.setdefault(e[0], []).append(e)
@@ -83,7 +88,7 @@ def search_patterns(facts: SpaceFacts, nblocks: int):
             step = facts.steps[edge]
             t = step.tid
             pos = positions[t]
-            new = _next(facts, pos, step)
+            new = _next(facts, pos, step, starts)
             nxt_positions = positions if new is pos else positions[:t] + (new,) + positions[t + 1:]
             nxt = (edge[1], nxt_positions)
             if nxt in parents:
@@ -91,16 +96,16 @@ def search_patterns(facts: SpaceFacts, nblocks: int):
             parents[nxt] = (node, edge)
             frontier.append(nxt)
             if new is not pos:
-                _record(out, pos, new, nxt, step)
+                _record(out, pos, new, nxt, step, starts)
     return out, parents
 
 
-def _next(facts, pos: tuple, step) -> tuple:
+def _next(facts, pos: tuple, step, starts: dict) -> tuple:
     """A thread's positions after ``step``: per open block, outermost first, (block, ind, mover, revised, view)."""
     if step.kind == MARKER:
         now = open_blocks(step.value)
         kept = tuple(p for p in pos if p[0] in now)
-        return kept + tuple((b, "I", "R", "R", ()) for b in now if b not in {p[0] for p in kept})
+        return kept + tuple((b, *starts[b], ()) for b in now if b not in {p[0] for p in kept})
     if not pos or step.kind == LOCAL:
         return pos
     c_ind, c_mov, c_rev = classify(facts, step)
@@ -118,7 +123,7 @@ def _seen(view: tuple, step) -> tuple:
     return tuple(sorted(seen.items()))
 
 
-def _record(out, pos: tuple, new: tuple, nxt, step) -> None:
+def _record(out, pos: tuple, new: tuple, nxt, step, starts: dict) -> None:
     before = {p[0]: p for p in pos}
     for p in new:
         old = before.get(p[0])
@@ -128,7 +133,7 @@ def _record(out, pos: tuple, new: tuple, nxt, step) -> None:
             continue
         for k, mode in enumerate(MODES, start=1):
             if p[k] == "X" and old[k] != "X" and mode not in flags.broken:
-                flags.broken[mode] = (nxt, _why(step, mode))
+                flags.broken[mode] = (nxt, _why(step, mode, starts[p[0]][1] == "M"))
         if flags.stale is None and step.reads and step.kind == ACCESS and not step.loc.startswith("__"):
             last = dict(old[4]).get(step.loc)
             if last is not None and last != step.reads[0]:
@@ -136,8 +141,11 @@ def _record(out, pos: tuple, new: tuple, nxt, step) -> None:
                                     f"{step.loc}={last}: another thread wrote it in between")
 
 
-def _why(step, mode: str) -> str:
+def _why(step, mode: str, mover_block: bool = False) -> str:
     what = {ACQUIRE: "acquires", RELEASE: "releases", ACCESS: "accesses"}[step.kind]
+    if mover_block:
+        return f"{what} {step.loc}: " + ("a dependent step" if mode == "ind" else "not a both-mover") + \
+            " in a mover block"
     if mode == "ind":
         return f"a second dependent step: {what} {step.loc}"
     return f"{what} {step.loc} after a non-mover or a release (not a left mover there)"

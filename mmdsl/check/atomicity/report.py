@@ -17,13 +17,15 @@ class BlockReport:
     name: str
     where: str
     entered: bool
+    kind: str = "atomic"  # the specification: "atomic" or "mover"
     verdicts: dict = field(default_factory=dict)  # column -> "checked" | "noise" | "error" | "not reached"
     definite: str | None = None  # why it is definitely not atomic
     trace: list = field(default_factory=list)  # the witnessing execution of ``definite``
     possible: dict = field(default_factory=dict)  # mode -> (why, trace) of its first broken pattern
 
     def as_json(self) -> dict:
-        return {"block": self.name, "at": self.where, "entered": self.entered, "verdicts": self.verdicts,
+        return {"block": self.name, "kind": self.kind, "at": self.where, "entered": self.entered,
+                "verdicts": self.verdicts,
                 "definitely_not_atomic": self.definite, "trace": self.trace,
                 "possibly_not_atomic": {m: {"why": w, "trace": t} for m, (w, t) in self.possible.items()}}
 
@@ -71,7 +73,8 @@ def render(result: AtomicityResult, traces: bool = True) -> str:
     lines.append("  (" + "; ".join(f"{c}: {t}" for c, t in COLUMN_TEXT.items()) + ")")
     for b in result.blocks:
         verdicts = " ".join(f"{c}:{v}" for c, v in b.verdicts.items())
-        lines.append(f"Block {b.name} ({b.where}): {verdicts}")
+        kind = "" if b.kind == "atomic" else f"{b.kind} "
+        lines.append(f"Block {kind}{b.name} ({b.where}): {verdicts}")
         if b.definite:
             lines.append(f"  definitely not atomic: {b.definite}")
             if traces:

@@ -1,7 +1,8 @@
 """``ATOMIC_BEGIN(); ... ATOMIC_END();`` blocks of a C program: checked for shape, lowered as markers.
 
 A block is a run of statements of one statement list, opened by ``ATOMIC_BEGIN()`` and closed
-by ``ATOMIC_END()`` in that same list (``<atomicity.h>``). A list holds no block inside
+by ``ATOMIC_END()`` in that same list (``<atomicity.h>``); ``MOVER_BEGIN()`` and
+``MOVER_END()`` mark the seed's stronger ``mover`` specification the same way. A list holds no block inside
 another (a block nests only in an inner statement or a called function), and nothing
 inside one jumps out of it (``return``, ``break``, ``continue``, ``goto``): every execution
 that enters a block reaches its end unless it waits forever, which is what
@@ -18,9 +19,9 @@ from ...core.errors import LitmusError, UnsupportedError
 from ...core.program import Const, Store
 from .. import c_grammar as g
 
-BEGIN = "ATOMIC_BEGIN"
-END = "ATOMIC_END"
-MARKERS = (BEGIN, END)
+BEGINS = {"ATOMIC_BEGIN": "atomic", "MOVER_BEGIN": "mover"}  # the seed's two specifications
+ENDS = {"ATOMIC_END": "atomic", "MOVER_END": "mover"}
+MARKERS = (*BEGINS, *ENDS)
 LOCATION = "__atomic"  # + thread id: the blocks the thread is in, a bit mask (0: none)
 MAX_BLOCKS = 62
 
@@ -34,6 +35,7 @@ class AtomicBlock:
     pos: object  # SourcePos of ATOMIC_BEGIN
     end_pos: object  # SourcePos of ATOMIC_END
     end_at: int = -1  # source offset of ATOMIC_END's call
+    kind: str = "atomic"  # or "mover": every step both a left and a right mover (independent)
 
     @property
     def name(self) -> str:
@@ -41,7 +43,7 @@ class AtomicBlock:
 
 
 def marker_name(stmt: g.Stmt) -> str | None:
-    """BEGIN or END when ``stmt`` is ``ATOMIC_BEGIN();`` / ``ATOMIC_END();``, else None."""
+    """The marker's name when ``stmt`` is ``ATOMIC_BEGIN();``, ``MOVER_END();``..., else None."""
     if isinstance(stmt, g.ExprStmt) and isinstance(stmt.expr, g.Call) and stmt.expr.name in MARKERS:
         return stmt.expr.name
     return None
@@ -59,26 +61,30 @@ def _statements(stmts: list, fn: str, pos, blocks: dict) -> None:
     opened = None  # the ATOMIC_BEGIN statement of the block open in this list
     for st in stmts:
         kind = marker_name(st)
-        if kind == BEGIN:
+        if kind in BEGINS:
             if opened is not None:
-                raise UnsupportedError(f"a second ATOMIC_BEGIN() in '{fn}' while the block opened at "
+                raise UnsupportedError(f"a second {kind}() in '{fn}' while the block opened at "
                                        f"{pos(opened.at)} is still open", pos(st.at),
-                                       hint="close the first block with ATOMIC_END() before; a block nests "
+                                       hint="close the first block before; a block nests "
                                             "only in an inner statement or a called function")
             opened = st
             continue
-        if kind == END:
+        if kind in ENDS:
+            begin = kind.replace("_END", "_BEGIN")
             if opened is None:
-                raise LitmusError(f"ATOMIC_END() in '{fn}' closes no block", pos(st.at),
-                                  expected="an ATOMIC_BEGIN() earlier in the same statement list")
+                raise LitmusError(f"{kind}() in '{fn}' closes no block", pos(st.at),
+                                  expected=f"a {begin}() earlier in the same statement list")
+            if opened.expr.name != begin:
+                raise LitmusError(f"{kind}() in '{fn}' closes the {opened.expr.name}() at {pos(opened.at)}",
+                                  pos(st.at), expected=opened.expr.name.replace("_BEGIN", "_END") + "()")
             number = len(blocks) + 1
-            blocks[opened.expr.at] = AtomicBlock(number, fn, pos(opened.at), pos(st.at), st.expr.at)
+            blocks[opened.expr.at] = AtomicBlock(number, fn, pos(opened.at), pos(st.at), st.expr.at, ENDS[kind])
             opened = None
             continue
         _nested(st, fn, pos, blocks, inside=opened)
     if opened is not None:
-        raise LitmusError(f"ATOMIC_BEGIN() in '{fn}' is never closed", pos(opened.at),
-                          expected="ATOMIC_END() later in the same statement list")
+        raise LitmusError(f"{opened.expr.name}() in '{fn}' is never closed", pos(opened.at),
+                          expected=opened.expr.name.replace("_BEGIN", "_END") + "() later in the same statement list")
 
 
 def _nested(st: g.Stmt, fn: str, pos, blocks: dict, inside) -> None:
@@ -88,7 +94,7 @@ def _nested(st: g.Stmt, fn: str, pos, blocks: dict, inside) -> None:
         if jump is not None:
             what, at = jump
             raise UnsupportedError(f"'{what}' inside the atomic block opened at {pos(inside.at)}", pos(at),
-                                   hint="leave the block by its ATOMIC_END(): move the jump after it")
+                                   hint="leave the block by its end marker: move the jump after it")
     for body in _bodies(st):
         if isinstance(body, g.Block):
             _statements(body.stmts, fn, pos, blocks)
@@ -135,16 +141,16 @@ def lower_marker(low, e: g.Call, blocks: dict) -> Const:
         raise low.malformed(f"'{e.name}' takes no arguments", e.at)
     if not hasattr(low, "atomic_open"):
         low.atomic_open = []
-    if e.name == BEGIN:
+    if e.name in BEGINS:
         block = blocks.get(e.at)
         if block is None:  # inside an expression: find_blocks saw statements only
-            raise low.unsupported("ATOMIC_BEGIN() inside an expression", e.at, hint="write it as a statement")
+            raise low.unsupported(f"{e.name}() inside an expression", e.at, hint="write it as a statement")
         if block.number > MAX_BLOCKS:
             raise low.unsupported(f"more than {MAX_BLOCKS} atomic blocks", e.at)
         low.atomic_open.append(block.number)
     else:
         if not any(b.end_at == e.at for b in blocks.values()) or not low.atomic_open:
-            raise low.unsupported("ATOMIC_END() inside an expression", e.at, hint="write it as a statement")
+            raise low.unsupported(f"{e.name}() inside an expression", e.at, hint="write it as a statement")
         low.atomic_open.pop()
     mask = sum(1 << (n - 1) for n in low.atomic_open)
     low.emit(Store(Const(f"{LOCATION}{low.tid}"), Const(mask), ()))

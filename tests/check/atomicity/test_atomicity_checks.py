@@ -198,3 +198,23 @@ void *worker(void *arg) {
     assert b.verdicts == {"I": "error", "L": "error", "C": "error", "W": "error"}
     assert "waits for mutex m[1] held by worker#2" in b.definite
     assert "waits for mutex m[0] held by worker#1" in b.definite
+
+
+def test_mover_blocks_take_only_both_movers(tmp_path):
+    """The seed's `mover` specification: a locked increment is atomic but not a mover; a
+    thread-local one is a mover."""
+    r = judge(tmp_path, """
+pthread_mutex_t m; int x; int mine[3];
+void *worker(void *arg) {
+    int me = (int)(long)arg;
+    MOVER_BEGIN(); pthread_mutex_lock(&m); x = x + 1; pthread_mutex_unlock(&m); MOVER_END();
+    MOVER_BEGIN(); mine[me] = mine[me] + 1; MOVER_END();
+    return NULL;
+}
+""", main=with_args(1, 2))
+    locked, local = r.blocks
+    assert (locked.kind, local.kind) == ("mover", "mover")
+    assert locked.possible["mover"][0] == "acquires m: not a both-mover in a mover block"
+    assert locked.possible["ind"][0] == "acquires m: a dependent step in a mover block"
+    assert set(locked.verdicts.values()) == {"noise"}
+    assert set(local.verdicts.values()) == {"checked"}

@@ -6,8 +6,12 @@
 #ifdef __mmdsl__
 void ATOMIC_BEGIN(void); /* recognised by name by mmdsl's front end */
 void ATOMIC_END(void);
+void MOVER_BEGIN(void); /* a block every step of which commutes with every other thread's */
+void MOVER_END(void);
 #else
 #define ATOMIC_BEGIN() ((void)0)
 #define ATOMIC_END() ((void)0)
+#define MOVER_BEGIN() ((void)0)
+#define MOVER_END() ((void)0)
 #endif
 #endif
