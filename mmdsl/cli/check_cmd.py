@@ -23,6 +23,10 @@ def check(
     max_states: int = typer.Option(2_000_000, "--max-states", min=1, help="Most states to visit (an error beyond)."),
     define: list[str] = typer.Option([], "--define", "-D", help="NAME=VALUE given to the C preprocessor "
                                                                   "(repeatable), e.g. -D N=4."),
+    atomicity: bool = typer.Option(False, "--atomicity",
+                                   help="Judge each ATOMIC_BEGIN()/ATOMIC_END() block (<atomicity.h>) instead: "
+                                        "atomic, possibly not, or definitely not, with the execution."),
+    brief: bool = typer.Option(False, "--brief", help="With --atomicity: the verdicts without the traces."),
     as_json: bool = typer.Option(False, "--json", help="Machine-readable output."),
     timeout: float = timeout_option(),
 ) -> None:
@@ -45,6 +49,15 @@ def check(
             raise LitmusError(f"-D {d}", None, expected="NAME=VALUE: a C identifier and a number or identifier")
         defines[name] = value or "1"
     cp = load_c_program(program, unroll=unroll, nondet=tuple(range(lo, hi + 1)), defines=defines)
+    if atomicity:
+        from ..check.atomicity import check_atomicity
+        from ..check.atomicity.report import render as render_atomicity
+
+        found = check_atomicity(cp, load_model(model), max_states=max_states)
+        typer.echo(json.dumps(found.as_json(), indent=2) if as_json else render_atomicity(found, not brief))
+        if found.error:
+            raise typer.Exit(EXIT_MISMATCH)
+        return
     result = check_program(cp, load_model(model), max_states=max_states)
     if as_json:
         typer.echo(json.dumps(result.as_json(), indent=2))

@@ -12,6 +12,7 @@ from .. import c_data
 from .. import c_grammar as g
 from ..c_lower import Access, ThreadLowering
 from ..c_statements import Label
+from .atomic_blocks import MARKERS, lower_marker
 
 ASSERT_REG = "%assert"  # the number of the assertion that failed (0: none)
 SYNC = frozenset({"sc"})
@@ -39,6 +40,7 @@ class Shared:
     spawns: list[Spawn] = field(default_factory=list)
     asserts: dict[int, tuple[object, str, str]] = field(default_factory=dict)  # number -> (pos, text, thread)
     nondet: tuple[int, ...] = (0, 1)
+    atomic_blocks: dict = field(default_factory=dict)  # ATOMIC_BEGIN's offset -> AtomicBlock
 
 
 class ProgramLowering(ThreadLowering):
@@ -179,6 +181,8 @@ class ProgramLowering(ThreadLowering):
             return handler(e)
         if e.name in IGNORED_CALLS:
             return Const(0)
+        if e.name in MARKERS:
+            return lower_marker(self, e, self.shared.atomic_blocks)
         if e.name in ("__VERIFIER_assume", "assume"):
             self._arity(e, 1)
             self.emit(Assume(self.value(e.args[0])))

@@ -11,6 +11,7 @@ from ...core.errors import LitmusError, UnsupportedError
 from ...core.program import Program, element_location
 from .. import c_grammar as g
 from ..c_data import ERR_REG, MAX_POOL, MAX_UNROLL, build_context
+from .atomic_blocks import find_blocks
 from .expand import expand_thread_loops, unsupported
 from .lower import ASSERT_REG, ProgramLowering, Shared
 from .preprocess import preprocess
@@ -28,6 +29,7 @@ class CProgram:
     asserts: dict = field(default_factory=dict)  # number -> (pos, text, function)
     unroll: int | None = None
     functions: list[str] = field(default_factory=list)  # per thread id: the C function it runs
+    atomic_blocks: list = field(default_factory=list)  # AtomicBlock per ATOMIC_BEGIN, by number
 
 
 def load_c_program(path: str, unroll: int | None = None, nondet: tuple[int, ...] = (0, 1),
@@ -58,6 +60,7 @@ def load_c_program(path: str, unroll: int | None = None, nondet: tuple[int, ...]
     items += _pools(items, pre.text, unroll)
     ctx = build_context(items, pre.pos, unroll)
     functions = {f.name: f for f in items if isinstance(f, g.Function)}
+    shared.atomic_blocks = find_blocks(functions, pre.pos)
     main = _drop_handles(functions["main"])
     threads = [ProgramLowering(main, 0, pre.text, pre.pos, ctx, shared, None).lower()]
     names = ["main"]
@@ -83,7 +86,8 @@ def load_c_program(path: str, unroll: int | None = None, nondet: tuple[int, ...]
     program = Program(name=name, arch="C", threads=threads, init=init, condition=Condition("~exists", prop),
                       path=path, observed=observed, source=pre.text,
                       info={"unroll": str(unroll)} if unroll else {})
-    return CProgram(program, dict(shared.asserts), unroll, names)
+    blocks = sorted(shared.atomic_blocks.values(), key=lambda b: b.number)
+    return CProgram(program, dict(shared.asserts), unroll, names, blocks)
 
 
 def _next_token(parser):
