@@ -57,9 +57,14 @@ def timed(cmd: list[str], cwd: Path) -> tuple[float, float, str]:
     return wall, cpu, proc.stdout
 
 
-def run_mmdsl(test: str, iterations: int, size: int) -> dict:
-    wall, cpu, out = timed(MMDSL + ["hw", test, "-n", str(iterations), "--size", str(size), "--json"], ROOT)
-    result = json.loads(out)["results"][0]
+def run_mmdsl(test: str, iterations: int, size: int) -> dict | str:
+    """The figures of one run, or why mmdsl hw refused the test."""
+    wall, cpu, out = timed(MMDSL + ["hw", test, "-n", str(iterations), "--size", str(size),
+                                    "--timeout", "600", "--json"], ROOT)
+    data = json.loads(out)
+    if not data["results"]:
+        return "; ".join(str(e) for e in data.get("errors", [])) or "no result"
+    result = data["results"][0]
     return {"wall": wall, "cpu": cpu, "run": result["time"], "seen": result["positive"],
             "total": result["positive"] + result["negative"]}
 
@@ -95,6 +100,9 @@ def side_by_side(tests: list[str], iterations: int, size: int, litmus7: str | No
     print("|---|---|---|---|---|---|---|---|---|")
     for test in tests:
         mine = run_mmdsl(test, iterations, size)
+        if isinstance(mine, str):
+            print(f"| {Path(test).stem} | refused: {mine[:80]} |" + " - |" * 7, flush=True)
+            continue
         cells = [Path(test).stem, f"{mine['wall']:.2f} / {mine['cpu']:.2f}", f"{mine['run']:.2f}",
                  rate(mine), f"{mine['seen']:,}/{mine['total']:,}"]
         if litmus7:
