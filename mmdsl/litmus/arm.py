@@ -156,7 +156,9 @@ def lower_instruction(mnemonic: str, ops: Operands, code: CellCode) -> None:
         ops.arity(0)
     elif _CONDITIONAL.fullmatch(m):
         raise UnsupportedError(f"conditionally executed ARM instruction '{mnemonic}' is not supported",
-                               hint="branch around the instruction instead (CMP, BNE LABEL)")
+                               hint="herd7 gives a predicated instruction no control dependency, so branching "
+                               "around it (CMP, BNE LABEL) is a different test: herd forbids that one where it "
+                               "allows the predicated one (tests/litmus/data/arm-predicated)")
     else:
         raise CellError(f"unsupported ARM instruction '{mnemonic}'", 0, HELP)
 

@@ -33,7 +33,7 @@ HELP = ("a PPC instruction: lbz/lhz/lwz/ld RD,D(RA), lbzx/lhzx/lwzx/ldx RD,RA,RB
         "stbx/sthx/stwx/stdx RS,RA,RB, lwarx RD,RA,RB, stwcx. RS,RA,RB, li/lis RD,N, mr RD,RS, addi/subi RD,RA,N, "
         "add/sub/subf/xor/or/and/mullw/divw[.] RD,RA,RB, xori/ori/andi./mulli RD,RA,N, "
         "cmpw/cmplw [crN,]RA,RB, cmpwi/cmplwi [crN,]RA,N, b/beq/bne/blt/bge/bgt/ble/bnl/bng [crN,]LABEL, "
-        "mfcr RD, rlwinm[.] RA,RS,SH,MB,ME, sync, hwsync, lwsync, eieio, isync, nop")
+        "mfcr RD, rlwinm[.]/rlwimi RA,RS,SH,MB,ME, sync, hwsync, lwsync, eieio, isync, nop")
 
 
 @lru_cache(maxsize=1)
@@ -123,10 +123,16 @@ def lower_instruction(mnemonic: str, ops: Operands, code: CellCode) -> None:
     elif m == "mfcr":
         ops.arity(1)
         _mfcr(ops.dst(0), code)
-    elif m in ("rlwinm", "rlwinm."):
+    elif m in ("rlwinm", "rlwinm.", "rlwimi"):  # herd has no rlwimi.
         ops.arity(5)
-        out.append(Assign(ops.dst(0), rlwinm(ops.reg(1), ops.imm(2), ops.imm(3), ops.imm(4))))
-        if m.endswith("."):
+        rotated, mask = rotate_masked(m.rstrip("."), ops.reg(1), ops.imm(2), ops.imm(3), ops.imm(4))
+        if m == "rlwimi":  # insert: RA keeps its bits outside the mask (its high word too)
+            if ops.imm(3) > ops.imm(4):
+                raise CellError("'rlwimi' with MB > ME is not supported (its wrapped mask covers the high word, "
+                                "where the Power ISA inserts the rotated word again)", 0, "MB <= ME")
+            rotated = BinOp("or", rotated, BinOp("and", ops.reg(0), Const(~mask)))
+        out.append(Assign(ops.dst(0), rotated))
+        if m == "rlwinm.":
             out.append(Assign(CR0, compare(Reg(ops.dst(0)), Const(0))))
     elif m == "b":
         ops.arity(1)
@@ -204,17 +210,17 @@ def _bits(first: int, last: int) -> int:
     return ((1 << (32 - first)) - 1) & ~((1 << (31 - last)) - 1)
 
 
-def rlwinm(source: Expr, sh: int, mb: int, me: int) -> Expr:
-    """rlwinm: the low word of ``source`` rotated left by ``sh``, and the mask of bits ``mb``
-    to ``me`` (bit 0 the most significant of the word; ``mb > me`` wraps around)."""
+def rotate_masked(mnemonic: str, source: Expr, sh: int, mb: int, me: int) -> tuple[Expr, int]:
+    """rlwinm/rlwimi: the low word of ``source`` rotated left by ``sh`` and the mask of bits ``mb``
+    to ``me`` (bit 0 the most significant of the word; ``mb > me`` wraps around), and that mask."""
     for v, what in ((sh, "SH"), (mb, "MB"), (me, "ME")):
         if not 0 <= v <= 31:
-            raise CellError(f"'rlwinm' {what} must be 0 to 31, not {v}", 0)
+            raise CellError(f"'{mnemonic}' {what} must be 0 to 31, not {v}", 0)
     mask = _bits(mb, me) if mb <= me else M32 ^ _bits(me + 1, mb - 1)
     word = BinOp("and", source, Const(M32))
     rotated = BinOp("and", BinOp("or", BinOp("shl", word, Const(sh)), BinOp("shr", word, Const(32 - sh))),
                     Const(M32))
-    return BinOp("and", rotated, Const(mask))
+    return BinOp("and", rotated, Const(mask)), mask
 
 
 class PpcDialect(TableDialect):

@@ -87,3 +87,17 @@ def test_odd_symbolic_register_inits(init, words):
         assert words in err.message and err.pos is not None and err.pos.line == 2
         return
     assert p.threads[0].reg_init["%a"] in ("x", "y")
+
+
+@pytest.mark.parametrize("cell, words", [
+    ("rlwimi r1,r2,4,30,2", "'rlwimi' with MB > ME is not supported"),
+    ("rlwimi r1,r2,32,0,31", "'rlwimi' SH must be 0 to 31, not 32"),
+    ("rlwimi r1,r2,4,0,-1", "'rlwimi' ME must be 0 to 31, not -1"),
+    ("rlwimi r1,r2,4,0", "'rlwimi' takes 5 operands, not 4"),
+    ("rlwimi r1,4,4,0,31", "operand 2 of 'rlwimi' must be a register"),
+    ("rlwimi. r1,r2,4,0,31", "unsupported PPC instruction 'rlwimi.'"),
+])
+def test_malformed_rlwimi_is_refused_at_its_place(cell, words):
+    with pytest.raises(MmdslError) as caught:
+        parse_litmus(ppc([cell]), "h.litmus")
+    assert words in caught.value.message and (caught.value.pos.line, caught.value.pos.col) == (4, 2)

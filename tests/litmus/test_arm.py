@@ -128,3 +128,24 @@ def test_conditional_execution_is_refused_by_name():
     assert isinstance(err, UnsupportedError)
     assert "conditionally executed ARM instruction 'MOVNE' is not supported" in err.message
     assert (err.pos.line, err.pos.col) == (4, 2)
+
+
+def test_a_predicated_store_is_refused_and_the_branch_around_it_gives_herds_output():
+    """herd7 allows LB with STRNE (no control dependency) and forbids it with a branch around
+    STR: mmdsl reads the second as herd does and refuses the first rather than read it so."""
+    from mmdsl.axiomatic import check
+    from mmdsl.explorer import explore
+    from mmdsl.lang import load_model
+    from mmdsl.render.herd_text import herd_block
+
+    from refdata import outcome
+
+    data = Path(__file__).parent / "data" / "arm-predicated"
+    assert "Observation LBr Sometimes" in (data / "LBr.litmus.expected").read_text()
+    with pytest.raises(UnsupportedError) as caught:
+        load_litmus(data / "LBr.litmus")
+    assert "'STRNE'" in caught.value.message and "no control dependency" in caught.value.hint
+    want = outcome((data / "LBs.litmus.expected").read_text())
+    for run in (check, explore):
+        got = outcome(herd_block(run(load_litmus(data / "LBs.litmus"), load_model("armv7")), show_time=False))
+        assert got[:2] == want[:2] and got[3] == want[3], run

@@ -191,9 +191,10 @@ def test_herds_header_texname_and_proc_names_in_the_init_block():
     assert ("reg", 0, "r2") in p.condition.keys()
 
 
-@pytest.mark.parametrize("name", ["A010", "A011", "A013"])
+@pytest.mark.parametrize("name", ["A010", "A011", "A013", "R001", "R002"])
 def test_herds_own_instruction_tests_give_herds_output(name):
-    """herd's PPC instruction tests for cmplwi and rlwinm (tests/litmus/data/ppc-instructions)."""
+    """herd's PPC instruction tests for cmplwi and rlwinm, and mmdsl's for rlwimi with herd7's
+    output (tests/litmus/data/ppc-instructions)."""
     from pathlib import Path
 
     from refdata import outcome
@@ -206,3 +207,20 @@ def test_herds_own_instruction_tests_give_herds_output(name):
     path = Path(__file__).parent / "data" / "ppc-instructions" / f"{name}.litmus"
     got = outcome(herd_block(check(load_litmus(path), load_model("power")), show_time=False))
     assert got == outcome(Path(f"{path}.expected").read_text())
+
+
+@pytest.mark.parametrize("name", ["R001", "R002"])
+def test_rlwimi_tests_give_herds_final_states_on_the_explorer_too(name):
+    """The agreement invariant on the rlwimi tests: the explorer's final states are herd7's."""
+    from pathlib import Path
+
+    from mmdsl.explorer import explore
+    from mmdsl.lang import load_model
+    from mmdsl.litmus import load_litmus
+    from mmdsl.render.herd_text import herd_block
+
+    from refdata import outcome
+
+    path = Path(__file__).parent / "data" / "ppc-instructions" / f"{name}.litmus"
+    got = outcome(herd_block(explore(load_litmus(path), load_model("power")), show_time=False))
+    assert got[:2] == outcome(Path(f"{path}.expected").read_text())[:2]
