@@ -226,7 +226,7 @@ def explore_space(program: Program, model: Model, *, target=None, por: bool = Tr
 
         if target is None:
             target = lambda values: False  # noqa: E731 - final states are not what is asked
-    search_por = por and not model.per_thread  # a per-thread machine reduces itself (propagation_reduction)
+    search_por = False if model.per_thread else por  # a per-thread machine reduces itself (propagation_reduction)
     if target is None:
         cond = program.condition
         target = (lambda values: not cond.prop.holds(values)) if cond.quantifier == "forall" else cond.prop.holds
