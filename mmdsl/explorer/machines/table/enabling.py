@@ -216,8 +216,9 @@ class ThreadRules:
         # per dependency: value_hold[rel][j][k] -- an access k whose address (addr) or written value
         # (data) comes from a pending read j waits for it; otherwise it is performed on a guessed
         # value, checked once j is performed (value speculation, transitions.py)
-        self.value_hold = {rel: [[rules.dependency_holds(rel, shapes[j], shapes[k]) if j in read_set and k in access_set
-                                  else False for k in range(n)] for j in range(n)]
+        self.value_hold = {rel: [[rules.dependency_kept(rel, shapes[j], shapes[k]) is None
+                                  if j in read_set and k in access_set else False for k in range(n)]
+                                 for j in range(n)]
                            for rel in ("addr", "data")}
         # waiting (not issuing past a branch / an unknown address) is exact when the model keeps
         # every dependent pair; otherwise the explorer issues past them on a guessed value

@@ -315,6 +315,8 @@ class Semantics:
 
     def _data_waits(self, rules, pending, value, d: int) -> bool:
         """Must descriptor ``d`` wait for the pending reads ``value`` comes from (the model keeps data)?"""
+        if getattr(self.m, "ranges", None) is None:  # no value speculation on this machine
+            return True
         hold = rules.value_hold["data"]
         return any(hold[pending[r][1]][d] for r in placeholders(value))
 
