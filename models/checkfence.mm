@@ -16,6 +16,8 @@ reorder {          # rows: the earlier access; columns: the later one
     R    Y    d
     W    Y    d
 }
+dependencies { }  # none: its item 5 (control- and data-dependent accesses reorder too)
+
 forwarding own-writes
 
 fence ll aka rmb orders R * R cost 2 "load-load fence"
