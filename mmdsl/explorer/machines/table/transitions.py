@@ -27,7 +27,7 @@ from typing import NamedTuple
 
 from ....core.errors import MmdslError, UnsupportedError
 from ....core.program import CELL, cell_location
-from .deferred import combine, evaluate, is_deferred, placeholders, resolve, waits_for_reads, with_old
+from .deferred import combine, evaluate, rmw_check, is_deferred, placeholders, resolve, waits_for_reads, with_old
 from .enabling import G_ADDR, G_CTRL, G_DATA
 from .passing import drop_dead_fences, holds, issued_for_sure, may_pass
 from .reservations import (
@@ -525,7 +525,7 @@ class Semantics:
             value = old
             check = None  # on a guess: what must prove true (G_DATA)
             if tr.guess is not None:
-                check = _rmw_check(op, old, tr.guess)
+                check = rmw_check(op[5], op[6], old, tr.guess)
             if tr.outcome == RMW_WHOLE:
                 write = with_old(op[5], old) if tr.guess is None or tr.guess[1] is None else tr.guess[1]
                 pending = pending[:p] + pending[p + 1:]
@@ -576,22 +576,6 @@ class Semantics:
             regs = tuple(resolve(v, i, None, True) if v.__class__ is tuple else v for v in regs)
             return self._settle_guards(th, regs, rest)
         return regs, pending
-
-
-def _rmw_check(op, old, guess):
-    """What a read-modify-write performed on ``guess`` (its comparison's outcome, the value
-    written or None) needs to prove true once the reads it waits for are performed."""
-    ok, value = guess
-    new, cond = op[5], op[6]
-    check = 1
-    if cond is not None:
-        c = with_old(cond, old)
-        if is_deferred(c):
-            check = c if ok else combine("eq", c, 0)
-    if value is not None:
-        eq = combine("eq", with_old(new, old), value)
-        check = eq if check == 1 else combine("land", check, eq)
-    return check
 
 
 def located(err: UnsupportedError, th, instr: int) -> UnsupportedError:
