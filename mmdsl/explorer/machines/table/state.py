@@ -227,9 +227,20 @@ class Machine:
         self.ranges = None
         for t in self.threads:
             refuse_cas_dependencies(t.thread)
+            if self.rules.rvwmo or self.rules.model.per_thread:  # their own rules: no value speculation
+                for relation in ("addr", "data"):
+                    why = t.rules.value_speculation[relation]
+                    ins = _dependent_instruction(t.thread, relation) if why else None
+                    if ins is not None:
+                        raise UnsupportedError(
+                            f"model '{name}' lets an access be performed before a read it depends on by "
+                            f"{relation} ({why}); the explorer performs an access after the reads its address "
+                            f"and stored value come from, and {t.name} has such a dependency at '{ins.text}'",
+                            ins.pos)
             # addr: an access at a guessed location (every location its address may name);
             # data: a write of a guessed value, among every value it may write (ranges.py)
-            if self.ranges is None and t.rules.value_speculation["data"] and _dependent_instruction(t.thread, "data"):
+            elif self.ranges is None and t.rules.value_speculation["data"] and \
+                    _dependent_instruction(t.thread, "data"):
                 from .ranges import ValueRanges
 
                 self.ranges = ValueRanges(self.program, self.locations)

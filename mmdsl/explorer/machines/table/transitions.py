@@ -518,7 +518,7 @@ class Semantics:
                 removed = False
             else:
                 pending = pending[:p] + pending[p + 1:]
-            if len(op) > 5 and kind == WRITE:  # a store-conditional that succeeds: its status is 0, its reservation ends
+            if len(op) > 5:  # a store-conditional that succeeds: its status is 0, its reservation ends (and a write half)
                 value = 0
         else:
             old = pending[tr.source][4] if tr.source >= 0 else read
