@@ -42,17 +42,27 @@ def explore(
                                          help="Graph machine (axiomatic models): unroll every loop this many "
                                               "times, herd's -unroll (default 2; spin iterations are blocked, "
                                               "not unrolled; a verdict the bound affects says so)."),
+    reduction: str = typer.Option("threads", "--reduction",
+                                  help="The partial-order reduction: threads (persistent thread sets), dotnet "
+                                       "(the .NET checker's: one forever-local step alone first), none."),
+    every_trace: bool = typer.Option(False, "--all-traces",
+                                     help="A trace to every final state reaching the outcome, grouped by the "
+                                          "reordering that causes it (the .NET checker's report)."),
+    trace_cap: int = typer.Option(20, "--trace-cap", min=1, help="Traces printed by --all-traces (all are counted)."),
     first: bool = typer.Option(False, "--first",
                                help="Stop at the first state reaching the outcome (a Memorax-style verdict: "
                                     "the violation and its trace, without the full counts)."),
     timeout: float = timeout_option(),
 ) -> None:
     """Explore every state of TEST under MODEL: herd's block, the outcome, a trace, the stats."""
+    if reduction not in ("threads", "dotnet", "none"):
+        raise typer.BadParameter(f"'{reduction}' is not one of threads, dotnet, none", param_hint="--reduction")
+    por = False if no_por or reduction == "none" else "dotnet" if reduction == "dotnet" else True
     if spec is not None:
         from .spec_common import run_spec
 
         run_spec([test], [model], spec, "explorer", as_json, trace,
-                 dict(por=not no_por, max_pending=max_pending, max_states=max_states, max_memory=max_memory,
+                 dict(por=por, max_pending=max_pending, max_states=max_states, max_memory=max_memory,
                       compact=compact))
         return
     from ..explorer import explore as run_explorer
@@ -62,7 +72,8 @@ def explore(
     from ..render.herd_text import herd_block, no_final_state_line
 
     program = load_litmus(test)
-    result = run_explorer(program, load_model(model), por=not no_por, order="bfs" if bfs else "dfs",
+    result = run_explorer(program, load_model(model), por=por, order="bfs" if bfs else "dfs",
+                          all_traces=trace_cap if every_trace else 0,
                           max_pending=max_pending, max_states=max_states,
                           compare_sc=(stats or as_json) and not first,
                           max_memory=max_memory, progress=not as_json, compact=compact, unroll=unroll,
@@ -75,11 +86,17 @@ def explore(
 
         out = result_dict(result)
         out.update(exploration_extras(result))
+        if result.all_traces is not None:
+            out["all_traces"] = result.all_traces.as_dict()
         print(dumps(out))
     else:
         warn(result.warnings)
         text = herd_block(result) + outcome_line(result) + "\n"
-        if trace:
+        if result.all_traces is not None:
+            from ..explorer.all_traces import all_traces_text
+
+            text += all_traces_text(result.all_traces)
+        elif trace:
             text += trace_block(result)
         if stats:
             text += stats_text(result)

@@ -39,12 +39,18 @@ def pending_bound(program: Program, max_pending: int | None) -> int:
 
 
 
-def explore(program: Program, model: Model, *, por: bool = True, order: str = "dfs",
+def explore(program: Program, model: Model, *, por: bool | str = True, order: str = "dfs",
             max_pending: int | None = None, max_states: int = DEFAULT_MAX_STATES,
             graph: bool = False, truncate: bool | None = None, compare_sc: bool = False,
             max_memory: float | None = None, progress: bool = False, compact: bool = False,
-            target=None, unroll: int | None = None, first: bool = False) -> Exploration:
+            target=None, unroll: int | None = None, first: bool = False,
+            all_traces: int = 0) -> Exploration:
     """Explore every state of ``program`` under ``model`` (a reordering-table model).
+
+    ``por``: True (persistent thread sets, ``reduction``), ``"dotnet"`` (the .NET checker's
+    ample sets, ``reduction_dotnet``) or False. ``all_traces``: when positive, also a trace
+    to every final state reaching the outcome, grouped by reordering, at most that many
+    kept (``result.all_traces``, see ``all_traces.py``).
 
     ``por`` turns the partial-order reduction on (the final states are the same either
     way). ``order`` is ``"dfs"`` or ``"bfs"`` (the trace is then a shortest one). ``max_pending``
@@ -71,6 +77,10 @@ def explore(program: Program, model: Model, *, por: bool = True, order: str = "d
     ``compare_sc`` sc_states, sc_transitions.
     """
     if uses_graph_machine(model):  # axioms without a table machine: execution graphs (machines/graph)
+        if all_traces:
+            raise UnsupportedError(
+                f"model '{model.name}' runs on the execution-graph machine (it has no reordering table): "
+                "--all-traces groups the table machines' traces by reordering, which that machine has not")
         if graph:
             raise UnsupportedError(
                 f"model '{model.name}' runs on the execution-graph machine (it has no reordering table), "
@@ -105,6 +115,14 @@ def explore(program: Program, model: Model, *, por: bool = True, order: str = "d
             result.trace_final = FinalState.of(machine.at_values(last), program.condition.keys()).text()
         else:
             result.trace_final = machine.final_state(last, observed_keys(program)).text()
+    if all_traces:
+        from .all_traces import all_traces as collect
+
+        if program.state_property:
+            final = lambda st: FinalState.of(machine.at_values(st), program.condition.keys()).text()  # noqa: E731
+        else:
+            final = lambda st: machine.final_state(st, observed_keys(program)).text()  # noqa: E731
+        result.all_traces = collect(space, final, all_traces)
     if graph:
         result.graph = build_graph(describer, found.state_list, found.edges, found.final_ids,
                                    found.target_ids, found.truncated)
@@ -202,7 +220,7 @@ class StateSpace:
             yield src, dst, step_overtakings(self.machine, states[src], tr)
 
 
-def explore_space(program: Program, model: Model, *, target=None, por: bool = True, order: str = "dfs",
+def explore_space(program: Program, model: Model, *, target=None, por: bool | str = True, order: str = "dfs",
                   max_pending: int | None = None, max_states: int = DEFAULT_MAX_STATES,
                   graph: bool = False, truncate: bool | None = None, max_memory: float | None = None,
                   progress: bool = False, compact: bool = False, first: bool = False,
@@ -242,7 +260,7 @@ def explore_space(program: Program, model: Model, *, target=None, por: bool = Tr
 
         if target is None:
             target = lambda values: False  # noqa: E731 - final states are not what is asked
-    search_por = por and not model.per_thread  # a per-thread machine reduces itself (propagation_reduction)
+    search_por = False if model.per_thread else por  # a per-thread machine reduces itself (propagation_reduction)
     if target is None:
         cond = program.condition
         target = (lambda values: not cond.prop.holds(values)) if cond.quantifier == "forall" else cond.prop.holds

@@ -25,6 +25,7 @@ class Exploration(TestResult):
     trace: list[Step] | None = None  # a path to the first final state reaching the outcome
     trace_final: str | None = None  # that final state, as text
     graph: StateGraph | None = None
+    all_traces: object = None  # all_traces.AllTraces, when asked (explore(all_traces=CAP))
 
     @property
     def result(self) -> "Exploration":

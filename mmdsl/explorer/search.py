@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from ..core.condition import FinalState
 from ..core.errors import MmdslError, UnsupportedError
 from .memory import MEMORY_CHECK_EVERY, MemoryCeiling, Progress
-from .reduction import Reduction
+from .reduction_dotnet import reduction_for
 from .machines.table.state import Machine
 from .machines.table.transitions import MISSPECULATED, Semantics
 
@@ -84,7 +84,7 @@ def search(machine: Machine, semantics: Semantics, *, keys: list, is_target, sta
 def _run(out, machine, semantics, keys, is_target, state_filter, por, order, max_states, truncate,
          keep_graph, state_target, ceiling, shown, start, compact, first=False) -> None:
     """The search loop of ``search``, filling ``out``."""
-    reduction = Reduction(machine, semantics) if por else None
+    reduction = reduction_for(por, machine, semantics)
     roots = machine.initial_states()
     key = state_key if compact else None
     ids = {(key(s0) if compact else s0): i for i, s0 in enumerate(roots)}

@@ -66,7 +66,8 @@ def stats_text(result: Exploration) -> str:
         sc = "n/a (a fence sc does not know)" if st["sc_states"] is None else \
             f"states {st['sc_states']}, transitions {st['sc_transitions']}"
         text += f"; under sc: {sc}"
-    text += f"; reduction {'on' if st['por'] else 'off'}, {st['search']}\n"
+    por = st['por']
+    text += f"; reduction {por if isinstance(por, str) else 'on' if por else 'off'}, {st['search']}\n"
     first = st["first_violation_time"]
     text += f"Time {result.test}: search {st['search_time']:.2f} s, first outcome " + \
         ("none" if first is None else f"{first:.2f} s") + "\n"

@@ -97,7 +97,7 @@ def block_may_go(th, pending: tuple, pc: int, touched: list, writes: dict, reser
         return True
     for loc in touched:
         probe = pending + ((READ, descs[0], loc, pc, 0),)
-        past = may_pass(rules, probe, len(pending), descs, loc, -1)
-        if past is None or past[0] or past[1]:  # (never by committing a pending CAS to fail, nor binding)
+        commits = may_pass(rules, probe, len(pending), descs, loc, -1)
+        if commits is None or commits:  # (never by committing a pending CAS to fail)
             return False
     return True

@@ -106,6 +106,21 @@ def with_old(v, old):
     return combine_unary(v[1], with_old(v[2], old))
 
 
+def rmw_check(new, cond, old, guess):
+    """What a read-modify-write performed on ``guess`` (its comparison's outcome, the value
+    written or None) needs to prove true once the reads it waits for are performed."""
+    ok, value = guess
+    check = 1
+    if cond is not None:
+        c = with_old(cond, old)
+        if is_deferred(c):
+            check = c if ok else combine("eq", c, 0)
+    if value is not None:
+        eq = combine("eq", with_old(new, old), value)
+        check = eq if check == 1 else combine("land", check, eq)
+    return check
+
+
 def waits_for_reads(v) -> bool:
     """Does ``v`` still wait for a pending read (not counting ``%old``)?"""
     if not isinstance(v, tuple):

@@ -17,8 +17,9 @@ from ....core.program import Assign, Branch, Fence, Load, Rmw, Store, StoreCond,
 from ....lang.ir import ADDR_PO_CTRL, Model, ctrl_fence_of
 from ....lang.table import compiled_dependencies, compiled_fences, compiled_table
 
-# guards: a branch (ctrl) or an address (addr;po) issued on a guessed value of pending reads
-G_CTRL, G_ADDR = 0, 1
+# guards: a branch (ctrl) or an address (addr;po) issued on a guessed value of pending reads;
+# G_DATA: a write performed on a guessed value (or a CAS on a guessed comparison), checked later
+G_CTRL, G_ADDR, G_DATA = 0, 1, 2
 GUARD_RELATION = {G_CTRL: "ctrl", G_ADDR: "addr;po"}
 
 NEVER = 0  # the later operation waits for the earlier one
@@ -199,6 +200,16 @@ class ThreadRules:
         self.hold = {g: [[rules.dependency_holds(rel, shapes[j], shapes[k]) if j in read_set and k in access_set
                           else False for k in range(n)] for j in range(n)]
                      for g, rel in GUARD_RELATION.items()}
+        # per dependency: value_hold[rel][j][k] -- an access k whose address (addr) or written value
+        # (data) comes from a pending read j waits for it; otherwise it is performed on a guessed
+        # value, checked once j is performed (value speculation, transitions.py)
+        # (RVWMO and per-thread propagation keep their own rules for guessed addresses: they wait)
+        exact = rules.rvwmo or rules.model.per_thread
+        self.speculate_values = not exact
+        self.value_hold = {rel: [[exact or rules.dependency_kept(rel, shapes[j], shapes[k]) is None
+                                  if j in read_set and k in access_set else False for k in range(n)]
+                                 for j in range(n)]
+                           for rel in ("addr", "data")}
         # waiting (not issuing past a branch / an unknown address) is exact when the model keeps
         # every dependent pair; otherwise the explorer issues past them on a guessed value
         self.speculates = {g: self._relaxed(rel, reads, access) for g, rel in GUARD_RELATION.items()}

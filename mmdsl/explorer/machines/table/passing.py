@@ -5,7 +5,7 @@ fences that have nothing left to hold (the one-memory machine's ordering rules).
 from __future__ import annotations
 
 from .deferred import placeholders, resolve
-from .enabling import ALWAYS, DIFFERENT, G_ADDR, G_CTRL
+from .enabling import ALWAYS, DIFFERENT, G_ADDR, G_CTRL, G_DATA
 from .reservations import resolve_op
 from .state import FENCE, GUARD, RESV, RMW
 
@@ -46,8 +46,10 @@ def may_pass(rules, pending, p: int, ks: tuple, loc: int, src: int):
                     return None
             continue
         if kind == GUARD:  # a guess still open: the reads it waits for hold back what the model keeps
-            if o[1] == G_ADDR and j == p - 1:  # the access at the guessed address (addr)
-                return None
+            if o[1] == G_DATA:  # a write (or CAS) already performed on a guessed value: holds nothing
+                continue
+            if o[1] == G_ADDR and j == p - 1 and (o[3] != pending[p][3] or _addr_waits(rules, pending, o, ks)):
+                return None  # the access at the guessed address waits, unless the model drops addr
             hold = rules.hold[o[1]]
             for r in placeholders(o[4]):
                 row = hold[pending[r][1]]
@@ -92,11 +94,24 @@ def issued_for_sure(rules, pending, src: int) -> bool:
         o = pending[j]
         if o[0] != GUARD or o[4].__class__ is not tuple:
             continue
-        if o[1] == G_ADDR and j == src - 1:
+        if o[1] == G_ADDR and j == src - 1 and (o[3] != pending[src][3] or _addr_waits(rules, pending, o, (d,))):
             return False
         if o[1] == G_CTRL and any(hold[pending[r][1]][d] for r in placeholders(o[4])):
             return False
     return True
+
+
+def _addr_waits(rules, pending, guard, ks) -> bool:
+    """Must the access at a guessed address wait for the reads its address comes from? Yes when
+    the model honours addr for some of the pairs; otherwise it is performed at the guessed
+    location (value speculation, as on the Alpha), and the guard checks the guess later."""
+    if not rules.speculate_values:
+        return True
+    hold = rules.value_hold["addr"]
+    reads = placeholders(guard[4])
+    if not reads:  # nothing of the thread's to wait for (an RMW's old value): as before, wait
+        return True
+    return any(hold[pending[r][1]][k] for r in reads for k in ks)
 
 
 def holds(o, mask: int) -> bool:

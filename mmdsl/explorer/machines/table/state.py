@@ -23,6 +23,9 @@ canonical hashable key. Pending operations are tuples whose first field is their
   location ``expected`` (G_ADDR), while ``value`` still waits for pending reads. It holds back
   the later accesses the model keeps after those reads (``ThreadRules.hold``); once the reads
   are performed it is dropped if the guess was right, and the path is discarded if not.
+  When the model does not honour ``addr``, the access itself is performed at the guessed
+  location before those reads (value speculation). ``g`` = G_DATA: a write (or a CAS) already
+  performed on a guessed value or comparison outcome; ``value`` must prove true.
 """
 
 from __future__ import annotations
@@ -214,23 +217,34 @@ class Machine:
         return FinalState.of(self.final_values(state), keys)
 
     def _check_dependencies(self) -> None:
-        """Refuse what the explorer cannot speculate on, by name.
+        """Refuse what the explorer cannot speculate on, by name; prepare value speculation.
 
-        It never guesses a value to perform an access with (an address or a stored value
-        that comes from a pending read), and it guesses branches forward only: a loop whose
-        back edge tests a pending read would be unrolled without bound.
+        Under a model that does not honour addr or data, an access is performed at a guessed
+        address, or a write with a guessed value (among the value ranges, ``ranges.py``), and
+        the guess is checked once the reads are performed. Branches are guessed forward only:
+        a loop whose back edge tests a pending read would be unrolled without bound.
         """
         name = self.rules.model.name
+        self.ranges = None
         for t in self.threads:
             refuse_cas_dependencies(t.thread)
-            for relation in ("addr", "data"):
-                why = t.rules.value_speculation[relation]
-                ins = _dependent_instruction(t.thread, relation) if why else None
-                if ins is not None:
-                    raise UnsupportedError(
-                        f"model '{name}' lets an access be performed before a read it depends on by {relation} "
-                        f"({why}); the explorer performs an access after the reads its address and "
-                        f"stored value come from, and {t.name} has such a dependency at '{ins.text}'", ins.pos)
+            if self.rules.rvwmo or self.rules.model.per_thread:  # their own rules: no value speculation
+                for relation in ("addr", "data"):
+                    why = t.rules.value_speculation[relation]
+                    ins = _dependent_instruction(t.thread, relation) if why else None
+                    if ins is not None:
+                        raise UnsupportedError(
+                            f"model '{name}' lets an access be performed before a read it depends on by "
+                            f"{relation} ({why}); the explorer performs an access after the reads its address "
+                            f"and stored value come from, and {t.name} has such a dependency at '{ins.text}'",
+                            ins.pos)
+            # addr: an access at a guessed location (every location its address may name);
+            # data: a write of a guessed value, among every value it may write (ranges.py)
+            elif self.ranges is None and t.rules.value_speculation["data"] and \
+                    _dependent_instruction(t.thread, "data"):
+                from .ranges import ValueRanges
+
+                self.ranges = ValueRanges(self.program, self.locations)
             why = t.rules.speculates[G_CTRL]
             ins = _dependent_instruction(t.thread, "loop", t.spin_edges) if why else None
             if ins is not None:

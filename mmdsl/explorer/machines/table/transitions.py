@@ -26,9 +26,10 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from ....core.errors import MmdslError, UnsupportedError
+from ....core.program import CELL, cell_location
 from .atomic_block import block_may_go, run_block
-from .deferred import evaluate, is_deferred, resolve, waits_for_reads, with_old
-from .enabling import G_ADDR, G_CTRL
+from .deferred import combine, evaluate, rmw_check, is_deferred, placeholders, resolve, waits_for_reads, with_old
+from .enabling import G_ADDR, G_CTRL, G_DATA
 from .passing import drop_dead_fences, holds, issued_for_sure, may_pass
 from .reservations import (
     drop_reservations, end_reservations, latest_lr, remove_entry, reservations, resolve_op, store_conditional,
@@ -196,7 +197,7 @@ class Semantics:
         elif op == I_FENCE and c[1] in th.rules.ctrl_fences:
             late = th.rules.addr_ctrl_wait.get(c[1], -1)  # wait for guessed branches (ctrl+FENCE), and for
             # addresses guessed before the latest read a branch before it uses (addr;po;ctrl+FENCE)
-            if any(o[0] == GUARD and (o[1] == G_CTRL or o[3] < late) for o in pending):
+            if any(o[0] == GUARD and o[1] != G_DATA and (o[1] == G_CTRL or o[3] < late) for o in pending):
                 return None
         elif op == I_ATOMIC:  # performed as it is issued (atomic_block)
             done = run_block(self.m, th, pc, regs, mem)
@@ -231,6 +232,10 @@ class Semantics:
         ``x + (r0 ^ r0)`` can only be ``x`` (anything else is an error once the reads are
         performed); otherwise (a pointer loaded from memory) every location.
         """
+        if addr[0] == "u" and addr[1].startswith(CELL):  # a node's field: that field of each node
+            _, pool, fld, size = addr[1].split(":")
+            cells = [cell_location(pool, i, fld) for i in range(int(size) + 1)]
+            return [c for c in cells if c in self.m.loc_index]
         if addr[0] == "b" and addr[1] in ("add", "or", "xor", "sub"):
             for side in (addr[2],) if addr[1] == "sub" else (addr[2], addr[3]):
                 if isinstance(side, str) and side in self.m.loc_index:
@@ -261,21 +266,28 @@ class Semantics:
                     return [tr, tr._replace(outcome=LR_RESERVES)]
             return tr
         if kind == WRITE or kind == HALF:
+            guesses = (None,)
             if is_deferred(op[4]):
-                return None
+                if kind == WRITE and len(op) > 5 or self._data_waits(rules, pending, op[4], d):
+                    return None
+                guesses = self.m.ranges.guesses(t, op[3])  # performed on a guessed value (data)
             commits = may_pass(rules, pending, p, (d,), loc, -1)
             if commits is None or (reserved >> loc) & 1:
                 return None
-            return Transition(t, PERFORM, p, -1, commits, WRITES, loc)
+            tr = Transition(t, PERFORM, p, -1, commits, WRITES, loc)
+            return tr if guesses == (None,) else [tr._replace(guess=(True, v)) for v in guesses]
         # a read-modify-write not yet read
         new, cond, must_fail = op[5], op[6], op[7]
-        if cond is not None and waits_for_reads(cond):
-            return None
         th = self.m.threads[t]
         blocking, atomic = th.code[op[3]][5], th.code[op[3]][8]
+        guessed = cond is not None and waits_for_reads(cond)
+        if guessed and self._data_waits(rules, pending, cond, d):
+            return None
+        if atomic and waits_for_reads(new) and self._data_waits(rules, pending, new, op[4]):
+            return None
+        if guessed or atomic and waits_for_reads(new):  # performed on a guess (data), checked later
+            return self._guessed_rmw(mem, t, ts, p, reserved, blocking, atomic)
         if atomic:
-            if waits_for_reads(new):
-                return None
             commits = may_pass(rules, pending, p, (d, op[4]), loc, -1)
             if commits is None:
                 return None
@@ -303,6 +315,51 @@ class Semantics:
         if atomic:
             return Transition(t, PERFORM, p, -1, commits, WRITES, loc, RMW_WHOLE)
         return Transition(t, PERFORM, p, src, commits, LOCAL if src >= 0 else WRITES, loc, RMW_READ)
+
+    def _data_waits(self, rules, pending, value, d: int) -> bool:
+        """Must descriptor ``d`` wait for the pending reads ``value`` comes from (the model keeps data)?"""
+        if getattr(self.m, "ranges", None) is None:  # no value speculation on this machine
+            return True
+        hold = rules.value_hold["data"]
+        return any(hold[pending[r][1]][d] for r in placeholders(value))
+
+    def _guessed_rmw(self, mem, t: int, ts, p: int, reserved: int, blocking: bool, atomic: bool) -> list:
+        """A read-modify-write whose comparison (or, performed whole, whose new value) waits for
+        pending reads the model lets it overtake: performed on a guess -- the comparison's
+        outcome, and the value written -- that a G_DATA guard checks once the reads are done."""
+        pending = ts[2]
+        op = pending[p]
+        d, loc, new, cond, must_fail = op[1], op[2], op[5], op[6], op[7]
+        rules = self.m.threads[t].rules
+        src = -1 if atomic else self._source(pending, p, loc)
+        if src >= 0 and (is_deferred(pending[src][4]) or not issued_for_sure(rules, pending, src)):
+            return []
+        commits = may_pass(rules, pending, p, (d, op[4]) if atomic else (d,), loc, src)
+        if commits is None:
+            return []
+        old = pending[src][4] if src >= 0 else mem[loc]
+        outcomes = []
+        if cond is None or not waits_for_reads(with_old(cond, old)):
+            outcomes = [True] if cond is None or with_old(cond, old) else [False]
+        else:
+            outcomes = [True] if blocking else [True, False]
+        out = []
+        access = LOCAL if src >= 0 else READS
+        for ok in outcomes:
+            if not ok:
+                out.append(Transition(t, PERFORM, p, src, commits, access, loc, RMW_FAIL, guess=(False, None)))
+                continue
+            if must_fail or (src < 0 and (reserved >> loc) & 1):
+                continue
+            if not atomic:
+                out.append(Transition(t, PERFORM, p, src, commits, access if src >= 0 else WRITES, loc, RMW_READ,
+                                      guess=(True, None)))
+            elif waits_for_reads(with_old(new, old)):
+                out.extend(Transition(t, PERFORM, p, -1, commits, WRITES, loc, RMW_WHOLE, guess=(True, v))
+                           for v in self.m.ranges.guesses(t, op[3]))
+            else:
+                out.append(Transition(t, PERFORM, p, -1, commits, WRITES, loc, RMW_WHOLE, guess=(True, None)))
+        return out
 
     def _source(self, pending, p: int, loc: int) -> int:
         """The newest earlier pending own write to ``loc`` a read forwards from, or -1."""
@@ -463,14 +520,23 @@ class Semantics:
                 pending = pending[:p] + pending[p + 1:]
         elif kind == WRITE or kind == HALF:
             write = op[4]
-            pending = pending[:p] + pending[p + 1:]
-            if len(op) > 5:  # a store-conditional that succeeds: its status is 0, its reservation ends
+            if tr.guess is not None:  # performed on a guessed value: a guard in its place checks it
+                write = tr.guess[1]
+                pending = pending[:p] + ((GUARD, G_DATA, None, op[3], combine("eq", op[4], write), True),) + \
+                    pending[p + 1:]
+                removed = False
+            else:
+                pending = pending[:p] + pending[p + 1:]
+            if len(op) > 5:  # a store-conditional that succeeds: its status is 0, its reservation ends (and a write half)
                 value = 0
         else:
             old = pending[tr.source][4] if tr.source >= 0 else read
             value = old
+            check = None  # on a guess: what must prove true (G_DATA)
+            if tr.guess is not None:
+                check = rmw_check(op[5], op[6], old, tr.guess)
             if tr.outcome == RMW_WHOLE:
-                write = with_old(op[5], old)
+                write = with_old(op[5], old) if tr.guess is None or tr.guess[1] is None else tr.guess[1]
                 pending = pending[:p] + pending[p + 1:]
             elif tr.outcome == RMW_FAIL:
                 pending = pending[:p] + pending[p + 1:]
@@ -478,6 +544,13 @@ class Semantics:
                 half = (HALF, op[4], loc, op[3], with_old(op[5], old), tr.source >= 0)
                 pending = pending[:p] + (half,) + pending[p + 1:]
                 removed = False
+            if check is not None:
+                guard = (GUARD, G_DATA, None, op[3], check, True)
+                if removed:  # the guard takes the read-modify-write's place
+                    pending = pending[:p] + (guard,) + pending[p:]
+                    removed = False
+                else:
+                    pending = pending + (guard,)
         regs = tuple(resolve(v, p, value, removed) if v.__class__ is tuple else v for v in regs)
         pending = tuple(resolve_op(o, p, value, removed) for o in pending)
         if kind == WRITE and len(op) > 5:
@@ -500,7 +573,7 @@ class Semantics:
         for i, o in enumerate(pending):
             if o[0] != GUARD or o[4].__class__ is tuple:
                 continue
-            if o[1] == G_CTRL:
+            if o[1] == G_CTRL or o[1] == G_DATA:
                 right = bool(o[4]) == o[5]
             else:
                 right = o[4] == o[5]
