@@ -203,8 +203,8 @@ class ThreadRules:
         # per dependency: value_hold[rel][j][k] -- an access k whose address (addr) or written value
         # (data) comes from a pending read j waits for it; otherwise it is performed on a guessed
         # value, checked once j is performed (value speculation, transitions.py)
-        # (RVWMO and per-thread propagation keep their own rules for guessed addresses: they wait)
-        exact = rules.rvwmo or rules.model.per_thread
+        # (per-thread propagation keeps its own rules for guessed addresses: they wait)
+        exact = rules.model.per_thread
         self.speculate_values = not exact
         self.value_hold = {rel: [[exact or rules.dependency_kept(rel, shapes[j], shapes[k]) is None
                                   if j in read_set and k in access_set else False for k in range(n)]

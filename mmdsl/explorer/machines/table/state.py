@@ -228,7 +228,7 @@ class Machine:
         self.ranges = None
         for t in self.threads:
             refuse_cas_dependencies(t.thread)
-            if self.rules.rvwmo or self.rules.model.per_thread:  # their own rules: no value speculation
+            if self.rules.model.per_thread:  # its own rules: no value speculation
                 for relation in ("addr", "data"):
                     why = t.rules.value_speculation[relation]
                     ins = _dependent_instruction(t.thread, relation) if why else None
