@@ -70,7 +70,7 @@ class DotnetReduction(Reduction):
         if any(o[0] == GUARD for o in pending):  # a guess still open: leave it to the thread sets
             return None
         for tr in trs:
-            if (tr[1] == PERFORM and not tr.commits and not tr.binds and tr.guess is None
+            if (tr[1] == PERFORM and not tr.commits and tr.guess is None
                     and tr.outcome == R_PLAIN and pending[tr.pos][0] in (READ, WRITE)
                     and len(pending[tr.pos]) == 5 and (private >> tr.loc) & 1):
                 return tr
