@@ -105,7 +105,8 @@ CHECKED_ELSEWHERE = ["fence-benchmarks",  # tests/litmus/test_rmm.py (a sample; 
                      "ppc", "arm",  # tests/axiomatic/test_herd_ppc_arm_cat.py (under herd's ppc.cat, arm.cat)
                      "linux",  # tests/axiomatic/test_herd_linux_cat.py (under herd's linux-kernel.cat)
                      "coherence",  # tests/axiomatic/test_coherence_family.py (an oracle; the suite is slow)
-                     "csharp"]  # tests/litmus/cil/test_cil_suite.py (needs mono; a sample, the whole suite slow)
+                     "csharp",  # tests/litmus/cil/test_cil_suite.py (needs mono; a sample, the whole suite slow)
+                     "gc"]  # tests/litmus/test_gc_suite.py (McSPIN's collectors: a sample, the whole suite slow)
 
 
 def test_every_bundled_suite_is_checked():
