@@ -9,6 +9,13 @@ from pathlib import Path
 from ..core.errors import MmdslError, SourcePos, line_col
 from ..core.files import read_input
 
+
+class ManifestError(MmdslError):
+    """A malformed suite manifest, or one naming things that do not exist."""
+
+    kind = "manifest error"
+
+
 VERDICTS = ("Allowed", "Forbidden")
 OBSERVATIONS = ("Never", "Sometimes", "Always")
 _SHORT = {"A": "Allowed", "F": "Forbidden"}
@@ -56,8 +63,6 @@ def parse_word(word: str) -> str:
 
 def read_expected_file(path: Path) -> Expectation:
     """The Observation word of a herd output file (``Observation NAME Never|Sometimes|Always p n``)."""
-    from .manifest import ManifestError
-
     text = read_input(path, "herd output", ManifestError)
     m = _OBSERVATION_LINE.search(text)
     if m is None:

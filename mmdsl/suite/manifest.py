@@ -9,11 +9,11 @@ import re
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from ..core.errors import MmdslError, SourcePos
+from ..core.errors import SourcePos
 from ..core.files import read_input
 from ..core.resources import resolve_bundled
 from ..litmus.registry import PROGRAM_SUFFIXES  # .litmus, and Memorax's .rmm
-from .expectations import Expectation, parse_word, read_expected_file
+from .expectations import Expectation, ManifestError, parse_word, read_expected_file
 
 MANIFEST_NAMES = ("manifest.yaml", "manifest.yml")
 ENGINES = ("axiomatic", "explorer", "both")
@@ -26,12 +26,6 @@ def strip_test_suffix(text: str) -> str:
         if text.endswith(suffix):
             return text[: -len(suffix)]
     return text
-
-
-class ManifestError(MmdslError):
-    """A malformed suite manifest, or one naming things that do not exist."""
-
-    kind = "manifest error"
 
 
 @dataclass(frozen=True)
