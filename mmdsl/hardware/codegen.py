@@ -165,7 +165,7 @@ class _Body:
                       ': "memory", "cc");')
         elif lock:  # any other atomic update: a LOCK CMPXCHG loop (every locked instruction is a full fence)
             cond = "1" if ins.cond is None else expr(ins.cond, n, "v")
-            self.emit(f'    int64_t v, w; unsigned char ok;')
+            self.emit('    int64_t v, w; unsigned char ok;')
             self.emit(f'    __asm__ __volatile__("movq (%1),%0" : "=r"(v) : "r"({cell}) : "memory");')
             self.emit(f'    do {{ w = ({cond}) ? {expr(new, n, "v")} : v;')
             self.emit(f'         __asm__ __volatile__("lock cmpxchgq %3,(%2)\\n\\tsete %1" : "+a"(v), "=q"(ok) '

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ..core.errors import ModelError, SourcePos, UnsupportedError
+from ..core.errors import ModelError, SourcePos
 
 KEYWORDS = {
     "let", "rec", "and", "in", "as", "acyclic", "irreflexive", "empty", "show", "unshow",

@@ -4,13 +4,30 @@ from __future__ import annotations
 
 import difflib
 
-from ..core.errors import ModelError
+from ..core.errors import ModelError, SourcePos
 from .ir import DYNAMIC_DEPENDENCIES, Model, ctrl_fence_of
-from .metamodel import location
 
 RESERVED_CLASS_NAMES = {"Y", "d", "i", "di"}
 CELL_VALUES = ("-", "Y", "d", "i", "di")
 MAX_COST = 10 ** 9
+
+
+def location(obj) -> SourcePos:
+    """The source position of a textX object."""
+    from textx import get_location
+
+    loc = get_location(obj)
+    return SourcePos(_short(loc.get("filename")), loc.get("line") or 1, loc.get("col") or 1)
+
+
+def _short(filename: str | None) -> str | None:
+    """textX reports absolute file names; show them relative to the working directory."""
+    if not filename:
+        return filename
+    import os
+
+    rel = os.path.relpath(filename)
+    return filename if rel.startswith("..") else rel
 
 
 def _error(obj, message: str) -> ModelError:

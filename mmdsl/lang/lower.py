@@ -25,7 +25,8 @@ from .ir import (
     Table,
 )
 from .checks import check_file, dependency_cost, is_broken, propagation_errors
-from .metamodel import location, parse_model_text
+from .checks import location
+from .metamodel import parse_model_text
 
 # How deeply an expression may nest, counting the definitions of the classes and set lets
 # it names: engines walk expressions recursively (a few frames a level). Relation lets do

@@ -134,21 +134,3 @@ def _found_at(text: str, line: int | None, col: int | None) -> str:
         return "end of line"
     token = re.match(r"\S+", rest).group(0)
     return f"'{token[:24]}'"
-
-
-def location(obj) -> SourcePos:
-    """The source position of a textX object."""
-    from textx import get_location
-
-    loc = get_location(obj)
-    return SourcePos(_short(loc.get("filename")), loc.get("line") or 1, loc.get("col") or 1)
-
-
-def _short(filename: str | None) -> str | None:
-    """textX reports absolute file names; show them relative to the working directory."""
-    if not filename:
-        return filename
-    import os
-
-    rel = os.path.relpath(filename)
-    return filename if rel.startswith("..") else rel
