@@ -34,7 +34,8 @@ class Blocked:
 @dataclass
 class CheckResult:
     """``verdict``: "violation", "deadlock", "livelock" (a state from which no execution ends: threads
-    spinning forever), "safe" or "bounded" (safe up to the unroll bound)."""
+    spinning forever), "race" (an execution the model calls undefined), "safe" or "bounded" (safe up
+    to the unroll bound)."""
 
     program: str
     model: str
@@ -46,19 +47,31 @@ class CheckResult:
     values: dict = field(default_factory=dict)  # shared locations at the end of the failing execution
     blocked: list[Blocked] = field(default_factory=list)
     stats: dict = field(default_factory=dict)
+    race: dict | None = None  # a data race: the model's check and the two accesses (graph_check)
+    warnings: list[str] = field(default_factory=list)
 
     @property
     def error(self) -> bool:
-        return self.verdict in ("violation", "deadlock", "livelock")
+        return self.verdict in ("violation", "deadlock", "livelock", "race")
 
     def as_json(self) -> dict:
         return {"program": self.program, "model": self.model, "verdict": self.verdict, "unroll": self.unroll,
                 "error": self.error, "assertion": self.failed, "trace": self.steps, "values": self.values,
-                "blocked": [b.as_json() for b in self.blocked], "stats": self.stats}
+                "blocked": [b.as_json() for b in self.blocked], "race": self.race, "warnings": self.warnings,
+                "stats": self.stats}
 
 
-def check_program(cp: CProgram, model: Model, *, max_states: int = DEFAULT_MAX_STATES) -> CheckResult:
-    """Explore ``cp`` under ``model`` (breadth-first: the trace is a shortest one) and judge it."""
+def check_program(cp: CProgram, model: Model, *, max_states: int = DEFAULT_MAX_STATES,
+                  unroll: int | None = None) -> CheckResult:
+    """Explore ``cp`` under ``model`` (breadth-first: the trace is a shortest one) and judge it; a
+    model without a reordering table (a cat model, axioms of its own) on the execution-graph
+    machine instead (``graph_check``; ``unroll`` bounds its loops there)."""
+    from ..explorer.explore import uses_graph_machine
+
+    if uses_graph_machine(model):
+        from .graph_check import check_on_graph
+
+        return check_on_graph(cp, model, max_states=max_states, unroll=unroll)
     program = compile_orders(cp.program, model)
     tids = [t.tid for t in program.threads]
 

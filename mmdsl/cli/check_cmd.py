@@ -15,7 +15,7 @@ from .common import EXIT_MISMATCH, timeout_option, user_errors, within_timeout
 @within_timeout("checking {program} under {model}")
 def check(
     program: str = typer.Argument(..., help="A C file with main, pthread_create/join, <stdatomic.h>, assert."),
-    model: str = typer.Option("sc", "--model", "-m", help="Model name or .mm file (a reordering-table model)."),
+    model: str = typer.Option("sc", "--model", "-m", help="Model name, .mm or herd .cat file (rc11.cat: C11 orders as written, data races)."),
     unroll: Optional[int] = typer.Option(None, "--unroll", min=1, show_default=False,
                                          help="Copy every loop N times; an execution needing more is cut, and "
                                               "a safe verdict says 'up to the bound'. Default: loops stay loops."),
@@ -30,7 +30,7 @@ def check(
     as_json: bool = typer.Option(False, "--json", help="Machine-readable output."),
     timeout: float = timeout_option(),
 ) -> None:
-    """Check PROGRAM under MODEL: exit 0 when safe, 1 with the failing execution (assertion or deadlock)."""
+    """Check PROGRAM under MODEL: exit 0 when safe, 1 with the failing execution (assertion, deadlock, race)."""
     from ..check import check_program
     from ..core.errors import LitmusError
     from ..lang import load_model
@@ -48,17 +48,24 @@ def check(
         if not re.fullmatch(r"[A-Za-z_]\w*", name) or not re.fullmatch(r"[\w.+-]*", value):
             raise LitmusError(f"-D {d}", None, expected="NAME=VALUE: a C identifier and a number or identifier")
         defines[name] = value or "1"
-    cp = load_c_program(program, unroll=unroll, nondet=tuple(range(lo, hi + 1)), defines=defines)
+    from ..explorer.explore import uses_graph_machine
+
+    the_model = load_model(model)
+    graph = uses_graph_machine(the_model)  # an axiomatic model: the graph machine bounds loops itself
+    cp = load_c_program(program, unroll=None if graph else unroll, nondet=tuple(range(lo, hi + 1)),
+                        defines=defines)
     if atomicity:
         from ..check.atomicity import check_atomicity
         from ..check.atomicity.report import render as render_atomicity
 
-        found = check_atomicity(cp, load_model(model), max_states=max_states)
+        found = check_atomicity(cp, the_model, max_states=max_states)
         typer.echo(json.dumps(found.as_json(), indent=2) if as_json else render_atomicity(found, not brief))
         if found.error:
             raise typer.Exit(EXIT_MISMATCH)
         return
-    result = check_program(cp, load_model(model), max_states=max_states)
+    result = check_program(cp, the_model, max_states=max_states, unroll=unroll)
+    for w in result.warnings if not as_json else ():
+        typer.echo(w, err=True)
     if as_json:
         typer.echo(json.dumps(result.as_json(), indent=2))
     else:
@@ -73,6 +80,12 @@ def render(result) -> str:
     head = f"Program {result.program} under {result.model}: "
     st = result.stats
     counts = f"States {st['states']}, transitions {st['transitions']}, final states {st['final_states']}"
+    if "executions" in st:  # the execution-graph machine (an axiomatic model): executions, not states
+        counts = (f"Executions {st['executions']} complete (the search stops at an error), "
+                  f"{st['blocked']} blocked, {st['explored']} partial executions explored")
+    if result.verdict == "safe" and "executions" in st:
+        return head + ("safe (every execution explored: no assertion fails, no deadlock, no data race; "
+                       "spin loops are not looked at for livelocks here)\n") + counts
     if result.verdict == "safe":
         return head + "safe (every execution explored, no assertion fails, no deadlock)\n" + counts
     if result.verdict == "bounded":
@@ -82,6 +95,12 @@ def render(result) -> str:
     if result.verdict == "violation":
         f = result.failed
         lines.append(head + f"assertion violated: {f['at']}: {f['text']} (in {f['function']})")
+    elif result.verdict == "race":
+        r = result.race
+        lines.append(head + f"data race (the model's check '{r['check']}' fails: the program's behaviour is "
+                            "undefined) between")
+        for a in r["accesses"]:
+            lines.append(f"  {a['thread']}: {a['access']} of {a['location']} at {a['at']}: {a['source']}")
     elif result.verdict == "livelock":
         lines.append(head + "livelock: after the first steps of the trace no execution ends; its last steps "
                             "go round a cycle the threads never leave. Where the threads were when it became so:")

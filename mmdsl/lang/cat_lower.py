@@ -120,7 +120,7 @@ class CatLowerer(CatExpressions, CatOrders):
             for g in self.model.lets:
                 for b in g.bindings:
                     b.expr = B.resolve_rmw(b.expr)
-            for ax in self.model.axioms + self.model.flags:
+            for ax in self.model.axioms + self.model.flags + self.model.undefined:
                 ax.expr = B.resolve_rmw(ax.expr)
         if self.one_event_amos:
             for ax in self.model.axioms:
@@ -380,6 +380,8 @@ class CatLowerer(CatExpressions, CatOrders):
             # listed in the model's flags_skipped (docs/cat.md)
             if d["flag"] == "flag":
                 self._flag(st, env)
+            elif d["flag"] == "undefined_unless":
+                self._flag(st, env, self.model.undefined)
             return
         if skips(self.options, d["name"]):  # herd's -skipcheck NAME, -through all: the check holds
             return
@@ -395,8 +397,9 @@ class CatLowerer(CatExpressions, CatOrders):
             k += 1
         self.model.axioms.append(Axiom(name, test, e, negated=d["neg"], pos=st.pos))
 
-    def _flag(self, st: Stmt, env: dict) -> None:
+    def _flag(self, st: Stmt, env: dict, into: list | None = None) -> None:
         d = st.data
+        into = self.model.flags if into is None else into
         name = d["name"] or f"{'~' if d['neg'] else ''}{d['test']}"
         if _reads_builtin(d["expr"], env, "FW", set()):
             # herd's FW holds the final writes of the locations the test observes only (its
@@ -408,7 +411,7 @@ class CatLowerer(CatExpressions, CatOrders):
         except (ModelError, UnsupportedError):
             self.model.flags_skipped.append(name)
             return
-        self.model.flags.append(Axiom(name, d["test"], e, negated=d["neg"], pos=st.pos))
+        into.append(Axiom(name, d["test"], e, negated=d["neg"], pos=st.pos))
 
     def _call(self, st: Stmt, env: dict, here: Path) -> None:
         d = st.data
