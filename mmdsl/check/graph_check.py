@@ -8,13 +8,14 @@ from __future__ import annotations
 from dataclasses import replace
 
 from ..core.errors import UnsupportedError
-from ..core.program import Const, Fence, Nop, Rmw, Store
+from ..core.program import Const, Fence, Load, Nop, Rmw, Store
 from ..explorer.machines.graph.search import explore_graph
 from ..lang.ir import Model
 from ..litmus.cprog import CProgram
 from ..litmus.cprog.lower import ASSERT_REG
 from .verdict import CheckResult, _waits_for, step_text
 
+ONCE = frozenset({"once"})
 GRAPH_UNROLL = 2  # the graph machine's default bound (herd's -unroll): spin iterations are blocked, not cut
 
 
@@ -43,7 +44,7 @@ def _pairs(value, d) -> list[tuple[int, int]]:
 def check_on_graph(cp: CProgram, model: Model, *, max_states: int, unroll: int | None) -> CheckResult:
     """Explore ``cp`` under the axiomatic ``model``; stop at the first execution it allows that
     fails an assertion or has a data race."""
-    program = _without_handshake_fences(cp.program, model)
+    program = _handshakes(cp.program, model)
     program.blocked_paths = True  # paths ending at a lock or join that waits forever (deadlocks)
     tids = [t.tid for t in program.threads]
     hit: dict = {}
@@ -81,6 +82,9 @@ def check_on_graph(cp: CProgram, model: Model, *, max_states: int, unroll: int |
     verdict = "bounded" if cut else "safe"
     out = CheckResult(program.name, model.name, verdict, st.get("unroll") if cut else unroll, stats=stats)
     out.warnings = list(result.warnings)
+    if not st["complete"]:
+        out.warnings.append(f"warning: {program.name}: {model.name} allows no complete execution of the program "
+                            "(safe holds vacuously: every execution was blocked or inconsistent)")
     if not hit:
         return out
     out.steps = [_step(program, s) for s in result.trace or ()]
@@ -99,15 +103,22 @@ def check_on_graph(cp: CProgram, model: Model, *, max_states: int, unroll: int |
     return out
 
 
-def _without_handshake_fences(program, model: Model):
+def _handshakes(program, model: Model):
     """``pthread_create``/``join`` are lowered to a seq_cst store read by a seq_cst read-modify-write
-    between full fences (``mb``): the store and RMW synchronise by themselves in a C11 model,
-    which has no fence ``mb``; there the fences (those with no order of their own, unlike
-    ``atomic_thread_fence``'s) become no-ops. A model that has ``mb`` (linux-kernel.cat) keeps them."""
-    if model.fence_for("mb") is not None:
-        return program
-    threads = [replace(t, instrs=[Nop(pos=ins.pos, text=ins.text) if isinstance(ins, Fence) and ins.kind == "mb"
-                                  and not ins.annots else ins for ins in t.instrs]) for t in program.threads]
+    (of ``__start<t>``/``__done<t>``) between full fences ``mb``. A C11 model has no fence ``mb``:
+    the store and RMW synchronise by themselves, and the fences with no order of their own (unlike
+    ``atomic_thread_fence``'s) become no-ops. A model with ``mb`` (linux-kernel.cat) keeps the
+    fences (its ``smp_mb``) and sees the handshake accesses as marked ones (``READ_ONCE``/``WRITE_ONCE``)."""
+    if model.fence_for("mb") is None:
+        def fix(ins):
+            return Nop(pos=ins.pos, text=ins.text) if isinstance(ins, Fence) and ins.kind == "mb" and not ins.annots \
+                else ins
+    else:
+        def fix(ins):
+            handshake = isinstance(ins, (Load, Store, Rmw)) and isinstance(ins.addr, Const) \
+                and str(ins.addr.value).startswith(("__start", "__done", "__arg"))
+            return replace(ins, annots=ONCE) if handshake else ins
+    threads = [replace(t, instrs=[fix(ins) for ins in t.instrs]) for t in program.threads]
     return replace(program, threads=threads)
 
 
