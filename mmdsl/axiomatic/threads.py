@@ -61,7 +61,8 @@ class Trace:
     beyond: tuple = ()  # (location, value) of each read pinned out of thin air (thin_air_traces)
     cut: bool = False  # stopped at the unrolling bound: its writes feed the value domains, it is no path
     # stopped at a blocking read-modify-write (a lock, a join) reading a value it waits past: its
-    # writes feed the value domains; a path only for a program with ``blocked_paths`` (mmdsl check)
+    # writes feed the value domains; a path only where a program's ``blocked_paths`` (a set of
+    # locations, ``mmdsl check``) names its location
     blocked: bool = False
 
 
@@ -434,8 +435,11 @@ def _fixpoint(program: Program, domains: dict[str, set], loops: LoopBound | None
     """The paths of every thread walked with ``domains`` grown to a fixpoint, the domains,
     and whether a path forked on them; paths cut at an unrolling bound are left out."""
     all_traces, walked, forked = _fixpoint_all(program, domains, loops)
-    keep = getattr(program, "blocked_paths", False)
-    return [[tr for tr in traces if not tr.cut and (keep or not tr.blocked)] for traces in all_traces], walked, forked
+    keep = getattr(program, "blocked_paths", None) or ()  # the locations a path may stop blocked at
+
+    def path(tr) -> bool:
+        return not tr.cut and (not tr.blocked or tr.events[-1].loc in keep)
+    return [[tr for tr in traces if path(tr)] for traces in all_traces], walked, forked
 
 
 def _fixpoint_all(program: Program, domains: dict[str, set], loops: LoopBound | None = None):

@@ -45,7 +45,7 @@ def check_on_graph(cp: CProgram, model: Model, *, max_states: int, unroll: int |
     """Explore ``cp`` under the axiomatic ``model``; stop at the first execution it allows that
     fails an assertion or has a data race."""
     program = _handshakes(cp.program, model)
-    program.blocked_paths = True  # paths ending at a lock or join that waits forever (deadlocks)
+    program.blocked_paths = _may_block(program)  # paths ending at a lock or join that waits forever
     tids = [t.tid for t in program.threads]
     hit: dict = {}
 
@@ -131,6 +131,24 @@ def _located(err, program):
                 if isinstance(ins, (Store, Rmw)) and ins.addr == Const(loc) and ins.pos is not None:
                     return err.locate(ins.pos, ins.text)
     return err
+
+
+def _may_block(program) -> frozenset:
+    """The locations a thread may wait at forever: a mutex; with one, a join (of a thread stuck at
+    one) and the start of a thread ``main`` may fail to create (it can wait at a lock or join
+    before). Without a mutex every thread ends: no path needs to stop blocked."""
+    blocking = [(t.tid, k, ins) for t in program.threads for k, ins in enumerate(t.instrs)
+                if isinstance(ins, Rmw) and ins.blocking]
+    if not any("lock" in ins.annots for _, _, ins in blocking):
+        return frozenset()
+    out = {loc for loc in program.locations if not str(loc).startswith("__start")}  # a lock's address may be computed
+    main = program.threads[0].instrs
+    first_wait = min((k for tid, k, _ in blocking if tid == 0), default=len(main))
+    for k, ins in enumerate(main):  # a thread created after main may have waited
+        if isinstance(ins, Store) and isinstance(ins.addr, Const) and str(ins.addr.value).startswith("__start") \
+                and k > first_wait:
+            out.add(ins.addr.value)
+    return frozenset(out)
 
 
 def _waiting(structure, leaf) -> list[int] | None:

@@ -110,7 +110,10 @@ def render(result) -> str:
         lines.append(head + "deadlock: every live thread is blocked")
         for b in result.blocked:
             lines.append(f"  {b.thread} at {b.where} waits for {b.waits_for}")
-    lines.append(f"Trace ({len(result.trace)} steps, shortest):")
+    if "executions" in st:  # graph machine: the execution's events, as added, with rf and co choices
+        lines.append(f"Execution ({len(result.trace)} events, in the order the graph machine added them):")
+    else:
+        lines.append(f"Trace ({len(result.trace)} steps, shortest):")
     lines += [f"  {i + 1:>3}. {s}" for i, s in enumerate(result.trace)]
     if result.values:
         lines.append("Shared values then: " + ", ".join(f"{k}={v}" for k, v in sorted(result.values.items())))
