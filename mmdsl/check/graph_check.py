@@ -82,7 +82,10 @@ def check_on_graph(cp: CProgram, model: Model, *, max_states: int, unroll: int |
     verdict = "bounded" if cut else "safe"
     out = CheckResult(program.name, model.name, verdict, st.get("unroll") if cut else unroll, stats=stats)
     out.warnings = list(result.warnings)
-    if not st["complete"]:
+    if not st["complete"] and cut:
+        out.warnings.append(f"warning: {program.name}: no execution of the program ends within the unroll bound "
+                            f"{st.get('unroll')} (safe holds vacuously; raise --unroll)")
+    elif not st["complete"]:
         out.warnings.append(f"warning: {program.name}: {model.name} allows no complete execution of the program "
                             "(safe holds vacuously: every execution was blocked or inconsistent)")
     if not hit:
