@@ -23,10 +23,13 @@ def race_checks(prepared) -> list[tuple[object, tuple, bool]]:
     """(check, compiled value, fires when the value is non-empty) of every check of the model
     that marks an execution undefined: ``undefined_unless`` (rc11.cat's ``Dr``) and the
     ``flag ~empty`` checks named as races (linux-kernel.cat's ``data-race``)."""
-    out = [(u, v, u.test == "empty" and not u.negated) for u, v in prepared.undefined()]
-    for f, _test in prepared.flag_tests:
-        if "race" in f.name.lower() and f.test == "empty" and f.negated:
-            out.append((f, prepared._compile(f.expr, prepared.env), True))
+    out = getattr(prepared, "_race_checks", None)
+    if out is None:  # compiled once per structure, not per execution
+        out = [(u, v, u.test == "empty" and not u.negated) for u, v in prepared.undefined()]
+        for f, _test in prepared.flag_tests:
+            if "race" in f.name.lower() and f.test == "empty" and f.negated:
+                out.append((f, prepared._compile(f.expr, prepared.env), True))
+        prepared._race_checks = out
     return out
 
 
