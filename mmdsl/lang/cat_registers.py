@@ -44,8 +44,10 @@ def _placeholders(e: Expr) -> set:
 
 def _register_paths(pos) -> Expr:
     """Paths through register events between memory events: register dataflow from a read."""
-    return Expr("union", (Expr("name", name="data", type=REL, pos=pos), Expr("name", name="addr", type=REL, pos=pos)),
-                type=REL, pos=pos)
+    amo = Expr("inter", (Expr("name", name="rmw", type=REL, pos=pos), Expr("name", name="sm", type=REL, pos=pos)),
+               type=REL, pos=pos)
+    return Expr("union", (Expr("name", name="data", type=REL, pos=pos), Expr("name", name="addr", type=REL, pos=pos),
+                          amo), type=REL, pos=pos)
 
 
 def _marks_of(model: Model):
