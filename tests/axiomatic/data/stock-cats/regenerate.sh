@@ -43,8 +43,8 @@ run asl-pseudo-arch.cat asl-pseudo-arch.herd.txt $(ls litmus/classic/*.litmus li
     $(ls litmus/aarch64/tests/deps-and-fences/*.litmus) $(find litmus/aarch64-lse -name '*.litmus' | sort | head -12)
 # herd.cat (pretty.cat's checks, with fence sets of Power and Arm): herd7 7.58 stops with a
 # type error at filters.cat line 7 once an execution reaches pretty.cat's checks (WW of
-# aarch64fences.cat's set dmb.st); on the RISC-V AMO_X0 tests no candidate passes its
-# uniproc check first, so herd7 prints Never 0 0 there (119 of the 5,051 RISC-V tests, a
+# aarch64fences.cat's set dmb.st); where no candidate passes its
+# uniproc check first, herd7 prints Never 0 0 (120 of the 5,051 RISC-V tests, AMO_X0 among them; a
 # type error on the others); one of each
 (f=litmus/riscv/tests/AMO_X0_2_THREAD/2+2W+po+poarar+NEW.litmus; echo "#file $f"; herd7 -set-libdir "$CATS" -model "$CATS/herd.cat" $f) > "$OUT/herd-cat.herd.txt"
 (f=litmus/riscv/tests/ATOMICS/CO/R+fence.rw.rwspx+fence.rw.rwsxp.litmus; echo "#file $f"; herd7 -set-libdir "$CATS" -model "$CATS/herd.cat" $f 2>&1 | sed "s|$CATS/||") >> "$OUT/herd-cat.herd.txt" || true
