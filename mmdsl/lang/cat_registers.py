@@ -9,14 +9,15 @@ register. mmdsl's events are the memory accesses only. What it does have is what
 of those relations from one memory access to another come to: a path through
 ``(iico_data | iico_ctrl | rf-reg)+`` from a read to a later access is a chain of register
 dataflow, mmdsl's ``data`` and ``addr`` (computed from register dataflow, from reads, as
-herd's are). A branch's register read reaches no memory event of its instruction, so
+herd's are), or an atomic's read to its write (``rmw & sm``: one instruction; with it the
+AArch64 SWP and RISC-V AMO tests give herd7's counts, without it they did not). A branch's register read reaches no memory event of its instruction, so
 control dependencies are no such path (herd7 says Sometimes on LB+ctrls under
 asl-pseudo-arch.cat, Never on LB+datas).
 
 So the three names are exact where only such paths matter: as terms, all three of them,
 of a union whose acyclicity a check asks (``acyclic iico_data | iico_ctrl | rf-reg | rf``,
 asl-pseudo-arch.cat): a cycle of the union through register events is a cycle of
-``data | addr | the rest`` over memory events, and the other way round. Anywhere else
+``data | addr | rmw & sm | the rest`` over memory events, and the other way round. Anywhere else
 (composed, in a let another check reads, one without the others) the register events
 themselves would be needed, and the model is refused naming the relation. Under
 ``catdep`` (herd's own AArch64 files) they are cat_aarch64's.
@@ -43,7 +44,8 @@ def _placeholders(e: Expr) -> set:
 
 
 def _register_paths(pos) -> Expr:
-    """Paths through register events between memory events: register dataflow from a read."""
+    """Paths through register events between memory events: register dataflow from a read,
+    an atomic's read to its write."""
     amo = Expr("inter", (Expr("name", name="rmw", type=REL, pos=pos), Expr("name", name="sm", type=REL, pos=pos)),
                type=REL, pos=pos)
     return Expr("union", (Expr("name", name="data", type=REL, pos=pos), Expr("name", name="addr", type=REL, pos=pos),
@@ -103,4 +105,4 @@ def _refuse(mark: str, e: Expr, pos) -> None:
     raise UnsupportedError(
         f"herd's built-in '{name}' (register events: mmdsl's events are memory accesses) is supported only as "
         f"a term of `acyclic iico_data | iico_ctrl | rf-reg | ...` (with all three), where register paths are "
-        f"mmdsl's data and addr; here it is used otherwise", getattr(e, "pos", None) or pos)
+        f"mmdsl's data, addr and an atomic's rmw; here it is used otherwise", getattr(e, "pos", None) or pos)
