@@ -20,6 +20,7 @@ pytestmark = needs_mono
 ROOT = Path(__file__).resolve().parents[2]
 DATA = Path(__file__).resolve().parent / "data" / "csharp"
 PETERSON = str(ROOT / "litmus" / "csharp" / "Peterson.cs")
+DEADLOCK = str(ROOT / "docs" / "examples" / "Deadlock.cs")
 
 
 @lru_cache(maxsize=None)
@@ -44,14 +45,14 @@ def test_assertions(path, model, verdict, at, text):
 
 
 def test_deadlock_names_the_holders():
-    result = check_program(_program(str(DATA / "Dl.cs")), load_model("sc"))
+    result = check_program(_program(DEADLOCK), load_model("sc"))
     assert result.verdict == "deadlock"
     assert {(b.thread, b.where.split(":")[-2], b.waits_on) for b in result.blocked} == {("P0", "11", "P1"),
                                                                                        ("P1", "17", "P0")}
 
 
 def test_cli_and_refused_options():
-    r = CliRunner().invoke(app, ["check", str(DATA / "Dl.cs"), "-m", "sc"])
+    r = CliRunner().invoke(app, ["check", DEADLOCK, "-m", "sc"])
     assert r.exit_code == 1 and "deadlock" in r.output and "held by P1" in r.output, r.output
-    r = CliRunner().invoke(app, ["check", str(DATA / "Dl.cs"), "--unroll", "2"])
+    r = CliRunner().invoke(app, ["check", DEADLOCK, "--unroll", "2"])
     assert r.exit_code == 2 and "--unroll with a C# program" in r.output, r.output

@@ -2,7 +2,7 @@
 using System.Diagnostics;
 using System.Threading;
 
-class Dl {
+class Deadlock {
     static readonly object a = new object(), b = new object();
     static int n;
 
