@@ -52,6 +52,10 @@ def check(
         if not re.fullmatch(r"[A-Za-z_]\w*", name) or not re.fullmatch(r"[\w.+-]*", value):
             raise LitmusError(f"-D {d}", None, expected="NAME=VALUE: a C identifier and a number or identifier")
         defines[name] = value or "1"
+    if program.endswith((".rmm", ".litmus", ".mm", ".cat")):
+        raise UnsupportedError(f"mmdsl check on {program}", None,
+                               hint="check reads C programs (.c) and C# (.cs, or a monodis .il listing); "
+                                    "run litmus tests and .rmm programs with mmdsl explore or mmdsl run")
     if is_csharp(program):
         given = [name for name, v in (("--unroll", unroll), ("--define", define), ("--nondet", nondet != "0:1"),
                                       ("--atomicity", atomicity)) if v]

@@ -56,3 +56,9 @@ def test_cli_and_refused_options():
     assert r.exit_code == 1 and "deadlock" in r.output and "held by P1" in r.output, r.output
     r = CliRunner().invoke(app, ["check", DEADLOCK, "--unroll", "2"])
     assert r.exit_code == 2 and "--unroll with a C# program" in r.output, r.output
+
+
+@pytest.mark.parametrize("path", ["litmus/gc/chicken.1.rmm", "litmus/classic/SB.litmus"])
+def test_check_refuses_other_programs_by_name(path):
+    r = CliRunner().invoke(app, ["check", str(ROOT / path)])
+    assert r.exit_code == 2 and f"mmdsl check on {ROOT / path}" in r.output and "mmdsl explore" in r.output
