@@ -1,4 +1,4 @@
-"""The verdict of a C program under a table model: the explorer's states read as assertion
+"""The verdict of a C (or C#) program under a table model: the explorer's states read as assertion
 violations, deadlocks (every live thread blocked: where, and who holds the mutex) and cut loops."""
 
 from __future__ import annotations
@@ -13,7 +13,6 @@ from ..explorer.trace import Describer
 from ..lang.ir import Model
 from ..litmus.c_data import ERR_BOUND, ERR_REG
 from ..litmus.cprog import CProgram
-from ..litmus.cprog.lower import ASSERT_REG
 from .liveness import into_cycle, spinning, stuck_state
 from .mapping import NONE, compile_orders, family
 
@@ -75,8 +74,13 @@ def check_program(cp: CProgram, model: Model, *, max_states: int = DEFAULT_MAX_S
     program = compile_orders(cp.program, model)
     tids = [t.tid for t in program.threads]
 
-    def failed(values) -> bool:
-        return any(values.get(("reg", t, ASSERT_REG)) for t in tids)
+    reg = cp.assert_reg
+
+    def thread_failed(values) -> bool:
+        return any(values.get(("reg", t, reg)) for t in tids)
+
+    def failed(values) -> bool:  # of a final state: every thread ended, so Main's checks after the joins count
+        return thread_failed(values) or any(p.holds(values) for p, _ in cp.final)
 
     # under sc no operation passes an earlier one: a thread issuing ahead of what it performs
     # only adds states, so each thread's pending list holds one operation (and waits when full)
@@ -103,7 +107,7 @@ def check_program(cp: CProgram, model: Model, *, max_states: int = DEFAULT_MAX_S
     for sid in found.deadlock_ids:
         state = found.state_list[sid]
         values = _values(machine, state)
-        if failed(values):
+        if thread_failed(values):
             found.target = sid if found.target is None else found.target
             continue
         kind, blocked = _dead_state(cp, machine, state, values)
@@ -114,7 +118,9 @@ def check_program(cp: CProgram, model: Model, *, max_states: int = DEFAULT_MAX_S
     if found.target is not None:
         sid = found.target
         values = _values(machine, found.state_list[sid])
-        number = next(values[("reg", t, ASSERT_REG)] for t in tids if values.get(("reg", t, ASSERT_REG)))
+        number = next((values[("reg", t, reg)] for t in tids if values.get(("reg", t, reg))), None)
+        if number is None:  # a check on the final state (C#'s Main after the joins)
+            number = next(n for p, n in cp.final if p.holds(values))
         pos, text, fn = cp.asserts[number]
         result.verdict = "violation"
         result.failed = {"at": str(pos), "text": text, "function": fn}

@@ -1,4 +1,5 @@
-"""`mmdsl check`: a whole C program (main, pthreads, atomics, assert) under a model: safe, violation or deadlock."""
+"""`mmdsl check`: a whole C program (main, pthreads, atomics, assert) or C# program (threads, lock,
+Debug.Assert) under a model: safe, violation or deadlock."""
 
 from __future__ import annotations
 
@@ -14,8 +15,11 @@ from .common import EXIT_MISMATCH, timeout_option, user_errors, within_timeout
 @user_errors
 @within_timeout("checking {program} under {model}")
 def check(
-    program: str = typer.Argument(..., help="A C file with main, pthread_create/join, <stdatomic.h>, assert."),
-    model: str = typer.Option("sc", "--model", "-m", help="Model name, .mm or herd .cat file (rc11.cat: C11 orders as written, data races)."),
+    program: str = typer.Argument(..., help="A C file with main, pthread_create/join, <stdatomic.h>, assert; "
+                                             "or a C# file (.cs, compiled with mono's mcs -d:DEBUG) with "
+                                             "Thread Start/Join, lock and Debug.Assert."),
+    model: str = typer.Option("sc", "--model", "-m", help="Model name, .mm or herd .cat file (rc11.cat: C11 "
+                                                          "orders as written, data races)."),
     unroll: Optional[int] = typer.Option(None, "--unroll", min=1, show_default=False,
                                          help="Copy every loop N times; an execution needing more is cut, and "
                                               "a safe verdict says 'up to the bound'. Default: loops stay loops."),
@@ -32,7 +36,8 @@ def check(
 ) -> None:
     """Check PROGRAM under MODEL: exit 0 when safe, 1 with the failing execution (assertion, deadlock, race)."""
     from ..check import check_program
-    from ..core.errors import LitmusError
+    from ..check.csharp import is_csharp, load_cs_program
+    from ..core.errors import LitmusError, UnsupportedError
     from ..lang import load_model
     from ..litmus.cprog import load_c_program
 
@@ -50,10 +55,23 @@ def check(
         defines[name] = value or "1"
     from ..explorer.explore import uses_graph_machine
 
+    if program.endswith((".rmm", ".litmus", ".mm", ".cat")):
+        raise UnsupportedError(f"mmdsl check on {program}", None,
+                               hint="check reads C programs (.c) and C# (.cs, or a monodis .il listing); "
+                                    "run litmus tests and .rmm programs with mmdsl explore or mmdsl run")
     the_model = load_model(model)
     graph = uses_graph_machine(the_model)  # an axiomatic model: the graph machine bounds loops itself
-    cp = load_c_program(program, unroll=None if graph else unroll, nondet=tuple(range(lo, hi + 1)),
-                        defines=defines)
+    if is_csharp(program):
+        given = [name for name, v in (("--unroll", unroll), ("--define", define), ("--nondet", nondet != "0:1"),
+                                      ("--atomicity", atomicity)) if v]
+        if given:
+            raise UnsupportedError(f"{given[0]} with a C# program", None,
+                                   hint="C# loops are explored as loops (the verdict covers every execution) "
+                                        "and --atomicity reads the ATOMIC_BEGIN/END marks of C programs")
+        cp = load_cs_program(program)
+    else:
+        cp = load_c_program(program, unroll=None if graph else unroll, nondet=tuple(range(lo, hi + 1)),
+                            defines=defines)
     if atomicity:
         from ..check.atomicity import check_atomicity
         from ..check.atomicity.report import render as render_atomicity

@@ -21,6 +21,7 @@ from ..core.files import read_input
 from . import cat_aarch64 as A64
 from . import cat_builtins as B
 from . import cat_linux as L
+from . import cat_registers as R
 from . import cat_static as S
 from .cat_choice import group_choices
 from .cat_parse import Node, Stmt, parse_cat
@@ -95,6 +96,7 @@ class CatLowerer(CatExpressions, CatOrders):
         self._catdep_from(path)  # the model's files, not stdlib.cat nor the bell run before them
         self._exec(stmts, env, path.parent)  # a model without checks allows every candidate
         self.loading.pop()
+        R.resolve(self.model)  # herd's register relations where they are exact, else refused
         group_choices(self.model, self.choices)  # `with x from linearisations(...)`: see cat_choice
         if self.choices or (self.c_model and not self.lkmm):
             # flags are reported over plain models only: not over chosen orders nor merged RMWs
@@ -243,6 +245,8 @@ class CatLowerer(CatExpressions, CatOrders):
             v = self._lookup(item.text, item.pos, env)
         except (ModelError, UnsupportedError):
             return None
+        if isinstance(v, Expr) and R.reaches(self.model, v):
+            return None  # register edges (deps.cat's show rf-reg): mmdsl has no register events
         return v.name if isinstance(v, Expr) and v.op == "name" else None
 
     def _let(self, rec: bool, binds: list[dict], env: dict) -> dict:

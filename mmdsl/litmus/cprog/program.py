@@ -30,6 +30,8 @@ class CProgram:
     unroll: int | None = None
     functions: list[str] = field(default_factory=list)  # per thread id: the C function it runs
     atomic_blocks: list = field(default_factory=list)  # AtomicBlock per ATOMIC_BEGIN, by number
+    assert_reg: str = ASSERT_REG  # each thread's register holding the number of the assertion that failed
+    final: list = field(default_factory=list)  # (proposition, number): assertions judged on final states
 
 
 def load_c_program(path: str, unroll: int | None = None, nondet: tuple[int, ...] = (0, 1),
