@@ -13,6 +13,7 @@ whole program (assertions, deadlock, livelock): that verdict is the answer's re-
 from __future__ import annotations
 
 import os
+import re
 import tempfile
 from dataclasses import dataclass, field
 
@@ -102,6 +103,9 @@ def source_fences(compiled, cp: CProgram, path: str, sel: Selection) -> list[Sou
         ins = instrs[c.place.index] if c.place.index < len(instrs) else None
         pos = getattr(ins, "pos", None)
         fn = cp.functions[c.place.tid] if c.place.tid < len(cp.functions) else t.name
+        if pos is not None and _same_file(pos.file or "", path):
+            inner = enclosing_function(lines, pos.line)
+            fn = fn if inner in (None, fn) else f"{inner} (called from {fn})"
         key = (fn, pos.line if pos else None, pos.col if pos else None)
         order = C11_ORDER.get(c.kind.name, "seq_cst")
         f = by_place.get(key)
@@ -142,6 +146,19 @@ def check_text(text: str, path: str, model: Model, *, max_states: int, load_args
         return check_program(cp, model, max_states=max_states)
     finally:
         os.unlink(handle.name)
+
+
+_DEFINITION = re.compile(r"^[A-Za-z_][\w \t\*]*?\b([A-Za-z_]\w*)\s*\([^;]*$")
+
+
+def enclosing_function(lines: list[str], line: int) -> str | None:
+    """The C function whose definition opens nearest above ``line`` (a definition's head starts
+    in column 1 and ends without ';'), for naming where a fence goes; None when none does."""
+    for text in reversed(lines[:line - 1]):
+        m = _DEFINITION.match(text)
+        if m and m.group(1) not in ("if", "while", "for", "switch", "return"):
+            return m.group(1)
+    return None
 
 
 def _read(path: str) -> str | None:
