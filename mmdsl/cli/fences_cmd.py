@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from typing import List, Optional
 
@@ -95,6 +96,7 @@ def _c_program(path: str, model_name: str, options, as_json: bool, output: str |
     found = select_c_fences(cp, path, model, options, max_states=max_states, load_args=load_args)
     if output and found.fenced_text is not None:
         with writing("the fenced program"):
+            os.makedirs(os.path.dirname(output) or ".", exist_ok=True)
             with open(output, "w", encoding="utf-8") as fh:
                 fh.write(found.fenced_text)
     if as_json:
