@@ -48,6 +48,7 @@ class CheckResult:
     stats: dict = field(default_factory=dict)
     race: dict | None = None  # a data race: the model's check and the two accesses (graph_check)
     warnings: list[str] = field(default_factory=list)
+    raw_steps: list = field(default_factory=list, repr=False)  # (explorer Step, its step dict), for diagrams
 
     @property
     def error(self) -> bool:
@@ -124,14 +125,14 @@ def check_program(cp: CProgram, model: Model, *, max_states: int = DEFAULT_MAX_S
         pos, text, fn = cp.asserts[number]
         result.verdict = "violation"
         result.failed = {"at": str(pos), "text": text, "function": fn}
-        result.steps = _trace(machine, found, sid)
+        result.steps = _trace(machine, found, sid, raw=result.raw_steps)
         result.trace = [step_text(x) for x in result.steps]
         result.values = _shared(values)
     elif deadlock is not None:
         sid, blocked = deadlock
         result.verdict = "deadlock"
         result.blocked = blocked
-        result.steps = _trace(machine, found, sid)
+        result.steps = _trace(machine, found, sid, raw=result.raw_steps)
         result.trace = [step_text(x) for x in result.steps]
         result.values = _shared(_values(machine, found.state_list[sid]))
     elif stuck is not None:
@@ -139,7 +140,7 @@ def check_program(cp: CProgram, model: Model, *, max_states: int = DEFAULT_MAX_S
         state = found.state_list[stuck]
         walk = into_cycle(found, stuck)
         result.blocked = [Blocked(t, at, f"'{text}'") for t, at, text in spinning(machine, state)]
-        result.steps = _trace(machine, found, stuck, walk)
+        result.steps = _trace(machine, found, stuck, walk, raw=result.raw_steps)
         result.trace = [step_text(x) for x in result.steps]
         result.values = _shared(_values(machine, state))
     elif bounded:
@@ -158,11 +159,11 @@ def _shared(values: dict) -> dict:
     return {k[1]: v for k, v in values.items() if k[0] == "mem" and not k[1].startswith("__")}
 
 
-def _trace(machine, found, sid: int, then: list | None = None) -> list[dict]:
+def _trace(machine, found, sid: int, then: list | None = None, raw: list | None = None) -> list[dict]:
     """The steps leading to state ``sid`` a reader of the C program needs: every memory operation
     performed (with its values), fences and local assignments; the issue steps of memory
     operations (the performs show them) and jumps are left out. ``then``: (state id, transition)
-    steps taken after ``sid``."""
+    steps taken after ``sid``; ``raw`` receives each kept explorer Step with its dict."""
     describer = Describer(machine)
     out = []
     steps = path_to(found, sid) + [(found.state_list[s], tr) for s, tr in then or ()]
@@ -174,6 +175,8 @@ def _trace(machine, found, sid: int, then: list | None = None) -> list[dict]:
         out.append({"thread": machine.threads[step.tid].thread.name, "action": step.text(),
                     "at": str(ins.pos) if ins is not None and ins.pos is not None else None,
                     "source": ins.text if ins is not None else ""})
+        if raw is not None:
+            raw.append((step, out[-1]))
     return out
 
 

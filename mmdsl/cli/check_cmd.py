@@ -37,22 +37,11 @@ def check(
     """Check PROGRAM under MODEL: exit 0 when safe, 1 with the failing execution (assertion, deadlock, race)."""
     from ..check import check_program
     from ..check.csharp import is_csharp, load_cs_program
-    from ..core.errors import LitmusError, UnsupportedError
+    from ..core.errors import UnsupportedError
     from ..lang import load_model
     from ..litmus.cprog import load_c_program
 
-    try:
-        lo, hi = (int(v) for v in nondet.split(":"))
-    except ValueError:
-        raise LitmusError(f"--nondet {nondet}", None, expected="LO:HI, e.g. 0:3") from None
-    if not 0 <= hi - lo <= 64:
-        raise LitmusError(f"--nondet {nondet}: {hi - lo + 1} values", None, expected="at most 65 values, LO <= HI")
-    defines = {}
-    for d in define:
-        name, _, value = d.partition("=")
-        if not re.fullmatch(r"[A-Za-z_]\w*", name) or not re.fullmatch(r"[\w.+-]*", value):
-            raise LitmusError(f"-D {d}", None, expected="NAME=VALUE: a C identifier and a number or identifier")
-        defines[name] = value or "1"
+    options = check_options(unroll, nondet, define)
     from ..explorer.explore import uses_graph_machine
 
     if program.endswith((".rmm", ".litmus", ".mm", ".cat")):
@@ -70,8 +59,7 @@ def check(
                                         "and --atomicity reads the ATOMIC_BEGIN/END marks of C programs")
         cp = load_cs_program(program)
     else:
-        cp = load_c_program(program, unroll=None if graph else unroll, nondet=tuple(range(lo, hi + 1)),
-                            defines=defines)
+        cp = load_c_program(program, **dict(options, unroll=None if graph else unroll))
     if atomicity:
         from ..check.atomicity import check_atomicity
         from ..check.atomicity.report import render as render_atomicity
@@ -90,6 +78,25 @@ def check(
         typer.echo(render(result))
     if result.error:
         raise typer.Exit(EXIT_MISMATCH)
+
+
+def check_options(unroll: Optional[int], nondet: str, define: list[str]) -> dict:
+    """The keyword arguments of ``load_c_program`` from the --unroll, --nondet and -D options."""
+    from ..core.errors import LitmusError
+
+    try:
+        lo, hi = (int(v) for v in nondet.split(":"))
+    except ValueError:
+        raise LitmusError(f"--nondet {nondet}", None, expected="LO:HI, e.g. 0:3") from None
+    if not 0 <= hi - lo <= 64:
+        raise LitmusError(f"--nondet {nondet}: {hi - lo + 1} values", None, expected="at most 65 values, LO <= HI")
+    defines = {}
+    for d in define:
+        name, _, value = d.partition("=")
+        if not re.fullmatch(r"[A-Za-z_]\w*", name) or not re.fullmatch(r"[\w.+-]*", value):
+            raise LitmusError(f"-D {d}", None, expected="NAME=VALUE: a C identifier and a number or identifier")
+        defines[name] = value or "1"
+    return {"unroll": unroll, "nondet": tuple(range(lo, hi + 1)), "defines": defines}
 
 
 def render(result) -> str:

@@ -100,3 +100,20 @@ def test_cat_model_search_bounded_by_max_states(tmp_path):
             " x = 3; return 0; }\n")
     r = _check(tmp_path, body, "-m", str(RC11), "--max-states", "5")
     assert r.exit_code == 2 and "--max-states" in r.output, r.output
+
+
+@pytest.mark.parametrize("command", [["fences", "-m", "tso"], ["draw", "-m", "tso", "--show", "violation"]])
+def test_fences_and_draw_locate_a_syntax_error(tmp_path, command):
+    prog = tmp_path / "p.c"
+    prog.write_text(HEAD + "int main(void) { int x = ; return 0; }\n")
+    r = runner.invoke(app, [command[0], str(prog), *command[1:], "-o", str(tmp_path / "out")])
+    assert r.exit_code == 2 and "p.c:4:" in r.output and "Traceback" not in r.output
+
+
+def test_fences_say_when_no_fence_can_help(tmp_path):
+    prog = tmp_path / "p.c"
+    prog.write_text(HEAD + "int x;\nint main(void) { x = 1; assert(x == 2); return 0; }\n")
+    with cpu_budget(30):
+        r = runner.invoke(app, ["fences", str(prog), "-m", "tso", "-o", str(tmp_path / "f.c")])
+    assert r.exit_code == 1 and "No fence can help" in r.output, r.output
+    assert not (tmp_path / "f.c").exists()
