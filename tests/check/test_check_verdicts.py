@@ -68,3 +68,14 @@ def test_violation_trace_locates_each_step():
     workers = [s for s in result.steps if s["thread"].startswith("worker")]
     assert workers and all(s["at"] and ":" in s["at"] for s in workers)
     assert any(s["action"].endswith("W in_cs=1") or "W in_cs=1" in s["action"] for s in workers)
+
+
+@pytest.mark.parametrize("model", ["rmo", "armv8"])
+def test_wrongly_guessed_branches_are_no_livelock(model):
+    """The explorer guesses the branch on `full` under these models; the paths a wrong guess starts
+    end in no execution (dropped), and a state leading only to them is not "no execution ends"
+    (it was reported as a livelock on this loop-free program, and on queue-release.c)."""
+    program = load_c_program(str(ROOT / "tests" / "check" / "data" / "speculated-branch.c"))
+    with cpu_budget(30):
+        result = check_program(program, load_model(model))
+    assert result.verdict == "safe", result.trace[-5:]
