@@ -100,6 +100,9 @@ def test_stats_on_the_command_line():
     assert ("Stats SB under tso-axioms: executions explored 9, complete 4, blocked 0, duplicates 0 "
             "(graph machine: 1 path combinations, 0 steps pruned by an axiom"
             in out.output)
+    # its trace adds events; the table machines' "performed out of order" header is not its
+    assert "Trace (depth-first, 4 steps, each adding one event to the execution" in out.output
+    assert "out of order" not in out.output
 
 
 # ----- loops -------------------------------------------------------------------------
