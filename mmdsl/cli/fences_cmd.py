@@ -42,6 +42,10 @@ def fences(
     compact: bool = typer.Option(False, "--compact",
                                  help="Explorer: keep a 128-bit hash of each visited state instead of the state "
                                       "(not with --method cut, which keeps the state graph)."),
+    unroll: Optional[int] = typer.Option(None, "--unroll", min=1, show_default=False,
+                                         help="A test with loops under a model without a reordering table "
+                                              "(riscv, rc11.cat, ...): the checker unrolls them this many times, "
+                                              "herd's -unroll (default 2); the answer holds up to that bound."),
     as_json: bool = typer.Option(False, "--json", help="Machine-readable output."),
     output: Optional[str] = typer.Option(None, "--output", "-o",
                                          help="Write the fenced test here (in its own dialect) and re-run it."),
@@ -63,7 +67,8 @@ def fences(
         time_limit = timeout
     options = FenceOptions(target=target, kinds=kinds.split(",") if kinds else None, costs=parse_costs(cost),
                            all_optimal=all_optimal, all_minimal=all_minimal, method=method, time_limit=time_limit,
-                           max_states=max_states, max_pending=max_pending, max_memory=max_memory, compact=compact)
+                           max_states=max_states, max_pending=max_pending, max_memory=max_memory, compact=compact,
+                           unroll=unroll)
     path = resolve_bundled(test, "litmus")
     if path.is_dir():
         if output:

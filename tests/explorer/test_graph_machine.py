@@ -277,6 +277,7 @@ def test_riscv_corpus_sample_agrees_under_riscv_cat():
     ("PPC-bounded", "ppc.cat", 1, []), ("PPC-bounded", "ppc.cat", 2, ["1:r3=0;", "1:r3=1;", "1:r3=2;", "1:r3=3;"]),
     ("RV-bounded", "riscv.cat", 2, ["1:x3=0;", "1:x3=1;", "1:x3=2;", "1:x3=3;"]),
     ("PPC-retry", "ppc.cat", 2, ["x=2;"]), ("PPC-spin", "ppc.cat", 2, ["1:r3=1;"]),
+    ("RV-spin", "riscv.cat", 2, ["1:x3=1;"]),
     ("LK-MP+spin-once", "linux-kernel.cat", 2, ["1:r1=0;", "1:r1=1;"]),
 ])
 def test_loops_under_herds_cats_give_herds_states_at_the_same_unroll(test, cat, unroll, states):
