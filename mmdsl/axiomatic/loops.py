@@ -2,7 +2,9 @@
 
 A thread with a backward jump has infinitely many paths; the path walker
 (``threads._PathWalker``) follows a loop's back edge at most ``unroll`` times (herd's
-``-unroll N``: N copies of the body, a path needing more is not an execution), and
+``-unroll N``, measured against herd7 7.58: a loop testing at its end runs its body
+N+1 times, a C ``while`` testing at its head N times; a path needing more is not an
+execution), and
 never after an iteration that changed nothing but what it read (a *spin* iteration:
 no write, no fence, and every register it changed now holds a value computed from this
 iteration's reads only, in a loop whose body has no branch but its back edge, so the
@@ -38,7 +40,7 @@ class LoopBound:
         if not self.cut:
             return ""
         return (f"loops unrolled {self.unroll} times (--unroll {self.unroll}): executions that "
-                "run a loop body more often are not explored, the verdict holds up to that bound")
+                "jump back into a loop more often are not explored, the verdict holds up to that bound")
 
 
 def spins(head_regs: dict, head_reads: int, regs: dict, events) -> bool:

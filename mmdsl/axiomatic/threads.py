@@ -137,7 +137,7 @@ class _PathWalker:
         if head_regs is not None and self.straight[head] and spins(head_regs, head_reads, regs, events[start:]):
             self.loops.spins += 1
             return None
-        if taken + 1 >= self.loops.unroll:
+        if taken >= self.loops.unroll:  # herd's -unroll N: the back edge followed N times at most
             self.loops.cut += 1
             self._done(Trace(events, pins, regs, nreads, cut=True))  # its writes still feed the domains
             return None
@@ -449,7 +449,7 @@ def _fixpoint_all(program: Program, domains: dict[str, set], loops: LoopBound | 
     # if the over-approximation (every value of the domain feeds every write) still grows.
     rounds = 1 + sum(isinstance(i, (Store, Rmw, StoreCond)) for t in program.threads for i in t.instrs)
     if loops is not None:  # a write instruction in a loop is that many writes
-        rounds *= max(1, loops.unroll)
+        rounds *= loops.unroll + 1
     fixed = None  # the traces, when no path forks on a domain: the walks do not depend on them
     for round_no in range(rounds + 1):
         if fixed is not None:

@@ -44,7 +44,10 @@ def fences(
                                  help="Explorer: keep a 128-bit hash of each visited state instead of the state "
                                       "(not with --method cut, which keeps the state graph)."),
     unroll: Optional[int] = typer.Option(None, "--unroll", min=1, show_default=False,
-                                         help="C programs (.c): as `mmdsl check --unroll`."),
+                                         help="C programs (.c): as `mmdsl check --unroll`. A test with loops "
+                                              "under a model without a reordering table (riscv, rc11.cat, ...): "
+                                              "the checker unrolls them this many times, herd's -unroll "
+                                              "(default 2); the answer holds up to that bound."),
     nondet: str = typer.Option("0:1", "--nondet", help="C programs: as `mmdsl check --nondet`."),
     define: List[str] = typer.Option([], "--define", "-D", help="C programs: NAME=VALUE for the preprocessor."),
     as_json: bool = typer.Option(False, "--json", help="Machine-readable output."),
@@ -68,7 +71,8 @@ def fences(
         time_limit = timeout
     options = FenceOptions(target=target, kinds=kinds.split(",") if kinds else None, costs=parse_costs(cost),
                            all_optimal=all_optimal, all_minimal=all_minimal, method=method, time_limit=time_limit,
-                           max_states=max_states, max_pending=max_pending, max_memory=max_memory, compact=compact)
+                           max_states=max_states, max_pending=max_pending, max_memory=max_memory, compact=compact,
+                           unroll=unroll)
     path = resolve_bundled(test, "litmus")
     if path.is_dir():
         if output:

@@ -15,6 +15,7 @@ import time
 from dataclasses import dataclass, field
 
 from ..axiomatic import check
+from ..axiomatic.loops import DEFAULT_UNROLL
 from ..core.condition import FinalState
 from ..core.errors import MmdslError, UnsupportedError
 from ..core.events import Execution
@@ -51,6 +52,7 @@ class FenceOptions:
     max_pending: int | None = None  # None: the explorer's default (pending_bound)
     max_memory: float | None = None  # MB, a ceiling on the process's peak memory (None: none)
     compact: bool = False  # the explorer's visited set keeps 128-bit hashes of the states
+    unroll: int | None = None  # loops on the checker (graph-machine models): herd's -unroll (None: 2)
 
 
 @dataclass
@@ -81,6 +83,7 @@ class Selection:
     alternatives_stopped: str | None = None
     remaining: list[FinalState] = field(default_factory=list)  # unwanted states with every fence in
     notes: list[str] = field(default_factory=list)  # what the route left out (dependencies on the explorer)
+    unroll: int | None = None  # the checker's unrolling bound of a program with loops (graph-machine models)
 
     @property
     def optimal(self) -> bool:
@@ -119,9 +122,9 @@ def execution_key(x: Execution) -> tuple:
     return (tuple(sorted((t, tuple(s)) for t, s in accesses.items())), tuple(rf), tuple(co))
 
 
-def _allowed(program: Program, model: Model) -> tuple[TestResult, list[Execution]]:
+def _allowed(program: Program, model: Model, unroll: int | None = None) -> tuple[TestResult, list[Execution]]:
     program.require_final_condition("axiomatic fence selection")
-    result = check(program, model, collect="allowed", max_collected=MAX_EXECUTIONS)
+    result = check(program, model, collect="allowed", max_collected=MAX_EXECUTIONS, unroll=unroll)
     stored = result.stats["collected"].allowed
     if len(stored) < result.positive + result.negative:
         raise UnsupportedError(f"{program.name} has more than {MAX_EXECUTIONS} allowed executions under "
@@ -293,15 +296,19 @@ class Selector:
 
 
 class AxiomaticSelector(Selector):
-    """Loop-free tests: unwanted candidate executions of the axiomatic checker, cycle requirements."""
+    """Unwanted candidate executions of the axiomatic checker, cycle requirements: loop-free
+    tests, and under a model the explorer runs on the execution-graph machine (no
+    reordering table whose traces could be cut) tests with loops too, unrolled on the
+    checker herd's way (``options.unroll``, default 2; spin iterations blocked)."""
 
     def __init__(self, program: Program, model: Model, options: FenceOptions):
         super().__init__(program, model, options)
+        self.unroll = unroll_bound(program, options)
         self.encoder = CycleEncoder(program, model, self.problem)
         self.cycles: dict[tuple, ExecutionCycles] = {}
 
     def first(self) -> tuple[TestResult, int]:
-        result, stored = _allowed(self.program, self.model)
+        result, stored = _allowed(self.program, self.model, self.unroll)
         unwanted = [x for x in stored if self.target.unwanted(x.final)]
         for x in unwanted:
             c = self.encoder.encode(x)
@@ -310,7 +317,7 @@ class AxiomaticSelector(Selector):
         return result, len(unwanted)
 
     def recheck(self, fenced: Program) -> tuple[TestResult, list[Execution]]:
-        result, stored = _allowed(fenced, self.model)
+        result, stored = _allowed(fenced, self.model, self.unroll)
         return result, [y for y in stored if self.target.unwanted(y.final)]
 
     def refine(self, chosen: frozenset[int], fenced: Program, survivors: list[Execution]) -> bool:
@@ -325,7 +332,34 @@ class AxiomaticSelector(Selector):
         return progress
 
     def rerun(self, program: Program) -> TestResult:
-        return check(program, self.model, collect="none")
+        return check(program, self.model, collect="none", unroll=self.unroll)
+
+    def run(self) -> Selection:
+        sel = super().run()
+        if self.unroll is not None:
+            sel.unroll = self.unroll
+            sel.notes.append(f"loops unrolled {self.unroll} times on the axiomatic checker (--unroll {self.unroll}, "
+                             "herd's -unroll; spin iterations blocked): the fences are chosen, and the fenced "
+                             "program re-checked, up to that bound")
+        return sel
+
+
+def unroll_bound(program: Program, options: FenceOptions) -> int | None:
+    """The checker's unrolling bound for ``program`` (None when it has no loop)."""
+    if not program.has_loops():
+        return None
+    return DEFAULT_UNROLL if options.unroll is None else options.unroll
+
+
+def _checker_runs_loops(program: Program, model: Model, options: FenceOptions) -> bool:
+    """Is ``program`` (with loops) selected on the checker, unrolled? Under a model the
+    explorer runs on the execution-graph machine, whose steps add events (no overtaking
+    a fence could cut), when nothing needs the explorer's states."""
+    from ..explorer.explore import uses_graph_machine
+
+    return (program.has_loops() and not program.state_property and options.method != "cut"
+            and options.target != "serial" and not model.per_thread and not acts_as_device(model)
+            and uses_graph_machine(model))
 
 
 def select_fences(program: Program, model: Model, options: FenceOptions | None = None) -> Selection:
@@ -336,7 +370,8 @@ def select_fences(program: Program, model: Model, options: FenceOptions | None =
     if options.time_limit is not None and not options.time_limit > 0:
         raise UnsupportedError(f"--time-limit {options.time_limit}: the time limit is a positive number of seconds")
     # --spec serial: data-type harnesses branch on every pointer, which the explorer handles best
-    if program.has_loops() or program.state_property or options.method == "cut" or options.target == "serial":
+    loops_on_explorer = program.has_loops() and not _checker_runs_loops(program, model, options)
+    if loops_on_explorer or program.state_property or options.method == "cut" or options.target == "serial":
         priced = [k for k in [*(options.kinds or ()), *options.costs] if k.strip() in dependency_names(model)]
         if priced:
             raise UnsupportedError(
@@ -365,7 +400,8 @@ def rerun(selection: Selection, program: Program, model: Model) -> TestResult:
         from ..explorer import explore
 
         return explore(program, model)
-    return check(program, model, collect="none")
+    unroll = selection.unroll if program.has_loops() else None
+    return check(program, model, collect="none", unroll=unroll)
 
 
 __all__ = ["FenceOptions", "Selection", "select_fences", "rerun", "FEASIBLE", "INFEASIBLE", "OPTIMAL", "UNKNOWN"]

@@ -41,6 +41,10 @@ def trace_block(result: Exploration) -> str:
     if result.trace is None:
         return ""
     steps = result.trace
+    if result.stats.get("machine") == "graph":  # steps add events to an execution: nothing is pending
+        return (f"Trace (depth-first, {len(steps)} steps, each adding one event to the execution: a read "
+                "with the write it reads from, a write with its place in coherence):\n"
+                + trace_text(steps, result.trace_final))
     late = sum(1 for s in steps if s.out_of_order)
     kind = "shortest" if result.stats.get("search") == "bfs" else "depth-first, not necessarily shortest"
     head = (f"Trace ({kind}, {len(steps)} steps, {late} performed out of order, marked *; "

@@ -27,6 +27,7 @@ import pytest
 
 from mmdsl.axiomatic import check
 from mmdsl.fences import FenceOptions, select_fences
+from mmdsl.fences.loop import rerun
 from mmdsl.fences.writer import write_fenced
 from mmdsl.lang import load_model
 from mmdsl.litmus import load_litmus
@@ -93,3 +94,17 @@ def test_explorer_selection_refuses_store_conditionals_by_name():
     text = "RISCV s\n{ 0:x5=x; }\n P0 ;\n lr.w x6,0(x5) ;\n sc.w x7,x6,0(x5) ;\nexists (x=0)\n"
     with pytest.raises(UnsupportedError, match="does not handle store-conditionals"):
         select_fences(parse_litmus(text, "s.litmus"), load_model("sc"), FenceOptions(method="cut"))
+
+
+def test_a_test_with_a_loop_is_selected_on_the_checker_unrolled():
+    """riscv runs on the execution-graph machine, so a spin loop is selected on the checker,
+    unrolled herd's way (spin iterations blocked): MP's two narrow fences, the reader's
+    inside its loop after the load, and the bound stated. herd7 7.58 -unroll 2 on the
+    fenced test (the same fences, tests/explorer/data/loops' RV-spin) says Never."""
+    program = load_litmus(DATA / "MP+spin.litmus")
+    sel = select_fences(program, load_model("riscv"))
+    assert sel.status == "OPTIMAL" and sel.cost == 4 and sel.unroll == 2
+    assert [(c.place.thread, c.kind.name, c.place.before) for c in sel.fences] == [
+        ("P0", "fence-w-w", "sw x1,0(x5)"), ("P1", "fence-r-r", "lw x1,0(x6)")]
+    assert sel.after.verdict == "Forbidden" and any("--unroll 2" in n for n in sel.notes)
+    assert rerun(sel, sel.fenced, load_model("riscv")).verdict == "Forbidden"
