@@ -81,7 +81,10 @@ def render(result) -> str:
     lines = []
     if result.verdict == "violation":
         f = result.failed
-        lines.append(head + f"assertion violated: {f['at']}: {f['text']} (in {f['function']})")
+        from ..litmus.cprog.memory import MEMORY_ERRORS
+
+        what = "memory error" if f["text"].split(":")[0] in MEMORY_ERRORS else "assertion violated"
+        lines.append(head + f"{what}: {f['at']}: {f['text']} (in {f['function']})")
     elif result.verdict == "livelock":
         lines.append(head + "livelock: after the first steps of the trace no execution ends; its last steps "
                             "go round a cycle the threads never leave. Where the threads were when it became so:")

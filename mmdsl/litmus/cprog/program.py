@@ -13,6 +13,7 @@ from .. import c_grammar as g
 from ..c_data import ERR_REG, MAX_POOL, MAX_UNROLL, build_context
 from .atomic_blocks import find_blocks
 from .expand import expand_thread_loops, unsupported
+from .memory import uninitialised_pools
 from .lower import ASSERT_REG, ProgramLowering, Shared
 from .preprocess import preprocess
 from .translate import KEPT_TYPEDEFS, Translator
@@ -57,8 +58,11 @@ def load_c_program(path: str, unroll: int | None = None, nondet: tuple[int, ...]
     items = tr.file(ast)
     shared = Shared(nondet=tuple(nondet))
     items = _globals(items, shared, pre)
-    items += _pools(items, pre.text, unroll)
+    pools = _pools(items, pre.text, unroll)
+    items += pools
     ctx = build_context(items, pre.pos, unroll)
+    shared.malloc_pools = {p.decl.items[0].name for p in pools}
+    uninitialised_pools(ctx, shared.malloc_pools)
     functions = {f.name: f for f in items if isinstance(f, g.Function)}
     shared.atomic_blocks = find_blocks(functions, pre.pos)
     main = _drop_handles(functions["main"])
