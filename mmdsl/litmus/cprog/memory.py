@@ -67,6 +67,8 @@ def free(low: "ProgramLowering", e: g.Call) -> Expr:
     if len(e.args) != 1:
         raise low.malformed(f"'free' takes 1 argument, not {len(e.args)}", e.at)
     arg = e.args[0]
+    if (isinstance(arg, g.Num) and arg.value == 0) or (isinstance(arg, g.Name) and arg.name == "NULL"):
+        return Const(0)  # free(NULL) does nothing
     t = c_data.type_of(low, arg)
     if t is None or t[0] != "ptr" or not malloced(low, t[1]):
         raise low.unsupported("free of anything but a pointer malloc returned (a 'struct S *')", arg.at,
