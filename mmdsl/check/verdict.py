@@ -14,6 +14,7 @@ from ..lang.ir import Model
 from ..litmus.c_data import ERR_BOUND, ERR_REG
 from ..litmus.cprog import CProgram
 from ..litmus.cprog.lower import ASSERT_REG
+from ..litmus.cprog.memory import is_memory_error
 from .liveness import into_cycle, spinning, stuck_state
 from .mapping import NONE, compile_orders, family
 
@@ -101,7 +102,9 @@ def check_program(cp: CProgram, model: Model, *, max_states: int = DEFAULT_MAX_S
     if found.target is not None:
         sid = found.target
         values = _values(machine, found.state_list[sid])
-        number = next(values[("reg", t, ASSERT_REG)] for t in tids if values.get(("reg", t, ASSERT_REG)))
+        numbers = [values[("reg", t, ASSERT_REG)] for t in tids if values.get(("reg", t, ASSERT_REG))]
+        # a memory error is undefined behaviour: what fails after it (an assertion) is its consequence
+        number = min(numbers, key=lambda n: not is_memory_error(cp.asserts[n][1]))
         pos, text, fn = cp.asserts[number]
         result.verdict = "violation"
         result.failed = {"at": str(pos), "text": text, "function": fn}

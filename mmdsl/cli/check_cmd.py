@@ -81,9 +81,9 @@ def render(result) -> str:
     lines = []
     if result.verdict == "violation":
         f = result.failed
-        from ..litmus.cprog.memory import MEMORY_ERRORS
+        from ..litmus.cprog.memory import is_memory_error
 
-        what = "memory error" if f["text"].split(":")[0] in MEMORY_ERRORS else "assertion violated"
+        what = "memory error" if is_memory_error(f["text"]) else "assertion violated"
         lines.append(head + f"{what}: {f['at']}: {f['text']} (in {f['function']})")
     elif result.verdict == "livelock":
         lines.append(head + "livelock: after the first steps of the trace no execution ends; its last steps "

@@ -28,12 +28,21 @@ SC = [
     ("seqlock-broken", "violation", "31:5: assert(d1 == d2);"),
     ("dekker-sc", "safe", None),
     ("dekker-broken", "safe", None),  # store buffering needs tso
+    ("mcs-lock", "safe", None),
+    ("mcs-lock-broken", "livelock", None),  # unlock leaves before its successor links in
+    ("clh-lock", "safe", None),
+    # the successor reads the flag before it is set (and then enters: the assertion fails later)
+    ("clh-lock-broken", "violation", "18:5: read of an uninitialised field"),
+    ("chase-lev", "safe", None),
+    ("chase-lev-broken", "safe", None),  # the missing fence matters under tso only
 ]
 # under tso (x86) each costs 1-7 CPU-s: slow, but for two
-TSO = [("ticket-lock", "safe")]
+TSO = [("ticket-lock", "safe"), ("clh-lock", "safe")]
 TSO_SLOW = [("seqlock-broken", "violation"), ("treiber", "safe"), ("treiber-broken", "violation"), ("treiber-free", "violation"),
             ("ms-queue", "safe"), ("ms-queue-broken", "violation"), ("ticket-lock-broken", "violation"),
-            ("seqlock", "safe"), ("dekker-sc", "safe"), ("dekker-broken", "violation")]
+            ("seqlock", "safe"), ("dekker-sc", "safe"), ("dekker-broken", "violation"),
+            ("mcs-lock", "safe"), ("mcs-lock-broken", "livelock"), ("clh-lock-broken", "violation"),
+            ("chase-lev", "safe"), ("chase-lev-broken", "violation")]
 
 
 def _check(name: str, model: str):

@@ -22,6 +22,11 @@ FREED_FIELD = "__freed"  # a hidden field of each malloc'd node: 1 once it was f
 MEMORY_ERRORS = ("NULL dereference", "read of an uninitialised field", "use after free", "double free")
 
 
+def is_memory_error(text: str) -> bool:
+    """Whether a failed check's text (``kind: statement``) is one of the memory errors."""
+    return text.split(":")[0] in MEMORY_ERRORS
+
+
 def fail_unless(low: "ProgramLowering", ok: Expr, kind: str) -> None:
     """When ``ok`` is false here the thread stops with the error ``kind`` (like a failed assertion)."""
     from .lower import ASSERT_REG  # lower imports this module
