@@ -13,6 +13,7 @@ from .. import c_grammar as g
 from ..c_lower import Access, ThreadLowering
 from ..c_statements import Label
 from . import memory
+from .constants import assigned_names
 from .atomic_blocks import MARKERS, lower_marker
 
 ASSERT_REG = "%assert"  # the number of the assertion that failed (0: none)
@@ -43,6 +44,7 @@ class Shared:
     nondet: tuple[int, ...] = (0, 1)
     atomic_blocks: dict = field(default_factory=dict)  # ATOMIC_BEGIN's offset -> AtomicBlock
     malloc_pools: set[str] = field(default_factory=set)  # the pools malloc takes nodes from
+    assigned: set[str] | None = None  # names some function changes (the others may be constants)
 
 
 class ProgramLowering(ThreadLowering):
@@ -56,6 +58,9 @@ class ProgramLowering(ThreadLowering):
         self.reg_choices: dict[str, tuple] = {}
         self.param_init: dict[str, object] = {}
         self.nnondet = 0
+        self.const_regs: dict[str, int] = {}  # locals holding one constant for the whole thread
+        if shared.assigned is None:
+            shared.assigned = assigned_names([fn, *ctx.functions.values()])
 
     def unsupported(self, what: str, at: int, hint: str | None = None):
         err = super().unsupported(what, at, hint)
@@ -104,6 +109,8 @@ class ProgramLowering(ThreadLowering):
             return
         if self.spawn.arg is not None:
             self.param_init[local.reg] = self.spawn.arg.value
+            if isinstance(self.spawn.arg.value, int) and d.name not in self.shared.assigned:
+                self.const_regs[local.reg] = self.spawn.arg.value
         else:
             self.emit(Load(local.reg, Const(f"__arg{self.tid}"), SYNC))
 
@@ -132,7 +139,22 @@ class ProgramLowering(ThreadLowering):
     def null_check(self, ptr: Expr) -> None:
         memory.null_check(self, ptr)
 
+    def _decl(self, stmt: g.Decl) -> None:
+        super()._decl(stmt)
+        for d in stmt.items:  # int i = <constant>; never changed: i is that constant
+            last = self.instrs[-1] if self.instrs else None
+            local = self.names.get(d.name)
+            if d.init is not None and len(stmt.items) == 1 and d.name not in self.shared.assigned \
+                    and isinstance(last, Assign) and local is not None and last.dst == getattr(local, "reg", None) \
+                    and isinstance(last.expr, Const) and isinstance(last.expr.value, int):
+                self.const_regs[local.reg] = last.expr.value
+
     def value(self, e: g.Node, dst: str | None = None) -> Expr:
+        if isinstance(e, g.Name):
+            found = self.names.get(e.name)
+            reg = getattr(found, "reg", None)
+            if reg in self.const_regs:
+                return Const(self.const_regs[reg])
         if isinstance(e, g.Postfix) and e.kind == "->":
             v = super().value(e, dst)
             memory.check_read(self, e, v)
