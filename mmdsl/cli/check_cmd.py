@@ -59,10 +59,13 @@ def check(
             raise typer.Exit(EXIT_MISMATCH)
         return
     result = check_program(cp, load_model(model), max_states=max_states)
+    if cp.pools:  # the bound malloc was checked under: one node per malloc call an execution makes
+        result.stats["malloc_pools"] = dict(cp.pools)
     if as_json:
         typer.echo(json.dumps(result.as_json(), indent=2))
     else:
-        typer.echo(render(result))
+        pools = ", ".join(f"struct {s}: {n} node(s)" for s, n in cp.pools.items())
+        typer.echo(render(result) + (f"\nmalloc pools (one node per call, none reused): {pools}" if pools else ""))
     if result.error:
         raise typer.Exit(EXIT_MISMATCH)
 

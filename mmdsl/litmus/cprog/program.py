@@ -31,6 +31,7 @@ class CProgram:
     unroll: int | None = None
     functions: list[str] = field(default_factory=list)  # per thread id: the C function it runs
     atomic_blocks: list = field(default_factory=list)  # AtomicBlock per ATOMIC_BEGIN, by number
+    pools: dict = field(default_factory=dict)  # struct -> nodes of its malloc pool (the bound)
 
 
 def load_c_program(path: str, unroll: int | None = None, nondet: tuple[int, ...] = (0, 1),
@@ -91,7 +92,8 @@ def load_c_program(path: str, unroll: int | None = None, nondet: tuple[int, ...]
                       path=path, observed=observed, source=pre.text,
                       info={"unroll": str(unroll)} if unroll else {})
     blocks = sorted(shared.atomic_blocks.values(), key=lambda b: b.number)
-    return CProgram(program, dict(shared.asserts), unroll, names, blocks)
+    pools = {p.struct: p.used for p in ctx.pools.values() if p.name in shared.malloc_pools}
+    return CProgram(program, dict(shared.asserts), unroll, names, blocks, pools)
 
 
 def _next_token(parser):
