@@ -94,3 +94,20 @@ def test_memory_error_located(tmp_path, body, kind, line):
     assert result.verdict == "violation"
     assert result.failed["text"].startswith(kind + ":")
     assert f"m.c:{line}:" in result.failed["at"]
+
+
+@pytest.mark.parametrize("change", ["i++;", "i = i + 1;", "bump(&i);"])
+def test_a_local_changed_anywhere_is_not_lowered_as_a_constant(tmp_path, change):
+    # i starts as the thread's constant argument 0; after the change a[1] is written, not a[0]
+    prog = tmp_path / "c.c"
+    prog.write_text("#include <pthread.h>\n#include <assert.h>\nint a[2];\n"
+                    "void bump(int *p) { *p = *p + 1; }\n"
+                    f"void *w(void *arg) {{ int i = (int)(long)arg; {change} a[i] = 1; return NULL; }}\n"
+                    "int main(void) { pthread_t t; pthread_create(&t, NULL, w, (void *)0);\n"
+                    "pthread_join(t, NULL); assert(a[1] == 1); return 0; }\n")
+    try:
+        cp = load_c_program(str(prog))
+    except Exception as err:  # noqa: BLE001 - a pointer to a local may be refused: never folded wrongly
+        assert "not supported" in str(err)
+        return
+    assert check_program(cp, load_model("sc")).verdict == "safe"
