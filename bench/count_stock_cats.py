@@ -22,7 +22,8 @@ linearisations, 73 with the models that compute co themselves, 74 with herd's si
 75 with a statement's `let ... in` (deps-instances.cat) and the register names read by the
 model's `catdep` option (aarch64hwreqs.cat alone declares none and is refused) (2026-11-28);
 76 with lock.cat on its own (a model naming herd's spinlock sets reads them the kernel way;
-`with x from S` over sets of relations in general) (2026-11-28).
+`with x from S` over sets of relations in general) (2026-11-28); 77 with herd's register relations
+as the terms of an acyclic union (asl-pseudo-arch.cat; lang/cat_registers.py) (2026-11-28).
 """
 
 from __future__ import annotations

@@ -14,6 +14,23 @@ def pytest_addoption(parser):
                      help="rewrite golden files with the current output instead of comparing")
 
 
+def _weight(item) -> int:
+    """A test's scheduling weight: the CPU seconds its ``slow`` mark states (``cpu=``), 1 for
+    an unstated slow test, 0 otherwise."""
+    mark = item.get_closest_marker("slow")
+    return 0 if mark is None else int(mark.kwargs.get("cpu", 1))
+
+
+def pytest_collection_modifyitems(config, items):
+    """Heaviest files first (longest-processing-time order): the test runner's workers take one
+    file at a time in this order, so the whole-corpus files start at once and the many short
+    files fill in around them, instead of one long file running alone at the end."""
+    weight: dict[str, int] = {}
+    for item in items:
+        weight[item.fspath] = weight.get(item.fspath, 0) + _weight(item)
+    items.sort(key=lambda item: -weight[item.fspath])  # stable: each file keeps its own order
+
+
 @pytest.fixture
 def bless(request) -> bool:
     return request.config.getoption("--bless")

@@ -60,6 +60,10 @@ class Trace:
     error: MmdslError | None = None  # the path stops here: an unsupported value (see above)
     beyond: tuple = ()  # (location, value) of each read pinned out of thin air (thin_air_traces)
     cut: bool = False  # stopped at the unrolling bound: its writes feed the value domains, it is no path
+    # stopped at a blocking read-modify-write (a lock, a join) reading a value it waits past: its
+    # writes feed the value domains; a path only where a program's ``blocked_paths`` (a set of
+    # locations, ``mmdsl check``) names its location
+    blocked: bool = False
 
 
 def _loc_of(addr, instr, thread: Thread, k: int) -> str:
@@ -310,7 +314,10 @@ class _PathWalker:
                         addr_dep=adep, data_dep=write.data_dep, ctrl_dep=write.ctrl_dep, pick=own)
                     self._walk(pc + 1, _subst_regs(regs, new_pins), taints, events + [read, w], new_pins,
                                nreads + 1, ctrl)
-                elif not ins.blocking:  # a failed compare-and-swap only reads (with its failure order)
+                elif ins.blocking:  # waits for another value: its writes so far feed the value
+                    # domains (a thread create/join handshake would otherwise starve them)
+                    self._done(Trace(events + [read], new_pins, regs, nreads + 1, blocked=True))
+                else:  # a failed compare-and-swap only reads (with its failure order)
                     failed = read if ins.fail_annots is None else Template(
                         "R", pc, loc, ("v", k), read=k, annots=ins.fail_annots, rmw=True, addr_dep=adep,
                         ctrl_dep=ctrl)
@@ -428,7 +435,11 @@ def _fixpoint(program: Program, domains: dict[str, set], loops: LoopBound | None
     """The paths of every thread walked with ``domains`` grown to a fixpoint, the domains,
     and whether a path forked on them; paths cut at an unrolling bound are left out."""
     all_traces, walked, forked = _fixpoint_all(program, domains, loops)
-    return [[tr for tr in traces if not tr.cut] for traces in all_traces], walked, forked
+    keep = getattr(program, "blocked_paths", None) or ()  # the locations a path may stop blocked at
+
+    def path(tr) -> bool:
+        return not tr.cut and (not tr.blocked or tr.events[-1].loc in keep)
+    return [[tr for tr in traces if path(tr)] for traces in all_traces], walked, forked
 
 
 def _fixpoint_all(program: Program, domains: dict[str, set], loops: LoopBound | None = None):

@@ -1,4 +1,4 @@
-"""The verdict of a C program under a table model: the explorer's states read as assertion
+"""The verdict of a C (or C#) program under a table model: the explorer's states read as assertion
 violations, deadlocks (every live thread blocked: where, and who holds the mutex) and cut loops."""
 
 from __future__ import annotations
@@ -13,7 +13,6 @@ from ..explorer.trace import Describer
 from ..lang.ir import Model
 from ..litmus.c_data import ERR_BOUND, ERR_REG
 from ..litmus.cprog import CProgram
-from ..litmus.cprog.lower import ASSERT_REG
 from ..litmus.cprog.memory import is_memory_error
 from .liveness import into_cycle, spinning, stuck_state
 from .mapping import NONE, compile_orders, family
@@ -35,7 +34,8 @@ class Blocked:
 @dataclass
 class CheckResult:
     """``verdict``: "violation", "deadlock", "livelock" (a state from which no execution ends: threads
-    spinning forever), "safe" or "bounded" (safe up to the unroll bound)."""
+    spinning forever), "race" (an execution the model calls undefined), "safe" or "bounded" (safe up
+    to the unroll bound)."""
 
     program: str
     model: str
@@ -47,24 +47,42 @@ class CheckResult:
     values: dict = field(default_factory=dict)  # shared locations at the end of the failing execution
     blocked: list[Blocked] = field(default_factory=list)
     stats: dict = field(default_factory=dict)
+    race: dict | None = None  # a data race: the model's check and the two accesses (graph_check)
+    warnings: list[str] = field(default_factory=list)
+    raw_steps: list = field(default_factory=list, repr=False)  # (explorer Step, its step dict), for diagrams
 
     @property
     def error(self) -> bool:
-        return self.verdict in ("violation", "deadlock", "livelock")
+        return self.verdict in ("violation", "deadlock", "livelock", "race")
 
     def as_json(self) -> dict:
         return {"program": self.program, "model": self.model, "verdict": self.verdict, "unroll": self.unroll,
                 "error": self.error, "assertion": self.failed, "trace": self.steps, "values": self.values,
-                "blocked": [b.as_json() for b in self.blocked], "stats": self.stats}
+                "blocked": [b.as_json() for b in self.blocked], "race": self.race, "warnings": self.warnings,
+                "stats": self.stats}
 
 
-def check_program(cp: CProgram, model: Model, *, max_states: int = DEFAULT_MAX_STATES) -> CheckResult:
-    """Explore ``cp`` under ``model`` (breadth-first: the trace is a shortest one) and judge it."""
+def check_program(cp: CProgram, model: Model, *, max_states: int = DEFAULT_MAX_STATES,
+                  unroll: int | None = None) -> CheckResult:
+    """Explore ``cp`` under ``model`` (breadth-first: the trace is a shortest one) and judge it; a
+    model without a reordering table (a cat model, axioms of its own) on the execution-graph
+    machine instead (``graph_check``; ``unroll`` bounds its loops there)."""
+    from ..explorer.explore import uses_graph_machine
+
+    if uses_graph_machine(model):
+        from .graph_check import check_on_graph
+
+        return check_on_graph(cp, model, max_states=max_states, unroll=unroll)
     program = compile_orders(cp.program, model)
     tids = [t.tid for t in program.threads]
 
-    def failed(values) -> bool:
-        return any(values.get(("reg", t, ASSERT_REG)) for t in tids)
+    reg = cp.assert_reg
+
+    def thread_failed(values) -> bool:
+        return any(values.get(("reg", t, reg)) for t in tids)
+
+    def failed(values) -> bool:  # of a final state: every thread ended, so Main's checks after the joins count
+        return thread_failed(values) or any(p.holds(values) for p, _ in cp.final)
 
     # under sc no operation passes an earlier one: a thread issuing ahead of what it performs
     # only adds states, so each thread's pending list holds one operation (and waits when full)
@@ -91,7 +109,7 @@ def check_program(cp: CProgram, model: Model, *, max_states: int = DEFAULT_MAX_S
     for sid in found.deadlock_ids:
         state = found.state_list[sid]
         values = _values(machine, state)
-        if failed(values):
+        if thread_failed(values):
             found.target = sid if found.target is None else found.target
             continue
         kind, blocked = _dead_state(cp, machine, state, values)
@@ -102,20 +120,22 @@ def check_program(cp: CProgram, model: Model, *, max_states: int = DEFAULT_MAX_S
     if found.target is not None:
         sid = found.target
         values = _values(machine, found.state_list[sid])
-        numbers = [values[("reg", t, ASSERT_REG)] for t in tids if values.get(("reg", t, ASSERT_REG))]
+        numbers = [values[("reg", t, reg)] for t in tids if values.get(("reg", t, reg))]
         # a memory error is undefined behaviour: what fails after it (an assertion) is its consequence
-        number = min(numbers, key=lambda n: not is_memory_error(cp.asserts[n][1]))
+        number = min(numbers, key=lambda n: not is_memory_error(cp.asserts[n][1])) if numbers else None
+        if number is None:  # a check on the final state (C#'s Main after the joins)
+            number = next(n for p, n in cp.final if p.holds(values))
         pos, text, fn = cp.asserts[number]
         result.verdict = "violation"
         result.failed = {"at": str(pos), "text": text, "function": fn}
-        result.steps = _trace(machine, found, sid)
+        result.steps = _trace(machine, found, sid, raw=result.raw_steps)
         result.trace = [step_text(x) for x in result.steps]
         result.values = _shared(values)
     elif deadlock is not None:
         sid, blocked = deadlock
         result.verdict = "deadlock"
         result.blocked = blocked
-        result.steps = _trace(machine, found, sid)
+        result.steps = _trace(machine, found, sid, raw=result.raw_steps)
         result.trace = [step_text(x) for x in result.steps]
         result.values = _shared(_values(machine, found.state_list[sid]))
     elif stuck is not None:
@@ -123,7 +143,7 @@ def check_program(cp: CProgram, model: Model, *, max_states: int = DEFAULT_MAX_S
         state = found.state_list[stuck]
         walk = into_cycle(found, stuck)
         result.blocked = [Blocked(t, at, f"'{text}'") for t, at, text in spinning(machine, state)]
-        result.steps = _trace(machine, found, stuck, walk)
+        result.steps = _trace(machine, found, stuck, walk, raw=result.raw_steps)
         result.trace = [step_text(x) for x in result.steps]
         result.values = _shared(_values(machine, state))
     elif bounded:
@@ -142,11 +162,11 @@ def _shared(values: dict) -> dict:
     return {k[1]: v for k, v in values.items() if k[0] == "mem" and not k[1].startswith("__")}
 
 
-def _trace(machine, found, sid: int, then: list | None = None) -> list[dict]:
+def _trace(machine, found, sid: int, then: list | None = None, raw: list | None = None) -> list[dict]:
     """The steps leading to state ``sid`` a reader of the C program needs: every memory operation
     performed (with its values), fences and local assignments; the issue steps of memory
     operations (the performs show them) and jumps are left out. ``then``: (state id, transition)
-    steps taken after ``sid``."""
+    steps taken after ``sid``; ``raw`` receives each kept explorer Step with its dict."""
     describer = Describer(machine)
     out = []
     steps = path_to(found, sid) + [(found.state_list[s], tr) for s, tr in then or ()]
@@ -158,6 +178,8 @@ def _trace(machine, found, sid: int, then: list | None = None) -> list[dict]:
         out.append({"thread": machine.threads[step.tid].thread.name, "action": step.text(),
                     "at": str(ins.pos) if ins is not None and ins.pos is not None else None,
                     "source": ins.text if ins is not None else ""})
+        if raw is not None:
+            raw.append((step, out[-1]))
     return out
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from typing import List, Optional
 
@@ -42,6 +43,10 @@ def fences(
     compact: bool = typer.Option(False, "--compact",
                                  help="Explorer: keep a 128-bit hash of each visited state instead of the state "
                                       "(not with --method cut, which keeps the state graph)."),
+    unroll: Optional[int] = typer.Option(None, "--unroll", min=1, show_default=False,
+                                         help="C programs (.c): as `mmdsl check --unroll`."),
+    nondet: str = typer.Option("0:1", "--nondet", help="C programs: as `mmdsl check --nondet`."),
+    define: List[str] = typer.Option([], "--define", "-D", help="C programs: NAME=VALUE for the preprocessor."),
     as_json: bool = typer.Option(False, "--json", help="Machine-readable output."),
     output: Optional[str] = typer.Option(None, "--output", "-o",
                                          help="Write the fenced test here (in its own dialect) and re-run it."),
@@ -70,7 +75,42 @@ def fences(
             raise UnsupportedError("-o writes one fenced test; give a test file, not a directory")
         _suite(path, model, options, as_json)
         return
+    if path.suffix == ".c":  # a whole C program (main, pthreads): fences as atomic_thread_fence lines
+        from .check_cmd import check_options
+
+        _c_program(str(path), model, options, as_json, output, max_states, check_options(unroll, nondet, define))
+        return
     _single(path, model, options, as_json, output)
+
+
+def _c_program(path: str, model_name: str, options, as_json: bool, output: str | None, max_states: int,
+               load_args: dict) -> None:
+    from ..check.c_fences import select_c_fences
+    from ..core.errors import writing
+    from ..lang import load_model
+    from ..litmus.cprog import load_c_program
+    from ..render.c_fences_text import c_fences_dict, c_fences_text
+
+    model = load_model(model_name)
+    cp = load_c_program(path, **load_args)
+    found = select_c_fences(cp, path, model, options, max_states=max_states, load_args=load_args)
+    if output and found.fenced_text is not None:
+        with writing("the fenced program"):
+            os.makedirs(os.path.dirname(output) or ".", exist_ok=True)
+            with open(output, "w", encoding="utf-8") as fh:
+                fh.write(found.fenced_text)
+    if as_json:
+        from ..render.json_out import dumps
+
+        print(dumps(dict(c_fences_dict(found), output=output if found.fenced_text is not None else None)))
+    else:
+        print(c_fences_text(found, path), end="")
+        if output and found.fenced_text is not None:
+            print(f"Wrote {output}")
+    if output and found.fenced_text is None and found.selection.needed:
+        print(f"nothing written to {output}: no fenced program to write", file=sys.stderr)
+    if not found.ok:
+        raise typer.Exit(EXIT_MISMATCH)
 
 
 def _single(path, model_name: str, options, as_json: bool, output: str | None) -> None:

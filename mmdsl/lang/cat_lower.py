@@ -21,6 +21,7 @@ from ..core.files import read_input
 from . import cat_aarch64 as A64
 from . import cat_builtins as B
 from . import cat_linux as L
+from . import cat_registers as R
 from . import cat_static as S
 from .cat_choice import group_choices
 from .cat_parse import Node, Stmt, parse_cat
@@ -95,6 +96,7 @@ class CatLowerer(CatExpressions, CatOrders):
         self._catdep_from(path)  # the model's files, not stdlib.cat nor the bell run before them
         self._exec(stmts, env, path.parent)  # a model without checks allows every candidate
         self.loading.pop()
+        R.resolve(self.model)  # herd's register relations where they are exact, else refused
         group_choices(self.model, self.choices)  # `with x from linearisations(...)`: see cat_choice
         if self.choices or (self.c_model and not self.lkmm):
             # flags are reported over plain models only: not over chosen orders nor merged RMWs
@@ -120,7 +122,7 @@ class CatLowerer(CatExpressions, CatOrders):
             for g in self.model.lets:
                 for b in g.bindings:
                     b.expr = B.resolve_rmw(b.expr)
-            for ax in self.model.axioms + self.model.flags:
+            for ax in self.model.axioms + self.model.flags + self.model.undefined:
                 ax.expr = B.resolve_rmw(ax.expr)
         if self.one_event_amos:
             for ax in self.model.axioms:
@@ -243,6 +245,8 @@ class CatLowerer(CatExpressions, CatOrders):
             v = self._lookup(item.text, item.pos, env)
         except (ModelError, UnsupportedError):
             return None
+        if isinstance(v, Expr) and R.reaches(self.model, v):
+            return None  # register edges (deps.cat's show rf-reg): mmdsl has no register events
         return v.name if isinstance(v, Expr) and v.op == "name" else None
 
     def _let(self, rec: bool, binds: list[dict], env: dict) -> dict:
@@ -380,6 +384,8 @@ class CatLowerer(CatExpressions, CatOrders):
             # listed in the model's flags_skipped (docs/cat.md)
             if d["flag"] == "flag":
                 self._flag(st, env)
+            elif d["flag"] == "undefined_unless":
+                self._flag(st, env, self.model.undefined)
             return
         if skips(self.options, d["name"]):  # herd's -skipcheck NAME, -through all: the check holds
             return
@@ -395,8 +401,9 @@ class CatLowerer(CatExpressions, CatOrders):
             k += 1
         self.model.axioms.append(Axiom(name, test, e, negated=d["neg"], pos=st.pos))
 
-    def _flag(self, st: Stmt, env: dict) -> None:
+    def _flag(self, st: Stmt, env: dict, into: list | None = None) -> None:
         d = st.data
+        into = self.model.flags if into is None else into
         name = d["name"] or f"{'~' if d['neg'] else ''}{d['test']}"
         if _reads_builtin(d["expr"], env, "FW", set()):
             # herd's FW holds the final writes of the locations the test observes only (its
@@ -408,7 +415,7 @@ class CatLowerer(CatExpressions, CatOrders):
         except (ModelError, UnsupportedError):
             self.model.flags_skipped.append(name)
             return
-        self.model.flags.append(Axiom(name, d["test"], e, negated=d["neg"], pos=st.pos))
+        into.append(Axiom(name, d["test"], e, negated=d["neg"], pos=st.pos))
 
     def _call(self, st: Stmt, env: dict, here: Path) -> None:
         d = st.data

@@ -131,12 +131,12 @@ def _merge(model: Model, rename: dict[str, str] | None, with_flags: bool, pairs:
     for g in model.lets:
         for b in g.bindings:
             b.expr = _named(merged(b.expr, bound, rename, pairs), bound, lifted)
-    for ax in model.axioms + (model.flags if with_flags else []):
+    for ax in model.axioms + model.undefined + (model.flags if with_flags else []):
         ax.expr = _named(merged(ax.expr, bound, rename, pairs), bound, lifted)
     # each base name read over herd's events is a let of its own, first: check-model shows
     # `herd-po`, and a candidate's `herd-rf` is computed once
     model.lets[:0] = [LetGroup([b]) for b in lifted.values()]
-    for ax in model.axioms + (model.flags if with_flags else []):
+    for ax in model.axioms + model.undefined + (model.flags if with_flags else []):
         if ax.scope is not None:
             ax.scope += len(lifted)
     # herd has no candidate where an RMW reads its own write (one event): nor does mmdsl

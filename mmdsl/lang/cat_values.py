@@ -6,6 +6,7 @@ from dataclasses import dataclass, replace
 
 from ..core.errors import ModelError, SourcePos, UnsupportedError
 from . import cat_aarch64 as A64
+from . import cat_registers as R
 from . import cat_builtins as B
 from . import cat_linux as L
 from . import cat_own_co as OWN
@@ -151,6 +152,8 @@ class CatExpressions:
         a64 = A64.lookup(name, pos, self.catdep_at(pos))
         if a64 is not None:
             return a64
+        if (reg := R.lookup(name, pos)) is not None:  # outside catdep: see cat_registers
+            return reg
         if name in A64.EMPTY_FUNCTIONS:  # applied to empty page-table sets only: see cat_aarch64
             return Closure("x", Node("empty", pos), {}, name)
         if name == "RMW":  # herd's one-event RMWs: resolved once the model is read (resolve_rmw)

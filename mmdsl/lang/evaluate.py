@@ -89,6 +89,14 @@ class Prepared:
         # (flag, holds(d)) of the model's `flag` checks: reported, never forbidding
         self.flag_tests: list[tuple[Axiom, Callable]] = [
             (f, _axiom_test(f, self._compile(f.expr, self.env))) for f in model.flags]
+        # (check, compiled) of the model's `undefined_unless` checks, compiled when first asked
+        self._undefined: list | None = None
+
+    def undefined(self) -> list[tuple[Axiom, tuple]]:
+        """(check, compiled value) of each `undefined_unless` check of the model (``mmdsl check``)."""
+        if self._undefined is None:
+            self._undefined = [(u, self._compile(u.expr, self.env)) for u in self.model.undefined]
+        return self._undefined
 
     def _positive(self, ax: Axiom, polarity: dict) -> bool:
         """``_positive_in_dynamic`` of an axiom, kept with the model per polarity of its lets

@@ -337,6 +337,9 @@ class Model:
     # hold on some allowed execution (herd's `Flag NAME` lines)
     flags: list[Axiom] = field(default_factory=list)
     flags_skipped: list[str] = field(default_factory=list)  # flags whose expression mmdsl lacks
+    # a cat model's `undefined_unless` checks (rc11.cat's data races, `Dr`): never forbidding, kept
+    # for `mmdsl check`, which reports an allowed execution failing one (herd prints nothing for them)
+    undefined: list[Axiom] = field(default_factory=list)
     shows: list[str] = field(default_factory=list)
     variants_tested: list[str] = field(default_factory=list)  # a cat model's `if "v"` names
     includes: list[str] = field(default_factory=list)

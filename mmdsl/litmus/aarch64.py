@@ -37,6 +37,7 @@ _SWP = re.compile(r"SWP(A|L|AL)?(B|H)?")
 _LOADS = re.compile(r"(LDR|LDUR|LDAR|LDAPR|LDAPUR|LDXR|LDAXR)(B|H|SB|SH|SW)?")
 _STORES = re.compile(r"(STR|STUR|STLR|STLUR|STXR|STLXR)(B|H)?")
 _CAS = re.compile(r"CAS(P)?(A|L|AL)?(B|H)?")
+_PAIRS = re.compile(r"LDA?XP|STL?XP|LDN?P|STN?P|LDPSW|LDIAPP|STILP")  # pair accesses, refused by name below
 FLAGS = "%nzcv"  # CMP's result, Rn - Rm, read by B.cond
 
 HELP = ("an AArch64 instruction: LDR/STR Rt,[Xn{,#imm|,Xm|,Wm,SXTW}], LDAR/LDAPR/STLR, LDXR/LDAXR, "
@@ -143,8 +144,15 @@ def lower_instruction(mnemonic: str, ops: _Operands, code: CellCode) -> None:
     m = mnemonic.upper()
     if (cm := _CAS.fullmatch(m)) is not None and cm.group(1):
         raise UnsupportedError(f"AArch64 compare-and-swap pair '{mnemonic}' is not supported by mmdsl",
-                               hint="CASP reads and writes two adjacent cells as one access; supported: "
-                                    "CAS, CASA, CASL, CASAL on W and X registers")
+                               hint="CASP reads and writes a pair of one wide location; herd7 7.58 reads it only under "
+                                    "-variant mixed, as mixed-size accesses that may tear (tests/litmus/data/arm-pairs), "
+                                    "which mmdsl does not model; supported: CAS, CASA, CASL, CASAL on W and X registers")
+    if _PAIRS.fullmatch(m):
+        raise UnsupportedError(f"AArch64 pair access '{mnemonic}' is not supported by mmdsl",
+                               hint="a pair reads or writes two adjacent registers' worth of one location; herd7 "
+                                    "7.58 accepts pairs only under -variant mixed with a wide location (int128_t x), "
+                                    "as mixed-size accesses that may tear (tests/litmus/data/arm-pairs), which mmdsl "
+                                    "does not model")
     if _sub_word(m):
         raise UnsupportedError(f"AArch64 byte and halfword access '{mnemonic}' is not supported by mmdsl",
                                hint="mmdsl reads whole-register accesses (W and X); herd reads sub-word ones as "

@@ -125,6 +125,11 @@ def lower_instruction(mnemonic: str, ops: Operands, code: CellCode) -> None:
     elif m in ("MOV", "MOVW"):
         ops.arity(2)
         out.append(Assign(ops.dst(0), _operand2(ops, 1) if m == "MOV" else Const(ops.imm(1))))
+    elif m in ("LDRD", "STRD", "LDREXD", "STREXD"):
+        raise UnsupportedError(f"ARM doubleword access '{mnemonic}' is not supported by mmdsl",
+                               hint="it reads or writes two adjacent words of one location, a mixed-size access "
+                               "mmdsl does not model; herd7 7.58 does not parse it either "
+                               "(tests/litmus/data/arm-pairs)")
     elif m == "EORS":
         raise UnsupportedError("ARM instruction 'EORS' is not supported: herd7 reads it as EOR (its lexer "
                                "drops the S, so the flags are not set) and mmdsl follows herd's ARM",

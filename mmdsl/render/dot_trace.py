@@ -26,15 +26,16 @@ _READ = re.compile(r"perform R\S* (\S+?)=")
 
 
 def trace_dot(steps, thread_names: list[str], *, test: str, model: str, style: Style,
-              final: str | None = None) -> str:
-    """The DOT source of ``steps`` as a sequence chart (see the module docstring)."""
+              final: str | None = None, headline: str | None = None, feet: bool = True) -> str:
+    """The DOT source of ``steps`` as a sequence chart (see the module docstring); ``headline``
+    replaces the title's first line, ``feet=False`` leaves out the writes never received."""
     import graphviz
 
     paper = style.name != "screen"
     g = graphviz.Digraph(name=dot_string(f"{test}-trace"))
     g.attr("graph", rankdir="TB", newrank="true", nodesep="0.25", ranksep="0.18", fontname=style.font,
            fontsize="14", labelloc="t", labeljust="c", pad="0.25", bgcolor="white",
-           label=dot_string(_title(test, model, len(steps), final)))
+           label=dot_string(_title(test, model, len(steps), final, headline)))
     g.attr("node", fontname=style.font, fontsize="10", height="0.22", margin="0.06,0.02")
     g.attr("edge", fontname=style.font, fontsize="9", arrowsize="0.6")
     threads = range(len(thread_names))
@@ -72,7 +73,7 @@ def trace_dot(steps, thread_names: list[str], *, test: str, model: str, style: S
         if step.received is not None and step.received in performed:
             arrows.append((performed[step.received], node))
 
-    feet = _not_received(steps, thread_names)
+    feet = _not_received(steps, thread_names) if feet else [""] * len(thread_names)
     with g.subgraph() as row:
         row.attr(rank="same")
         for t in threads:
@@ -131,6 +132,6 @@ def _not_received(steps, thread_names) -> list[str]:
     return out
 
 
-def _title(test: str, model: str, count: int, final: str | None) -> str:
-    head = f"{test} under {model}: a shortest trace to the outcome ({count} steps)"
+def _title(test: str, model: str, count: int, final: str | None, headline: str | None = None) -> str:
+    head = headline or f"{test} under {model}: a shortest trace to the outcome ({count} steps)"
     return head + (f"\nfinal: {final}" if final else "")

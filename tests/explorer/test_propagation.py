@@ -41,7 +41,7 @@ def test_sample_agrees_under_hardware_models(name):
         assert_agree(program, load_model(model))
 
 
-@pytest.mark.slow
+@pytest.mark.slow(cpu=53)
 def test_every_hardware_shape_agrees_under_hardware_models():
     """48 shapes x 3 models x reduction on and off (about 20 s on one core)."""
     files = sorted(HARDWARE.glob("*.litmus"))

@@ -60,7 +60,7 @@ def test_reduction_keeps_the_final_states_of_every_program_and_visits_fewer_stat
     assert reduced.stats["states"] <= full.stats["states"]
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2**32 - 1))
 def test_reduction_keeps_the_final_states_and_shortest_traces_of_random_programs_with_loops(seed):
     """Spin loops, CAS retry loops, counted loops, locks, fetch-and-add, CAS: the agreement tests

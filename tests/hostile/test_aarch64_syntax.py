@@ -26,7 +26,7 @@ def one(lines: list[str], cond: str = "0:X0=0", init: str = "0:X1=x;") -> str:
     "B.XX LC00", "B.NE", "CBNZ W0",
     "LDR W0,[X1,X2,SXTW #3]",
     "\u041cOV W0,#1",                          # a Cyrillic letter
-    "CASPAL X0,X1,X2,X3,[X4]",
+    "CASPAL X0,X1,X2,X3,[X4]", "STLXP W5,X0,X1,[X4]", "LDXP X0,X0,[X4]",  # pairs (mixed-size)
 ])
 def test_bad_cells_are_located_errors(line):
     with pytest.raises(MmdslError) as err:

@@ -43,6 +43,11 @@ def _main(threads: str = "Thread t = new Thread(P); t.Start(); t.Join();", after
     ("class L { static int x; static void P(object o) { Debug.Assert(x == 0); } "
      + _main("Thread t = new Thread(P); t.Start(1); t.Join();") + " }", "ParameterizedThreadStart"),
     ("class L { static void Main() { } }", "Main starts no thread"),
+    ("class L { static int[] a = new int[2]; static void P() { a[0] = 1; Debug.Assert(a[0] == 1); } "
+     + _main() + " }", "L::.cctor IL_0001: CIL opcode 'newarr' is not supported"),  # arrays: not read yet
+    ("class L { static object o = new object(); static int x; static void P() { lock (o) { while (x == 0) "
+     "Monitor.Wait(o); } Debug.Assert(x == 1); } " + _main() + " }",
+     "method 'System.Threading.Monitor::Wait' is not supported in a thread"),  # nor Wait/Pulse
     ("class B { public int v; } class L { static B b; static void P() { for (int i = 0; i < 2; i++) b = new B(); "
      "Debug.Assert(b.v == 0); } " + _main() + " }", "'new' inside a loop"),
     ("class A { public virtual int F() { return 1; } } class B : A { public override int F() { return 2; } } "

@@ -30,7 +30,7 @@ from fuzz_mutations import LITMUS, MODELS, litmus_seeds, manifest_seeds, model_s
 from fuzz_sandbox import Job, problems, run_jobs  # noqa: E402
 
 EXAMPLES = int(os.environ.get("MMDSL_FUZZ_EXAMPLES", "16"))
-SLOW_EXAMPLES = 25
+SLOW_EXAMPLES = 15
 BATCH = 8
 
 LITMUS_SEEDS = litmus_seeds()

@@ -147,7 +147,9 @@ def _err(line: str) -> MmdslError:
 
 
 @pytest.mark.parametrize("line, words", [
-    ("LDP W0,W2,[X1]", "unsupported AArch64 instruction 'LDP'"),
+    ("LDP W0,W2,[X1]", "pair access 'LDP' is not supported"),
+    ("LDAXP X0,X1,[X2]", "pair access 'LDAXP' is not supported"),
+    ("STLXP W5,X0,X1,[X2]", "pair access 'STLXP' is not supported"),
     ("CASPAL W0,W1,W2,W3,[X4]", "compare-and-swap pair 'CASPAL' is not supported"),
     ("CASALB W0,W2,[X1]", "byte and halfword access 'CASALB' is not supported"),
     ("CAS W0,[X1]", "'CAS' takes 3 operands, not 2"),
@@ -170,7 +172,8 @@ def test_bad_instructions_are_refused_at_their_place(line, words):
 
 def test_unsupported_instructions_are_refused_as_such():
     assert isinstance(_err("CASP W0,W1,W2,W3,[X4]"), UnsupportedError)
-    assert isinstance(_err("LDP W0,W2,[X1]"), LitmusError)
+    assert isinstance(_err("LDP W0,W2,[X1]"), UnsupportedError)  # a pair: a mixed-size access
+    assert isinstance(_err("LDNOTHING W0,[X1]"), LitmusError)
 
 
 def test_a_branch_to_an_unknown_label_is_located():

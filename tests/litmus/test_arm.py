@@ -96,7 +96,7 @@ def test_symbolic_registers_as_diy_writes_them():
 
 
 @pytest.mark.parametrize("cell, words, col", [
-    ("LDRD R1,R2,[R3]", "unsupported ARM instruction 'LDRD'", 2),
+    ("LDRD R1,R2,[R3]", "doubleword access 'LDRD' is not supported", 2),
     ("MOV R1,R2,R3", "'MOV' takes 2 operands, not 3", 2),
     ("LDR R1,#2", "must be a memory operand [RN], [RN,#K] or [RN,RM], not '2'", 2),
     ("LDR R1,[R2,LSL #2]", "cannot parse instruction", 8),

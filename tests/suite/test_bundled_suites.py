@@ -57,12 +57,8 @@ def test_x86_corpus_copy_is_complete_with_its_licence():
     assert sum(p.suffix == ".litmus" for p in ours) == 2595
 
 
-@pytest.mark.slow
-def test_x86_corpus_passes_under_sc_and_tso():
-    suite = load_suite("litmus/x86")
-    run = run_suite(suite, model_columns(suite, []), timeout=120)
-    assert run.outcomes() == {"held": 2 * 2595}, run.problems()[:10]
-    assert run.exit_code() == 0
+# The whole x86 corpus under sc and tso (5,190 cells, every expectation held) is run by the
+# example in docs/suites.md ("The whole x86 corpus"), which tests/docs executes.
 
 
 def test_riscv_corpus_copy_is_complete_with_its_licence():
@@ -80,7 +76,7 @@ def test_riscv_corpus_copy_is_complete_with_its_licence():
     assert all(p.split("/")[-1] in origin for p in RISCV_UNREAD)
 
 
-@pytest.mark.slow
+@pytest.mark.slow(cpu=48)
 def test_riscv_corpus_passes_under_riscv():
     """models/riscv.mm gives herd's riscv.cat Observation on all 5,051 tests (about 70 s with 2 jobs)."""
     suite = load_suite("litmus/riscv")

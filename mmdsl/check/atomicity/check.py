@@ -24,10 +24,20 @@ from .patterns import product_path, search_patterns
 from .report import COLUMNS, AtomicityResult, BlockReport
 
 
+def interleaving(model: Model) -> bool:
+    """Whether ``model``'s executions are interleavings (what the movers are defined over): a table
+    that keeps every pair in program order, writes seen by all at once, no forwarding. By the
+    table, not the name: a user's .mm equal to sc passes, a weaker one named sc does not."""
+    table = model.table
+    return (table is not None and not model.per_thread and not model.forwarding
+            and all(c.value == "-" for c in table.cells.values()))
+
+
 def check_atomicity(cp: CProgram, model: Model, *, max_states: int = DEFAULT_MAX_STATES) -> AtomicityResult:
     """Explore every interleaving of ``cp`` (local steps first, no other reduction) and judge its blocks."""
-    if model.name != "sc" or model.per_thread:
-        raise UnsupportedError(f"--atomicity under model '{model.name}'",
+    if not interleaving(model):
+        raise UnsupportedError(f"--atomicity under model '{model.name}' (its table lets accesses pass earlier "
+                               "ones, or its writes reach threads at different times)",
                                None, hint="atomicity is judged over interleavings: run it with -m sc")
     if not cp.atomic_blocks:
         raise UnsupportedError(f"--atomicity on {cp.program.name}: the program marks no block",

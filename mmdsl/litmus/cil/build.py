@@ -6,6 +6,7 @@ import re
 import shutil
 import subprocess
 import tempfile
+from dataclasses import dataclass
 from pathlib import Path
 
 from ...core.condition import Atom, Condition, Or
@@ -73,38 +74,59 @@ def _compile_error(output: str, path: str | None) -> LitmusError:
     return LitmusError(f"mcs: {text}{more}", SourcePos(path, line, col))
 
 
+@dataclass
+class CsProgram:
+    """A C# program as the checker reads it: the core program, each Debug.Assert by number
+    (pos, C# text, method), and Main's checks after the joins as (proposition on the final
+    state, assertion number)."""
+
+    program: Program
+    assertions: dict
+    final: list
+
+
 def parse_cs(text: str, path: str | None = None) -> Program:
     """A C# program (a .cs file) as a core program."""
+    return read_cs(text, path).program
+
+
+def read_cs(text: str, path: str | None = None) -> CsProgram:
+    """A C# program (a .cs file) with its assertions (what ``mmdsl check`` reports)."""
     listing, lines = compile_cs(text, path)
-    return parse_il(listing, path, listing=False, lines=lines)
+    return build(listing, path, False, lines, text.splitlines())
 
 
 def parse_il(text: str, path: str | None = None, listing: bool = True, lines: dict | None = None) -> Program:
     """A program from monodis's listing of it. ``listing``: ``path`` is the listing itself (an
     ``.il`` file), so errors point at its lines; else ``path`` is the C# source it came from,
     and ``lines`` its line table (mdb.method_lines)."""
+    return build(text, path, listing, lines, []).program
+
+
+def build(text: str, path: str | None, listing: bool, lines: dict | None, source: list[str]) -> CsProgram:
+    """The program in monodis's listing ``text`` (``source``: the C# file's lines, for assertion texts)."""
     asm = read_il(text, path, listing)
     if lines:
         set_source_lines(asm, lines)
-    world = World(asm, path, listing)
+    world = World(asm, path, listing, source=source)
     lowered: list = []
 
     def lower_all(started) -> None:
         for tid, t in enumerate(started):
-            instrs, n = lower_thread(world, tid, t.delegate.method, t.delegate.target)
+            instrs, numbers = lower_thread(world, tid, t.delegate.method, t.delegate.target)
             world.note_writes(instrs)
-            lowered.append((instrs, n))
+            lowered.append((instrs, numbers))
 
     setup = run_setup(world, lower_all)
     if not lowered:
         raise world.refuse("Main does not join every thread it starts", world.asm.entry, None)
     threads, asserts = [], setup.asserts
-    props = list(setup.violations)
-    for tid, (instrs, n) in enumerate(lowered):
+    props = [v for v, _ in setup.violations]
+    for tid, (instrs, numbers) in enumerate(lowered):
         threads.append(Thread(tid, f"P{tid}", world.resize_cells(instrs)))
-        asserts += n
-        if n:
-            props.append(Atom(("reg", tid, ASSERT), 1))
+        asserts += len(numbers)
+        # the thread's register holds the number of its first failed assertion
+        props += [Atom(("reg", tid, ASSERT), n) for n in numbers]
     if not asserts:
         raise LitmusError(f"{path or 'the program'} has no assertion left: mmdsl checks Debug.Assert "
                           "(compiled with DEBUG defined); add one to a thread or after the joins in Main",
@@ -122,6 +144,7 @@ def parse_il(text: str, path: str | None = None, listing: bool = True, lines: di
     prop = props[0] if len(props) == 1 else Or(tuple(props))
     name = Path(path).stem if path else "program"
     methods = ", ".join(f"P{i}={t.delegate.method.qualified}" for i, t in enumerate(setup.threads))
-    return Program(name=name, arch="CIL", threads=threads, init=init, condition=Condition("exists", prop),
-                   path=path, doc=f"a C# program: threads {methods}; the condition is an assertion failing",
-                   source=text)
+    program = Program(name=name, arch="CIL", threads=threads, init=init, condition=Condition("exists", prop),
+                      path=path, doc=f"a C# program: threads {methods}; the condition is an assertion failing",
+                      source=text)
+    return CsProgram(program, world.assertions, list(setup.violations))

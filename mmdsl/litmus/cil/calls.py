@@ -3,7 +3,7 @@
 Interlocked operations are one atomic read-modify-write each, annotated ``volatile``:
 ECMA-335 (Partition I, 12.6.5) says they "perform implicit acquire/release operations",
 which is how the .NET model reads a volatile read and write. ``Monitor.Enter`` (C#'s
-``lock``) waits for the object's monitor to be 0 and sets it (annotated ``lock``);
+``lock``) waits for the object's monitor to be 0 and sets it to the thread's id + 1 (annotated ``lock``);
 ``Monitor.Exit`` writes 0 (annotated ``unlock``); monitors are not re-entrant here.
 """
 
@@ -53,8 +53,11 @@ def lower_library_call(low, ref: MethodRef) -> bool:
         for _ in params[1:]:
             low.pop()
         cond = low.pop_expr()
-        low.asserts += 1
-        low.emit(Assign(ASSERT, BinOp("lor", Reg(ASSERT), UnOp("not", cond))))
+        number = low.world.assertion(low.method, low.op)
+        low.asserts.append(number)
+        # the register keeps the number of the thread's first failed assertion (0: none failed)
+        first = BinOp("land", BinOp("eq", Reg(ASSERT), Const(0)), UnOp("not", cond))
+        low.emit(Assign(ASSERT, BinOp("add", Reg(ASSERT), BinOp("mul", first, Const(number)))))
     elif name in ("System.Threading.Volatile::Read", "System.Threading.Thread::VolatileRead") and int_ref:
         dst = low.reg()
         low.emit(Load(dst, _address(low, ref.name), VOLATILE))
@@ -72,7 +75,8 @@ def lower_library_call(low, ref: MethodRef) -> bool:
                 raise low.refuse("Monitor.Enter's lockTaken is not a local")
             taken = a.local
         obj = low.pop_expr()
-        low.emit(Rmw(None, low.world.monitor_address(obj), Const(1), BinOp("eq", Reg(OLD), Const(0)),
+        # the monitor holds its owner's thread id + 1 (0: free), so a deadlock tells who holds it
+        low.emit(Rmw(None, low.world.monitor_address(obj), Const(low.tid + 1), BinOp("eq", Reg(OLD), Const(0)),
                      blocking=True, annots=frozenset({"lock"})))
         if taken is not None and taken not in low.taken:
             low.write(taken, Const(1))

@@ -36,8 +36,8 @@ class _Frame:
     depth: int
 
 
-def lower_thread(world: World, tid: int, method: Method, this: int | None) -> tuple[list[Instr], int]:
-    """The instructions of the thread running ``method`` (on object ``this``), and its assertions."""
+def lower_thread(world: World, tid: int, method: Method, this: int | None) -> tuple[list[Instr], list[int]]:
+    """The instructions of the thread running ``method`` (on object ``this``), and its assertions' numbers."""
     low = ThreadLowering(world, tid)
     frame = _Frame(method, "", [Const(this or 0)], None, ("end",), 0)
     low.frame_code(frame)
@@ -53,7 +53,7 @@ class ThreadLowering:
         self.labels: dict[tuple, int] = {}
         self.depths: dict[tuple, int] = {}
         self.fresh = 0
-        self.asserts = 0
+        self.asserts: list[int] = []  # the numbers (World.assertion) of the thread's Debug.Asserts
         self.inlined = 0
         self.stack: list = []
         self.method: Method | None = None

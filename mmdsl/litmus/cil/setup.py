@@ -65,7 +65,7 @@ class Frame:
 class Setup:
     memory: dict  # location -> initial value (ints; a delegate cache holds a Delegate)
     threads: list[ThreadObj]
-    violations: list  # propositions on the final state, each the failure of an assertion
+    violations: list  # (proposition on the final state, assertion number): each the failure of an assertion
     asserts: int  # Debug.Assert calls met in Main
 
 
@@ -106,6 +106,7 @@ class _Run:
         self.threads: list[ThreadObj] = []
         self.violations: list = []
         self.asserts = 0
+        self.numbers: dict = {}  # (method, IL offset) -> the number of Main's Debug.Assert there
         self.steps = 0
 
     def phase(self) -> str:
@@ -334,8 +335,10 @@ class _Run:
                 st.pop()
             p = self._prop(st.pop(), f.method, op)
             v = simplify(And(tuple(conds) + (Not(p),)))
-            if v != Truth(False):
-                self.violations.append(v)
+            if v != Truth(False):  # one number per Debug.Assert, however many paths reach it
+                key = (f.method.qualified, op.offset)
+                self.numbers.setdefault(key, w.assertion(f.method, op))
+                self.violations.append((v, self.numbers[key]))
         elif w.is_program_class(ref.cls) and w.method(ref.cls, ref.name) is not None:
             callee = w.method(ref.cls, ref.name)
             if callee.virtual or callee.handlers:

@@ -34,6 +34,16 @@ class World:
     written: set = field(default_factory=set)  # locations some thread stores to
     written_fields: set = field(default_factory=set)  # fields some thread stores to through a register
     types: dict[str, int] = field(default_factory=dict)  # typeof(C) -> its object (lock(typeof(C)))
+    source: list[str] = field(default_factory=list)  # the C# file's lines (empty for a listing)
+    assertions: dict = field(default_factory=dict)  # number (from 1) -> (pos, text, method): each Debug.Assert
+
+    def assertion(self, method: Method, op: Op) -> int:
+        """Number the Debug.Assert at ``op`` (in Main or a thread), remembering where it is and its text."""
+        number = len(self.assertions) + 1
+        line = op.source_line if not self.listing else None
+        text = self.source[line - 1].strip() if line and line <= len(self.source) else f"{op.opcode} {op.operand}"
+        self.assertions[number] = (self.pos(op) or SourcePos(self.path, method.line, 1), text, method.qualified)
+        return number
 
     # ----- errors --------------------------------------------------------------------
     def where(self, method: Method | None, op: Op | None) -> str:

@@ -31,6 +31,8 @@ class CProgram:
     unroll: int | None = None
     functions: list[str] = field(default_factory=list)  # per thread id: the C function it runs
     atomic_blocks: list = field(default_factory=list)  # AtomicBlock per ATOMIC_BEGIN, by number
+    assert_reg: str = ASSERT_REG  # each thread's register holding the number of the assertion that failed
+    final: list = field(default_factory=list)  # (proposition, number): assertions judged on final states
     pools: dict = field(default_factory=dict)  # struct -> nodes of its malloc pool (the bound)
 
 
@@ -93,7 +95,7 @@ def load_c_program(path: str, unroll: int | None = None, nondet: tuple[int, ...]
                       info={"unroll": str(unroll)} if unroll else {})
     blocks = sorted(shared.atomic_blocks.values(), key=lambda b: b.number)
     pools = {p.struct: p.used for p in ctx.pools.values() if p.name in shared.malloc_pools}
-    return CProgram(program, dict(shared.asserts), unroll, names, blocks, pools)
+    return CProgram(program, dict(shared.asserts), unroll, names, blocks, pools=pools)
 
 
 def _next_token(parser):

@@ -218,3 +218,24 @@ void *worker(void *arg) {
     assert locked.possible["ind"][0] == "acquires m: a dependent step in a mover block"
     assert set(locked.verdicts.values()) == {"noise"}
     assert set(local.verdicts.values()) == {"checked"}
+
+
+def test_models_judged_by_their_table_not_their_name(tmp_path):
+    """The movers are defined over interleavings: a weaker table named sc is refused, sc under
+    another name is accepted (and gives sc's verdicts)."""
+    import pytest
+
+    from mmdsl.check.atomicity import check_atomicity
+    from mmdsl.core.errors import UnsupportedError
+    from mmdsl.lang import load_model
+    from mmdsl.litmus.cprog import load_c_program
+
+    sc = (ROOT / "models" / "sc.mm").read_text()
+    weak, renamed = tmp_path / "weak.mm", tmp_path / "mine.mm"
+    weak.write_text(sc.replace("    W    -    -", "    W    Y    -"))
+    renamed.write_text(sc.replace("model sc ", "model mine ", 1))
+    cp = load_c_program(str(ROOT / "litmus" / "atomicity" / "stringbuffer-deadlock.c"))
+    with pytest.raises(UnsupportedError, match="under model 'sc' .its table lets accesses pass"):
+        check_atomicity(cp, load_model(str(weak)))
+    counts = check_atomicity(cp, load_model(str(renamed))).counts("W")
+    assert counts == {"check": 9, "noise": 0, "error": 1}

@@ -47,8 +47,12 @@ def refusal(program: Program, model: Model) -> str | None:
 
 
 def explore_graph(program: Program, model: Model, *, max_states: int, target=None, result_class=None,
-                  unroll: int | None = None):
+                  unroll: int | None = None, judge=None):
     """Every complete execution of ``program`` allowed by ``model``, built event by event.
+
+    ``judge(structure, prepared, leaf)``, when given, replaces ``target``: True on the first
+    execution wanted, whose trace is kept, and the search stops there (``mmdsl check``); None
+    for a complete execution that is none of the program's (counted as blocked, not complete).
 
     A program with loops has them unrolled ``unroll`` times (default herd's 2), spin
     iterations blocked (``axiomatic/loops.py``); a verdict the bound may change says so."""
@@ -78,22 +82,28 @@ def explore_graph(program: Program, model: Model, *, max_states: int, target=Non
         machine = GraphMachine(structure, prepared, enum, AxiomPlan(checked_model, prepared))
         stats["structures"] += 1
 
-        def on_leaf(leaf, allowed, error=error) -> None:
+        def on_leaf(leaf, allowed, error=error, structure=structure, prepared=prepared) -> None:
             if error is not None:
                 reached(error)(leaf, allowed)  # a path stopping at an unsupported value, taken
             if filt is not None and not filt.holds(leaf.final):
                 return
+            judged = judge(structure, prepared, leaf) if judge else None
+            if judge and judged is None:  # not an execution of the program (``judge``): left out
+                found["skip"] = True
+                return
             states[FinalState.of(leaf.final, keys)] += 1
             counts[0 if cond.prop.holds(leaf.final) else 1] += 1
-            if found["trace"] is None and target(leaf.final):
+            if found["trace"] is None and (judged if judge else target(leaf.final)):
                 found["final"] = FinalState.of(leaf.final, keys).text()
                 found["first"] = time.perf_counter() - start
                 found["hit"] = True
 
-        _search(machine, on_leaf, stats, found, max_states)
+        _search(machine, on_leaf, stats, found, max_states, stop=judge is not None)
         stats["checks"] += machine.checks
         stats["pruned"] += machine.pruned
         stats["bounded"] += machine.bounded
+        if judge is not None and found["trace"] is not None:
+            break
     result_class = result_class or Exploration
     result = result_class(test=program.name, model=model.name, engine=ENGINE, condition=cond,
                           states=dict(states), positive=counts[0], negative=counts[1], path=program.path)
@@ -118,7 +128,7 @@ def explore_graph(program: Program, model: Model, *, max_states: int, target=Non
     return result
 
 
-def _search(machine: GraphMachine, on_leaf, stats: dict, found: dict, max_states: int) -> None:
+def _search(machine: GraphMachine, on_leaf, stats: dict, found: dict, max_states: int, stop=False) -> None:
     """Depth first from the root; a path of steps is kept per state for the first trace."""
     stats["explored"] += 1
     if not machine.root_consistent():
@@ -135,10 +145,12 @@ def _search(machine: GraphMachine, on_leaf, stats: dict, found: dict, max_states
                 continue
             seen.add(key)
             found.pop("hit", None)
-            if machine.finish(state, on_leaf):
+            if machine.finish(state, on_leaf) and not found.pop("skip", False):
                 stats["complete"] += 1
                 if found.pop("hit", False) and found["trace"] is None:
                     found["trace"] = _trace(machine, path)
+                    if stop:
+                        return
             else:
                 stats["blocked"] += 1
             continue

@@ -1,0 +1,45 @@
+/* The one-slot queue of queue-broken.c, correct by C11 orders: the release store of `full`
+   publishes the item stored before it, and the consumer's acquire load of `full` orders its
+   read of the item after it. */
+#include <stdatomic.h>
+#include <pthread.h>
+#include <assert.h>
+
+int item;
+atomic_int full;
+
+void enqueue(int v)
+{
+    item = v;
+    atomic_store_explicit(&full, 1, memory_order_release);
+}
+
+int dequeue(void)
+{
+    if (atomic_load_explicit(&full, memory_order_acquire) == 0)
+        return -1;  /* empty */
+    return item;
+}
+
+void *producer(void *arg)
+{
+    enqueue(42);
+    return NULL;
+}
+
+void *consumer(void *arg)
+{
+    int v = dequeue();
+    assert(v == -1 || v == 42);
+    return NULL;
+}
+
+int main(void)
+{
+    pthread_t p, c;
+    pthread_create(&p, NULL, producer, NULL);
+    pthread_create(&c, NULL, consumer, NULL);
+    pthread_join(p, NULL);
+    pthread_join(c, NULL);
+    return 0;
+}
