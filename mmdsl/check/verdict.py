@@ -13,6 +13,7 @@ from ..explorer.trace import Describer
 from ..lang.ir import Model
 from ..litmus.c_data import ERR_BOUND, ERR_REG
 from ..litmus.cprog import CProgram
+from ..litmus.cprog.memory import is_memory_error
 from .liveness import into_cycle, spinning, stuck_state
 from .mapping import NONE, compile_orders, family
 
@@ -119,7 +120,9 @@ def check_program(cp: CProgram, model: Model, *, max_states: int = DEFAULT_MAX_S
     if found.target is not None:
         sid = found.target
         values = _values(machine, found.state_list[sid])
-        number = next((values[("reg", t, reg)] for t in tids if values.get(("reg", t, reg))), None)
+        numbers = [values[("reg", t, reg)] for t in tids if values.get(("reg", t, reg))]
+        # a memory error is undefined behaviour: what fails after it (an assertion) is its consequence
+        number = min(numbers, key=lambda n: not is_memory_error(cp.asserts[n][1])) if numbers else None
         if number is None:  # a check on the final state (C#'s Main after the joins)
             number = next(n for p, n in cp.final if p.holds(values))
         pos, text, fn = cp.asserts[number]

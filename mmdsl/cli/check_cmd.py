@@ -70,12 +70,16 @@ def check(
             raise typer.Exit(EXIT_MISMATCH)
         return
     result = check_program(cp, the_model, max_states=max_states, unroll=unroll)
+    pools = getattr(cp, "pools", None) or {}  # the bound malloc was checked under: one node per call made
+    if pools:
+        result.stats["malloc_pools"] = dict(pools)
     for w in result.warnings if not as_json else ():
         typer.echo(w, err=True)
     if as_json:
         typer.echo(json.dumps(result.as_json(), indent=2))
     else:
-        typer.echo(render(result))
+        sizes = ", ".join(f"struct {s}: {n} node(s)" for s, n in pools.items())
+        typer.echo(render(result) + (f"\nmalloc pools (one node per call, none reused): {sizes}" if sizes else ""))
     if result.error:
         raise typer.Exit(EXIT_MISMATCH)
 
@@ -119,7 +123,10 @@ def render(result) -> str:
     lines = []
     if result.verdict == "violation":
         f = result.failed
-        lines.append(head + f"assertion violated: {f['at']}: {f['text']} (in {f['function']})")
+        from ..litmus.cprog.memory import is_memory_error
+
+        what = "memory error" if is_memory_error(f["text"]) else "assertion violated"
+        lines.append(head + f"{what}: {f['at']}: {f['text']} (in {f['function']})")
     elif result.verdict == "race":
         r = result.race
         lines.append(head + f"data race (the model's check '{r['check']}' fails: the program's behaviour is "

@@ -44,6 +44,7 @@ def test_unknown_header(tmp_path):
     ("int main(void) { l: goto l; return 0; }\n", "goto"),
     ("int f(int n) { return n ? f(n - 1) : 0; }\nint main(void) { return f(3); }\n", "recurs"),
     ("int g(void) { return 1; }\nint main(void) { int (*p)(void) = g; return p(); }\n", ""),
+    ("#include <stdlib.h>\nint x;\nint main(void) { free(&x); return 0; }\n", "free of anything but"),
 ])
 def test_unsupported_construct_refused_with_a_location(tmp_path, body, word):
     r = _check(tmp_path, body)

@@ -12,12 +12,14 @@ from .. import c_data
 from .. import c_grammar as g
 from ..c_lower import Access, ThreadLowering
 from ..c_statements import Label
+from . import memory
+from .constants import assigned_names
 from .atomic_blocks import MARKERS, lower_marker
 
 ASSERT_REG = "%assert"  # the number of the assertion that failed (0: none)
 SYNC = frozenset({"sc"})
 IGNORED_CALLS = {"printf", "puts", "putchar", "fflush", "pthread_mutex_destroy", "pthread_attr_init",
-                 "pthread_attr_destroy", "free"}
+                 "pthread_attr_destroy"}
 
 
 @dataclass
@@ -41,6 +43,8 @@ class Shared:
     asserts: dict[int, tuple[object, str, str]] = field(default_factory=dict)  # number -> (pos, text, thread)
     nondet: tuple[int, ...] = (0, 1)
     atomic_blocks: dict = field(default_factory=dict)  # ATOMIC_BEGIN's offset -> AtomicBlock
+    malloc_pools: set[str] = field(default_factory=set)  # the pools malloc takes nodes from
+    assigned: set[str] | None = None  # names some function changes (the others may be constants)
 
 
 class ProgramLowering(ThreadLowering):
@@ -54,6 +58,9 @@ class ProgramLowering(ThreadLowering):
         self.reg_choices: dict[str, tuple] = {}
         self.param_init: dict[str, object] = {}
         self.nnondet = 0
+        self.const_regs: dict[str, int] = {}  # locals holding one constant for the whole thread
+        if shared.assigned is None:
+            shared.assigned = assigned_names([fn, *ctx.functions.values()])
 
     def unsupported(self, what: str, at: int, hint: str | None = None):
         err = super().unsupported(what, at, hint)
@@ -102,6 +109,8 @@ class ProgramLowering(ThreadLowering):
             return
         if self.spawn.arg is not None:
             self.param_init[local.reg] = self.spawn.arg.value
+            if isinstance(self.spawn.arg.value, int) and d.name not in self.shared.assigned:
+                self.const_regs[local.reg] = self.spawn.arg.value
         else:
             self.emit(Load(local.reg, Const(f"__arg{self.tid}"), SYNC))
 
@@ -127,7 +136,29 @@ class ProgramLowering(ThreadLowering):
             return self._element(e)
         return None
 
+    def null_check(self, ptr: Expr) -> None:
+        memory.null_check(self, ptr)
+
+    def _decl(self, stmt: g.Decl) -> None:
+        super()._decl(stmt)
+        for d in stmt.items:  # int i = <constant>; never changed: i is that constant
+            last = self.instrs[-1] if self.instrs else None
+            local = self.names.get(d.name)
+            if d.init is not None and len(stmt.items) == 1 and d.name not in self.shared.assigned \
+                    and isinstance(last, Assign) and local is not None and last.dst == getattr(local, "reg", None) \
+                    and isinstance(last.expr, Const) and isinstance(last.expr.value, int):
+                self.const_regs[local.reg] = last.expr.value
+
     def value(self, e: g.Node, dst: str | None = None) -> Expr:
+        if isinstance(e, g.Name):
+            found = self.names.get(e.name)
+            reg = getattr(found, "reg", None)
+            if reg in self.const_regs:
+                return Const(self.const_regs[reg])
+        if isinstance(e, g.Postfix) and e.kind == "->":
+            v = super().value(e, dst)
+            memory.check_read(self, e, v)
+            return v
         if isinstance(e, g.Name) and e.name in self.shared.arrays and e.name not in self.names:
             return Const(element_location(e.name, 0))  # an array is the address of its first element
         acc = self._global(e) if isinstance(e, (g.Name, g.Postfix)) else None
@@ -183,6 +214,11 @@ class ProgramLowering(ThreadLowering):
             return Const(0)
         if e.name in MARKERS:
             return lower_marker(self, e, self.shared.atomic_blocks)
+        if e.name in ("atomic_load_explicit", "atomic_load") and e.args and isinstance(e.args[0], g.Unary) \
+                and e.args[0].op == "&" and isinstance(e.args[0].arg, g.Postfix) and e.args[0].arg.kind == "->":
+            v = super().call(e, dst)  # an atomic read of a malloc'd node's field: checked as a plain one
+            memory.check_read(self, e.args[0].arg, v)
+            return v
         if e.name in ("__VERIFIER_assume", "assume"):
             self._arity(e, 1)
             self.emit(Assume(self.value(e.args[0])))
@@ -225,6 +261,9 @@ class ProgramLowering(ThreadLowering):
         self.emit(Assign(ASSERT_REG, Const(number)))
         self.jump(None, self.end)
         return Const(0)
+
+    def _call_free(self, e: g.Call) -> Expr:
+        return memory.free(self, e)
 
     def _call_pthread_exit(self, e: g.Call) -> Expr:
         self.jump(None, self.end)

@@ -13,6 +13,7 @@ from .. import c_grammar as g
 from ..c_data import ERR_REG, MAX_POOL, MAX_UNROLL, build_context
 from .atomic_blocks import find_blocks
 from .expand import expand_thread_loops, unsupported
+from .memory import uninitialised_pools
 from .lower import ASSERT_REG, ProgramLowering, Shared
 from .preprocess import preprocess
 from .translate import KEPT_TYPEDEFS, Translator
@@ -32,6 +33,7 @@ class CProgram:
     atomic_blocks: list = field(default_factory=list)  # AtomicBlock per ATOMIC_BEGIN, by number
     assert_reg: str = ASSERT_REG  # each thread's register holding the number of the assertion that failed
     final: list = field(default_factory=list)  # (proposition, number): assertions judged on final states
+    pools: dict = field(default_factory=dict)  # struct -> nodes of its malloc pool (the bound)
 
 
 def load_c_program(path: str, unroll: int | None = None, nondet: tuple[int, ...] = (0, 1),
@@ -59,8 +61,11 @@ def load_c_program(path: str, unroll: int | None = None, nondet: tuple[int, ...]
     items = tr.file(ast)
     shared = Shared(nondet=tuple(nondet))
     items = _globals(items, shared, pre)
-    items += _pools(items, pre.text, unroll)
+    pools = _pools(items, pre.text, unroll)
+    items += pools
     ctx = build_context(items, pre.pos, unroll)
+    shared.malloc_pools = {p.decl.items[0].name for p in pools}
+    uninitialised_pools(ctx, shared.malloc_pools)
     functions = {f.name: f for f in items if isinstance(f, g.Function)}
     shared.atomic_blocks = find_blocks(functions, pre.pos)
     main = _drop_handles(functions["main"])
@@ -89,7 +94,8 @@ def load_c_program(path: str, unroll: int | None = None, nondet: tuple[int, ...]
                       path=path, observed=observed, source=pre.text,
                       info={"unroll": str(unroll)} if unroll else {})
     blocks = sorted(shared.atomic_blocks.values(), key=lambda b: b.number)
-    return CProgram(program, dict(shared.asserts), unroll, names, blocks)
+    pools = {p.struct: p.used for p in ctx.pools.values() if p.name in shared.malloc_pools}
+    return CProgram(program, dict(shared.asserts), unroll, names, blocks, pools=pools)
 
 
 def _next_token(parser):

@@ -1,0 +1,54 @@
+/* Treiber's stack, broken: pop frees the node it took. Another thread's pop may have read the
+   same top pointer and now reads the freed node's next field: a use after free (why Treiber's
+   stack needs hazard pointers or a free list). The correct version, treiber.c, never frees. */
+#include <stdatomic.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <assert.h>
+
+struct node { int value; struct node *next; };
+struct node *_Atomic top;
+
+void push(int v)
+{
+    struct node *n = malloc(sizeof(struct node));
+    n->value = v;
+    struct node *old;
+    do {
+        old = atomic_load_explicit(&top, memory_order_acquire);
+        n->next = old;
+    } while (!atomic_compare_exchange_strong_explicit(&top, &old, n, memory_order_release,
+                                                      memory_order_relaxed));
+}
+
+int pop(void)
+{
+    struct node *old, *next;
+    do {
+        old = atomic_load_explicit(&top, memory_order_acquire);
+        if (old == NULL)
+            return 0;
+        next = old->next;
+    } while (!atomic_compare_exchange_strong_explicit(&top, &old, next, memory_order_acquire,
+                                                      memory_order_relaxed));
+    int v = old->value;
+    free(old);
+    return v;
+}
+
+void *worker(void *arg)
+{
+    push((int)(long)arg);
+    assert(pop() != 0);
+    return NULL;
+}
+
+int main(void)
+{
+    pthread_t t[2];
+    for (int i = 0; i < 2; i++)
+        pthread_create(&t[i], NULL, worker, (void *)(long)(i + 1));
+    for (int i = 0; i < 2; i++)
+        pthread_join(t[i], NULL);
+    return 0;
+}
