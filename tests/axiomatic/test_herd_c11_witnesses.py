@@ -130,7 +130,7 @@ def test_a_sample_gives_herds_blocks():
     assert [w for job in jobs for w in _wrong(job)] == []
 
 
-@pytest.mark.slow(cpu=61)
+@pytest.mark.slow
 def test_every_test_gives_herds_blocks_under_the_c11_family():
     """The 171 tests herd finished under each of c11_orig, simple-c11, c11_simp and
     c11_partialSC (rc11.cat: test_herd_c11_cat.py): herd's block on 169, the two REFUSED

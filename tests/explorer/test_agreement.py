@@ -42,7 +42,7 @@ def test_classic_and_hand_written_tests_agree_under_every_model(path):
         assert_agree(program, load_model(name))
 
 
-@pytest.mark.slow(cpu=340)
+@pytest.mark.slow
 def test_whole_x86_corpus_agrees_under_every_model():
     """Every corpus test x six models with the partial-order reduction (the explorer as users
     run it); without it: tests/explorer/test_agreement_unreduced.py (a file of its own, so

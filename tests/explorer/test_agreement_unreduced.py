@@ -10,6 +10,6 @@ import pytest
 from test_agreement import whole_x86_corpus_agrees
 
 
-@pytest.mark.slow(cpu=130)
+@pytest.mark.slow
 def test_whole_x86_corpus_agrees_under_every_model_without_the_reduction():
     whole_x86_corpus_agrees(por=False)

@@ -3,7 +3,6 @@ gives the axiomatic checker's final states, or refuses by name (explorer/machine
 
 from __future__ import annotations
 
-import time
 
 import pytest
 from explorer_paths import ROOT
@@ -94,28 +93,6 @@ def test_two_detours_through_lwsyncs_are_allowed_as_herd_allows_them():
     assert len(found.states) == 16 and found.observation == "Sometimes"
 
 
-@pytest.mark.slow
-@pytest.mark.parametrize("root, model", [(PPC, "power"), (ARM, "armv7"), (AARCH64, "armv8")])
-def test_bundled_catalogue_parts_agree(root, model):
-    """herding-cats, classic, deps-and-fences and hand under each model: same final states or
-    a refusal by name (about 10-30 s of CPU per model; CPU, not wall time, which a loaded
-    machine stretches)."""
-    m = load_model(model)
-    start = time.process_time()
-    bad, refused, ran = [], 0, 0
-    for folder in ("herding-cats", "classic", "deps-and-fences", "hand"):
-        for path in sorted((root / folder).glob("*.litmus")):
-            program = load_litmus(path)
-            expected = states(check(program, m))
-            try:
-                found = states(explore(program, m))
-            except UnsupportedError:
-                refused += 1
-                continue
-            ran += 1
-            if found != expected:
-                bad.append(f"{folder}/{path.stem}: checker only {sorted(expected - found)}, "
-                           f"explorer only {sorted(found - expected)}")
-    assert not bad, "\n".join(bad)
-    assert ran > 50
-    assert time.process_time() - start < 60
+# The catalogue parts (herding-cats, classic, deps-and-fences, hand) under power, armv7 and armv8
+# are among every test of litmus/ppc, litmus/arm and litmus/aarch64 that
+# tests/explorer/test_whole_sets_agree.py runs on both engines.

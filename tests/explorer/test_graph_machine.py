@@ -249,7 +249,7 @@ def _whole_set(model, files, expected_files) -> None:
         assert_graph_agrees(program, model)
 
 
-@pytest.mark.slow(cpu=45)
+@pytest.mark.slow
 @needs_cats
 def test_whole_c11_set_agrees_under_rc11():
     _whole_set(load_model(str(CATS / "rc11.cat")), sorted(C11.parent.glob("**/*.litmus")), 173)

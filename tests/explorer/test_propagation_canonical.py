@@ -119,7 +119,7 @@ def test_the_candidate_directed_end_search_finds_exactly_the_exhaustive_ends(pat
     assert_same_ends(semantics, n, ends)
 
 
-@pytest.mark.slow(cpu=45)
+@pytest.mark.slow
 def test_the_end_search_on_a_sample_of_the_ppc_set():
     """Every 12th PPC test whose unreduced search stays under 20,000 states (the check above, on
     every end storage it reaches)."""

@@ -85,7 +85,7 @@ def test_a_constant_assignment_is_issued_alone():
     assert len(every) > 1 and len(chosen) == 1 and chosen[0] in every
 
 
-@pytest.mark.slow(cpu=61)
+@pytest.mark.slow
 def test_the_reduction_keeps_the_final_states_on_a_sample_of_the_ppc_and_arm_sets():
     """Every 8th diy7 test under power and every 2nd ARM test under armv7 whose unreduced search
     stays under 10,000 states: the explorer with and without the reduction and the checker agree."""

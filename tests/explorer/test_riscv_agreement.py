@@ -107,7 +107,7 @@ def stratified() -> list:
     return files
 
 
-@pytest.mark.slow(cpu=37)
+@pytest.mark.slow
 def test_stratified_corpus_agrees_under_riscv():
     files = stratified()
     assert len(files) == 1864

@@ -60,23 +60,28 @@ def test_reduction_keeps_the_final_states_of_every_program_and_visits_fewer_stat
     assert reduced.stats["states"] <= full.stats["states"]
 
 
-@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=30, deadline=None, derandomize=True, database=None,
+          suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2**32 - 1))
 def test_reduction_keeps_the_final_states_and_shortest_traces_of_random_programs_with_loops(seed):
     """Spin loops, CAS retry loops, counted loops, locks, fetch-and-add, CAS: the agreement tests
-    compare the reduction with the axiomatic checker on loop-free tests only; here it meets loops."""
+    compare the reduction with the axiomatic checker on loop-free tests only; here it meets loops.
+
+    The same 30 programs every run (derandomized): a random draw now and then made programs of
+    100,000 states under every model, 200 CPU-s in one run against 75 in another; programs past
+    20,000 states unreduced are passed over."""
     program = random_loop_program(random.Random(seed))
     for name in MODELS:
         model = load_model(name)
         try:
-            full = explore(program, model, por=False, order="bfs", max_states=100_000)
+            full = explore(program, model, por=False, order="bfs", max_states=20_000)
         except (StateLimit, PendingLimit):
             continue
         except UnsupportedError as err:  # rmo: a branch on a loaded value in a loop (no speculation there)
             if "speculates past branches in loop-free code only" not in err.message:
                 raise
             continue
-        reduced = explore(program, model, order="bfs", max_states=100_000)
+        reduced = explore(program, model, order="bfs", max_states=20_000)
         assert reduced.state_set() == full.state_set(), name
         # a persistent-set search keeps a shortest path to every final state, so breadth-first
         # traces are as short as in the full graph

@@ -29,7 +29,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from fuzz_mutations import LITMUS, MODELS, litmus_seeds, manifest_seeds, model_seeds, mutated  # noqa: E402
 from fuzz_sandbox import Job, problems, run_jobs  # noqa: E402
 
-EXAMPLES = int(os.environ.get("MMDSL_FUZZ_EXAMPLES", "16"))
+EXAMPLES = int(os.environ.get("MMDSL_FUZZ_EXAMPLES", "10"))
 SLOW_EXAMPLES = 15
 BATCH = 8
 

@@ -146,7 +146,7 @@ def test_fence_benchmarks_sample_holds_its_expectations():
     assert run.problems() == [] and run.exit_code() == 0
 
 
-@pytest.mark.slow(cpu=37)
+@pytest.mark.slow
 def test_fence_benchmarks_suite_holds_every_expectation():
     """The whole suite under sc, tso and pso (about 30 s on one core)."""
     suite = load_suite(BENCH)

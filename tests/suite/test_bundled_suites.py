@@ -76,7 +76,7 @@ def test_riscv_corpus_copy_is_complete_with_its_licence():
     assert all(p.split("/")[-1] in origin for p in RISCV_UNREAD)
 
 
-@pytest.mark.slow(cpu=48)
+@pytest.mark.slow
 def test_riscv_corpus_passes_under_riscv():
     """models/riscv.mm gives herd's riscv.cat Observation on all 5,051 tests (about 70 s with 2 jobs)."""
     suite = load_suite("litmus/riscv")
