@@ -59,10 +59,14 @@ def run(
                                          help="Unroll every loop this many times, herd's -unroll (both engines; "
                                               "spin iterations are blocked, not unrolled; the explorer's graph "
                                               "machine defaults to 2, the checker refuses loops without it)."),
+    reduction: str = typer.Option("threads", "--reduction",
+                                  help="Explorer: the partial-order reduction, as explore's: threads (persistent "
+                                       "thread sets), dotnet (the .NET checker's forever-local steps first) or "
+                                       "none; every final state is kept."),
 ) -> None:
     """Run tests under models and print herd-shaped results."""
     try:
         run_tests(tests, model, as_json, why, quiet, matrix, draw, draw_format, engine, max_memory, compact, spec,
-                  timeout, cat_path, variant, skipcheck, through, show, output_dir, conf, unroll)
+                  timeout, cat_path, variant, skipcheck, through, show, output_dir, conf, unroll, reduction)
     except CommandExit as stop:
         raise typer.Exit(stop.code) from None

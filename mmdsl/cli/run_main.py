@@ -107,7 +107,8 @@ def run_fast(argv: list[str]) -> int | None:
 
 def run_tests(tests, model=(), as_json=False, why=False, quiet=False, matrix=False, draw=None, draw_format="svg",
               engine=None, max_memory=None, compact=False, spec=None, timeout=0.0, cat_path=(), variant=(),
-              skipcheck=(), through=None, show=None, output_dir=None, conf=None, unroll=None) -> None:
+              skipcheck=(), through=None, show=None, output_dir=None, conf=None, unroll=None,
+              reduction="threads") -> None:
     """Run tests under models and print herd-shaped results (``mmdsl run``).
 
     The defaults are the typer command's (``run_cmd.run``; a test checks they agree): a new
@@ -133,7 +134,7 @@ def run_tests(tests, model=(), as_json=False, why=False, quiet=False, matrix=Fal
         if variant:
             _warn_untested_variants(model, variant)
         _run(tests, model, as_json, why, quiet, matrix, draw, draw_format, engine, max_memory, compact, spec,
-             timeout, cat_path, show or "none", output_dir, unroll)
+             timeout, cat_path, show or "none", output_dir, unroll, reduction)
     finally:
         set_options()
 
@@ -156,7 +157,7 @@ def _warn_untested_variants(models, variants) -> None:
 
 
 def _run(tests, model, as_json, why, quiet, matrix, draw, draw_format, engine, max_memory, compact, spec,
-         timeout, cat_path, show, output_dir, unroll=None) -> None:
+         timeout, cat_path, show, output_dir, unroll=None, reduction="threads") -> None:
     from ..core.limits import TimeLimitError, check_timeout
     from ..render.herd_text import herd_block, reached_no_final_state, why_text
     from ..suite.runner import EngineDisagreement, check_engine, iter_test_files, run_many
@@ -173,6 +174,11 @@ def _run(tests, model, as_json, why, quiet, matrix, draw, draw_format, engine, m
     if why and engine == "explorer":
         raise MmdslError("--why explains forbidden executions with the axiomatic checker",
                          hint="use --engine axiomatic or --engine both")
+    if reduction not in ("threads", "dotnet", "none"):
+        raise MmdslError(f"unknown reduction '{reduction}'", expected="threads, dotnet, none")
+    if reduction != "threads" and (engine not in ("explorer", "both") or spec is not None):
+        raise MmdslError(f"--reduction {reduction} is an option of the explorer's runs",
+                         hint="add --engine explorer (or both); --spec serial keeps the default reduction")
 
     files = iter_test_files(tests)
     if not files:
@@ -202,6 +208,8 @@ def _run(tests, model, as_json, why, quiet, matrix, draw, draw_format, engine, m
 
         check_show(show)
     explorer = {k: v for k, v in (("max_memory", max_memory), ("compact", compact), ("unroll", unroll)) if v}
+    if reduction != "threads":  # the explorer's partial-order reduction, as `explore --reduction`
+        explorer["por"] = "dotnet" if reduction == "dotnet" else False
     items = []
     progress = _progress(not as_json, len(files) * len(model))
     # -q needs only each verdict: the checker stops at the first allowed execution that

@@ -89,3 +89,20 @@ def test_unknown_model_is_a_clean_error():
     r = invoke("run", "litmus/classic/SB.litmus", "-m", "nosuchmodel")
     assert r.exit_code == 2
     assert "unknown model 'nosuchmodel'" in r.output and "Traceback" not in r.output
+
+
+def test_run_takes_the_explorers_reduction_and_keeps_the_final_states():
+    """`run --engine explorer --reduction dotnet` explores the .NET checker's reduced space (its
+    Table 4: 881 states for Peterson; ours stays above, docs/reproduction-dotnet.md) with the
+    final states of the unreduced one; a reduction without the explorer is refused by name."""
+    counts, states = {}, {}
+    for reduction in ("dotnet", "none"):
+        r = invoke("run", "litmus/programs/peterson.litmus", "-m", "dotnet", "--engine", "explorer",
+                   "--reduction", reduction, "--json")
+        res = json.loads(r.output)["results"][0]
+        counts[reduction], states[reduction] = res["stats"]["states"], res["states"]
+        assert res["observation"] == "Sometimes"
+    assert states["dotnet"] == states["none"]
+    assert counts["dotnet"] <= 1888 < counts["none"]  # tests/explorer/test_reduction_dotnet.py pins 1888
+    r = invoke("run", "litmus/programs/peterson.litmus", "-m", "dotnet", "--reduction", "dotnet")
+    assert r.exit_code == 2 and "--reduction dotnet is an option of the explorer's runs" in r.output

@@ -15,7 +15,7 @@ from mmdsl.fences import FenceOptions, select_fences
 from mmdsl.fences.solver import OPTIMAL
 from mmdsl.lang import load_model
 from mmdsl.lang.table import compiled_table
-from mmdsl.litmus import load_litmus
+from mmdsl.litmus import load_litmus, parse_litmus
 
 ROOT = Path(__file__).resolve().parents[2]
 PUBLISH = ROOT / "litmus" / "checkfence" / "publish.litmus"
@@ -72,3 +72,28 @@ def test_two_lock_queue_runs_under_checkfence_and_fails():
     result = check_spec(load_litmus(ROOT / "litmus" / "datatypes" / "two-lock-queue.litmus"),
                         load_model("checkfence"), max_pending=64, por="dotnet")
     assert result.verdict == "Fail"
+
+
+TREIBER_T0 = ROOT / "litmus" / "checkfence" / "treiber-t0.litmus"
+LL, SS = "        load_load_fence();\n", "        store_store_fence();\n"
+
+
+@pytest.mark.parametrize("model,removed,verdict,bound", [
+    ("checkfence", "", "Pass", 5681),  # the paper's two fences suffice
+    ("checkfence", LL, "Fail", 36192),  # its load-load fence is needed: pop reads t->value through a guessed t
+    ("checkfence", SS, "Fail", 5975),  # its store-store fence is needed: the node published before its value
+    ("relaxed", LL, "Pass", 118),  # dependencies honoured: the load-load fence is not needed
+], ids=["checkfence-both", "checkfence-no-ll", "checkfence-no-ss", "relaxed-no-ll"])
+def test_treiber_t0_needs_the_papers_fences_under_its_relaxed(model, removed, verdict, bound):
+    """The paper's test T0 = ( e | d ) on Treiber's stack, retries cut (unroll=1, its primed
+    operations): under its Relaxed the stack needs a store-store fence before the publishing
+    CAS and a load-load fence between reading top and reading through it (section 4.2);
+    without either, pop returns 0, a value never pushed. Run with the .NET reduction (which
+    keeps every final state, test_reduction_dotnet.py): the states are work bounds."""
+    text = TREIBER_T0.read_text()
+    program = parse_litmus(text.replace(removed, "") if removed else text, str(TREIBER_T0))
+    result = check_spec(program, load_model(model), por="dotnet")
+    assert result.verdict == verdict
+    if verdict == "Fail":
+        assert [dict(s)[("reg", 1, "r0")] for s in result.extra if dict(s)[("reg", 1, "%err")] == 0] == [0]
+    assert result.result.stats["states"] <= bound
