@@ -37,12 +37,13 @@ def pytest_collection_modifyitems(config, items):
     whole-corpus files start at once and the many short files fill in around them, instead of
     one long file running alone at the end. A file not measured yet counts as light."""
     cpu = _file_cpu()
-    root = Path(str(config.rootpath))
-    weight = {}
+    root = config.rootpath
+    weight: dict[Path, float] = {}
     for item in items:
-        if item.fspath not in weight:
-            weight[item.fspath] = cpu.get(Path(str(item.fspath)).relative_to(root).as_posix(), 0.0)
-    items.sort(key=lambda item: -weight[item.fspath])  # stable: each file keeps its own order
+        if item.path not in weight:
+            name = item.path.relative_to(root).as_posix() if item.path.is_relative_to(root) else str(item.path)
+            weight[item.path] = cpu.get(name, 0.0)
+    items.sort(key=lambda item: -weight[item.path])  # stable: each file keeps its own order
 
 
 _cpu_log: dict = {"file": None, "started": {}}  # --cpu-log: the file, each running test's CPU at its start
