@@ -1,5 +1,6 @@
 """Whole-program checks on the explorer: assertion violations, deadlocks, loops past their bound."""
 
-from .verdict import Blocked, CheckResult, check_program
+from .result import Blocked, CheckResult
+from .verdict import check_program
 
 __all__ = ["check_program", "CheckResult", "Blocked"]

@@ -22,7 +22,8 @@ from ..fences.solver import FEASIBLE, OPTIMAL
 from ..lang.ir import Model
 from ..litmus.cprog import CProgram, load_c_program
 from .mapping import compile_orders
-from .verdict import CheckResult, check_program
+from .result import CheckResult
+from .verdict import check_program
 
 # the C11 fence whose compiled form (mapping.py) covers each partial fence kind; any other kind: seq_cst
 C11_ORDER = {"ll": "acquire", "ls": "acquire", "ss": "release"}

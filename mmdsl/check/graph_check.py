@@ -13,7 +13,7 @@ from ..explorer.machines.graph.search import explore_graph
 from ..lang.ir import Model
 from ..litmus.cprog import CProgram
 from ..litmus.cprog.lower import ASSERT_REG
-from .verdict import CheckResult, _waits_for, step_text
+from .result import CheckResult, step_text, waits_for
 
 ONCE = frozenset({"once"})
 GRAPH_UNROLL = 2  # the graph machine's default bound (herd's -unroll): spin iterations are blocked, not cut
@@ -175,14 +175,14 @@ def _waiting(structure, leaf) -> list[int] | None:
 
 
 def _blocked(cp, program, structure, leaf, waiting: list[int]) -> list:
-    """Where each thread of a deadlock waits and on whom (as ``verdict._waits_for``)."""
+    """Where each thread of a deadlock waits and on whom (as ``result.waits_for``)."""
     names = {t.tid: t.name for t in program.threads}
     values = {("mem", loc): leaf.values.get(order[-1]) for loc, order in leaf.co_orders.items()}
     out = []
     for tid in waiting:
         ev = structure.events[structure.thread_events[tid][-1]]
         thread = program.threads[tid]
-        out.append(_waits_for(thread.name, thread.instrs[ev.instr], ev.loc, values, names))
+        out.append(waits_for(thread.name, thread.instrs[ev.instr], ev.loc, values, names))
     return out
 
 

@@ -3,8 +3,6 @@ violations, deadlocks (every live thread blocked: where, and who holds the mutex
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 from ..core.program import Assign, Assume, Fence, evaluate
 from ..explorer import DEFAULT_MAX_STATES, explore_space
 from ..explorer.search import path_to
@@ -16,50 +14,7 @@ from ..litmus.cprog import CProgram
 from ..litmus.cprog.memory import is_memory_error
 from .liveness import into_cycle, spinning, stuck_state
 from .mapping import NONE, compile_orders, family
-
-
-@dataclass
-class Blocked:
-    """Where one thread of a deadlock waits."""
-
-    thread: str
-    where: str  # file:line:col
-    waits_for: str  # "mutex 'm' held by philo#2", "thread worker#1 to end" ...
-    waits_on: str | None = None  # the thread it waits on (the mutex's holder, the joined thread)
-
-    def as_json(self) -> dict:
-        return {"thread": self.thread, "at": self.where, "waits_for": self.waits_for, "waits_on": self.waits_on}
-
-
-@dataclass
-class CheckResult:
-    """``verdict``: "violation", "deadlock", "livelock" (a state from which no execution ends: threads
-    spinning forever), "race" (an execution the model calls undefined), "safe" or "bounded" (safe up
-    to the unroll bound)."""
-
-    program: str
-    model: str
-    verdict: str
-    unroll: int | None
-    trace: list[str] = field(default_factory=list)  # the steps as text lines (step_text of ``steps``)
-    steps: list[dict] = field(default_factory=list)  # the steps: thread, action, at (file:line:col), source
-    failed: dict | None = None  # the failing assertion: at, text, thread
-    values: dict = field(default_factory=dict)  # shared locations at the end of the failing execution
-    blocked: list[Blocked] = field(default_factory=list)
-    stats: dict = field(default_factory=dict)
-    race: dict | None = None  # a data race: the model's check and the two accesses (graph_check)
-    warnings: list[str] = field(default_factory=list)
-    raw_steps: list = field(default_factory=list, repr=False)  # (explorer Step, its step dict), for diagrams
-
-    @property
-    def error(self) -> bool:
-        return self.verdict in ("violation", "deadlock", "livelock", "race")
-
-    def as_json(self) -> dict:
-        return {"program": self.program, "model": self.model, "verdict": self.verdict, "unroll": self.unroll,
-                "error": self.error, "assertion": self.failed, "trace": self.steps, "values": self.values,
-                "blocked": [b.as_json() for b in self.blocked], "race": self.race, "warnings": self.warnings,
-                "stats": self.stats}
+from .result import Blocked, CheckResult, step_text, waits_for
 
 
 def check_program(cp: CProgram, model: Model, *, max_states: int = DEFAULT_MAX_STATES,
@@ -183,12 +138,6 @@ def _trace(machine, found, sid: int, then: list | None = None, raw: list | None 
     return out
 
 
-def step_text(step: dict) -> str:
-    """One trace step as a line: ``worker#1: perform W in_cs=1  [prog.c:20:5: in_cs = in_cs + 1;]``."""
-    where = f"  [{step['at']}: {step['source']}]" if step["at"] and step["source"] else ""
-    return f"{step['action']}{where}"
-
-
 def _dead_state(cp: CProgram, machine, state, values) -> tuple[str, list[Blocked]]:
     """"infeasible" (an assume failed), "bound" (a loop ran past --unroll) or "deadlock", with who waits where.
 
@@ -213,7 +162,7 @@ def _dead_state(cp: CProgram, machine, state, values) -> tuple[str, list[Blocked
         waiting = [op for op in pending if _blocking(t, op)]
         if waiting:
             ins = t.thread.instrs[waiting[0][3]]
-            blocked.append(_waits_for(t.thread.name, ins, machine.locations[waiting[0][2]], values, names))
+            blocked.append(waits_for(t.thread.name, ins, machine.locations[waiting[0][2]], values, names))
         elif pc < t.length or pending:
             ins = t.thread.instrs[min(pc, t.length - 1)]
             blocked.append(Blocked(t.thread.name, str(ins.pos), f"cannot go on at '{ins.text}'"))
@@ -223,17 +172,3 @@ def _dead_state(cp: CProgram, machine, state, values) -> tuple[str, list[Blocked
 def _blocking(t, op) -> bool:
     """Whether pending operation ``op`` of thread ``t`` is a blocking read-modify-write (lock, join, start)."""
     return op[0] == RMW and t.code[op[3]][5]
-
-
-def _waits_for(thread: str, ins, loc, values: dict, names: dict) -> Blocked:
-    where = str(ins.pos)
-    if isinstance(loc, str) and loc.startswith("__done"):
-        other = names.get(int(loc[6:]), loc[6:])
-        return Blocked(thread, where, f"thread {other} to end (pthread_join)", other)
-    if isinstance(loc, str) and loc.startswith("__start"):
-        return Blocked(thread, where, "to be created (pthread_create)", names.get(0, "main"))
-    owner = values.get(("mem", loc))
-    if isinstance(owner, int) and owner > 0 and "lock" in getattr(ins, "annots", ()):
-        holder = names.get(owner - 1, f"thread {owner - 1}")
-        return Blocked(thread, where, f"mutex '{loc}' held by {holder}", holder)
-    return Blocked(thread, where, f"'{loc}' to change (now {owner})")

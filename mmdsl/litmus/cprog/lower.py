@@ -244,22 +244,29 @@ class ProgramLowering(ThreadLowering):
         self.reg_choices[reg] = tuple(values)
         return Reg(reg)
 
-    def _call_assert(self, e: g.Call) -> Expr:
-        self._arity(e, 1)
+    def new_check(self, pos, text: str) -> int:
+        """The number of a new check (an assertion, a memory error): its place, ``text`` and function
+        are kept in ``shared.asserts``; ``fail`` with it stops the thread there."""
         number = len(self.shared.asserts) + 1
-        self.shared.asserts[number] = (self.pos(e.at), self.cur_text, self.fn.name)
-        ok = Label()
-        self.branch(e.args[0], True, ok)
+        self.shared.asserts[number] = (pos, text, self.fn.name)
+        return number
+
+    def fail(self, number: int) -> None:
+        """Here the thread stops with check ``number`` failed (its assert register takes the number)."""
         self.emit(Assign(ASSERT_REG, Const(number)))
         self.jump(None, self.end)
+
+    def _call_assert(self, e: g.Call) -> Expr:
+        self._arity(e, 1)
+        number = self.new_check(self.pos(e.at), self.cur_text)
+        ok = Label()
+        self.branch(e.args[0], True, ok)
+        self.fail(number)
         self.place(ok)
         return Const(0)
 
     def _call_abort(self, e: g.Call) -> Expr:
-        number = len(self.shared.asserts) + 1
-        self.shared.asserts[number] = (self.pos(e.at), "abort()", self.fn.name)
-        self.emit(Assign(ASSERT_REG, Const(number)))
-        self.jump(None, self.end)
+        self.fail(self.new_check(self.pos(e.at), "abort()"))
         return Const(0)
 
     def _call_free(self, e: g.Call) -> Expr:

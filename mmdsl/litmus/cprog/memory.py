@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ...core.program import Assign, BinOp, Const, Expr, Reg, Rmw, Store, UnOp, cell_location, cell_op
+from ...core.program import BinOp, Const, Expr, Reg, Rmw, Store, UnOp, cell_location, cell_op
 from .. import c_data
 from .. import c_grammar as g
 from ..c_statements import Label
@@ -29,14 +29,10 @@ def is_memory_error(text: str) -> bool:
 
 def fail_unless(low: "ProgramLowering", ok: Expr, kind: str) -> None:
     """When ``ok`` is false here the thread stops with the error ``kind`` (like a failed assertion)."""
-    from .lower import ASSERT_REG  # lower imports this module
-
-    number = len(low.shared.asserts) + 1
-    low.shared.asserts[number] = (low.cur_pos, f"{kind}: {low.cur_text}", low.fn.name)
+    number = low.new_check(low.cur_pos, f"{kind}: {low.cur_text}")
     fine = Label()
     low.jump(ok, fine)
-    low.emit(Assign(ASSERT_REG, Const(number)))
-    low.jump(None, low.end)
+    low.fail(number)
     low.place(fine)
 
 
