@@ -12,7 +12,6 @@ from ..core.program import Const, Fence, Load, Nop, Rmw, Store
 from ..explorer.machines.graph.search import explore_graph
 from ..lang.ir import Model
 from ..litmus.cprog import CProgram
-from ..litmus.cprog.lower import ASSERT_REG
 from .result import CheckResult, step_text, waits_for
 
 ONCE = frozenset({"once"})
@@ -51,6 +50,7 @@ def check_on_graph(cp: CProgram, model: Model, *, max_states: int, unroll: int |
     program.blocked_paths = _may_block(program)  # paths ending at a lock or join that waits forever
     tids = [t.tid for t in program.threads]
     hit: dict = {}
+    reg = cp.assert_reg  # each thread's register holding the number of its failed check
 
     def judge(structure, prepared, leaf) -> bool | None:
         waiting = _waiting(structure, leaf)
@@ -59,8 +59,9 @@ def check_on_graph(cp: CProgram, model: Model, *, max_states: int, unroll: int |
         if waiting:
             hit.update(kind="deadlock", final=leaf.final, blocked=_blocked(cp, program, structure, leaf, waiting))
             return True
-        number = next((leaf.final.get(("reg", t, ASSERT_REG)) for t in tids
-                       if leaf.final.get(("reg", t, ASSERT_REG))), None)
+        number = next((leaf.final.get(("reg", t, reg)) for t in tids if leaf.final.get(("reg", t, reg))), None)
+        if not number:  # every thread ended: Main's checks after the joins (C#)
+            number = next((n for p, n in cp.final if p.holds(leaf.final)), None)
         if number:
             hit.update(kind="violation", number=number, final=leaf.final)
             return True

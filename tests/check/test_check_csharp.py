@@ -34,6 +34,9 @@ def _program(path: str):  # one mcs compile per file per test session
     (PETERSON, "dotnet", "violation", "Peterson.cs:29", "Debug.Assert(counter == 2);"),  # Main, after the joins
     (str(DATA / "Mp.cs"), "dotnet", "violation", "Mp.cs:16", "Debug.Assert(data == 1);"),  # in a thread
     (str(DATA / "Mp.cs"), "tso", "safe", None, None),
+    # the same under tso's axioms, on the execution-graph machine: C#'s assert register and Main's
+    # checks after the joins (both were missed there: "safe up to unroll bound 2")
+    (PETERSON, "tso-axioms", "violation", "Peterson.cs:29", "Debug.Assert(counter == 2);"),
 ])
 def test_assertions(path, model, verdict, at, text):
     result = check_program(_program(path), load_model(model))
