@@ -70,7 +70,7 @@ def check(
             raise typer.Exit(EXIT_MISMATCH)
         return
     result = check_program(cp, the_model, max_states=max_states, unroll=unroll)
-    pools = getattr(cp, "pools", None) or {}  # the bound malloc was checked under: one node per call made
+    pools = cp.pools  # the bound malloc was checked under: one node per call made
     if pools:
         result.stats["malloc_pools"] = dict(pools)
     for w in result.warnings if not as_json else ():
