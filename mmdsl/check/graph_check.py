@@ -12,7 +12,7 @@ from ..core.program import Const, Fence, Load, Nop, Rmw, Store
 from ..explorer.machines.graph.search import explore_graph
 from ..lang.ir import Model
 from ..litmus.cprog import CProgram
-from .result import CheckResult, step_text, waits_for
+from .result import CheckResult, shared_values, step_text, waits_for
 
 ONCE = frozenset({"once"})
 GRAPH_UNROLL = 2  # the graph machine's default bound (herd's -unroll): spin iterations are blocked, not cut
@@ -96,7 +96,7 @@ def check_on_graph(cp: CProgram, model: Model, *, max_states: int, unroll: int |
         return out
     out.steps = [_step(program, s) for s in result.trace or ()]
     out.trace = [step_text(s) for s in out.steps]
-    out.values = {k[1]: v for k, v in hit["final"].items() if k[0] == "mem" and not str(k[1]).startswith("__")}
+    out.values = shared_values(hit["final"])
     if hit["kind"] == "violation":
         pos, text, fn = cp.asserts[hit["number"]]
         out.verdict = "violation"

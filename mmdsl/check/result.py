@@ -50,6 +50,11 @@ class CheckResult:
                 "stats": self.stats}
 
 
+def shared_values(values: dict) -> dict:
+    """The program's shared locations in an end state's values (the handshake cells ``__*`` left out)."""
+    return {k[1]: v for k, v in values.items() if k[0] == "mem" and not str(k[1]).startswith("__")}
+
+
 def step_text(step: dict) -> str:
     """One trace step as a line: ``worker#1: perform W in_cs=1  [prog.c:20:5: in_cs = in_cs + 1;]``."""
     where = f"  [{step['at']}: {step['source']}]" if step["at"] and step["source"] else ""

@@ -14,7 +14,7 @@ from ..litmus.cprog import CProgram
 from ..litmus.cprog.memory import is_memory_error
 from .liveness import into_cycle, spinning, stuck_state
 from .mapping import NONE, compile_orders, family
-from .result import Blocked, CheckResult, step_text, waits_for
+from .result import Blocked, CheckResult, shared_values, step_text, waits_for
 
 
 def check_program(cp: CProgram, model: Model, *, max_states: int = DEFAULT_MAX_STATES,
@@ -85,14 +85,14 @@ def check_program(cp: CProgram, model: Model, *, max_states: int = DEFAULT_MAX_S
         result.failed = {"at": str(pos), "text": text, "function": fn}
         result.steps = _trace(machine, found, sid, raw=result.raw_steps)
         result.trace = [step_text(x) for x in result.steps]
-        result.values = _shared(values)
+        result.values = shared_values(values)
     elif deadlock is not None:
         sid, blocked = deadlock
         result.verdict = "deadlock"
         result.blocked = blocked
         result.steps = _trace(machine, found, sid, raw=result.raw_steps)
         result.trace = [step_text(x) for x in result.steps]
-        result.values = _shared(_values(machine, found.state_list[sid]))
+        result.values = shared_values(_values(machine, found.state_list[sid]))
     elif stuck is not None:
         result.verdict = "livelock"
         state = found.state_list[stuck]
@@ -100,7 +100,7 @@ def check_program(cp: CProgram, model: Model, *, max_states: int = DEFAULT_MAX_S
         result.blocked = [Blocked(t, at, f"'{text}'") for t, at, text in spinning(machine, state)]
         result.steps = _trace(machine, found, stuck, walk, raw=result.raw_steps)
         result.trace = [step_text(x) for x in result.steps]
-        result.values = _shared(_values(machine, state))
+        result.values = shared_values(_values(machine, state))
     elif bounded:
         result.verdict = "bounded"
     return result
@@ -111,10 +111,6 @@ def _values(machine, state) -> dict:
         return machine.final_values(state)
     except Exception:  # noqa: BLE001 - a machine whose states keep memory per thread: no values to show
         return {}
-
-
-def _shared(values: dict) -> dict:
-    return {k[1]: v for k, v in values.items() if k[0] == "mem" and not k[1].startswith("__")}
 
 
 def _trace(machine, found, sid: int, then: list | None = None, raw: list | None = None) -> list[dict]:
