@@ -134,10 +134,81 @@ class Reduction:
         active = [t for t in range(n) if enabled[t]]
         if len(active) <= 1:
             return [tr for trs in enabled for tr in trs]
+        info = self._infos(state, enabled)
+        local = None  # a thread whose enabled steps touch no shared memory: closed alone
+        for t in active:
+            inf = info[t]
+            if not (inf[0] or inf[1]) and (local is None or len(enabled[t]) < len(enabled[local])):
+                local = t
+        if local is not None:
+            return enabled[local]
+        if n == 2:  # the common case, without the general closure below
+            return self._choose_of_two(info, enabled)
+        # conflicts[t]: the threads that may interfere with what t does or waits on
+        conflicts = [0] * n
+        touched = [(1 << u, inf[2] | inf[3], inf[3]) for u, inf in enumerate(info)]  # (bit, any access, writes)
+        for t in range(n):
+            nr, nw, _, _ = info[t]
+            if not (nr or nw):
+                continue
+            m = 0
+            for bit, fa, fw in touched:
+                if (nw & fa) or (nr & fw):
+                    m |= bit
+            conflicts[t] = m & ~(1 << t)
+        sizes = [len(trs) for trs in enabled]
+        best = 0
+        best_size = 0
+        for t0 in sorted(active, key=sizes.__getitem__):
+            if best and sizes[t0] >= best_size:
+                break
+            closed = frontier = 1 << t0
+            while frontier:
+                grown = 0
+                t = 0
+                while frontier:
+                    if frontier & 1:
+                        grown |= conflicts[t]
+                    frontier >>= 1
+                    t += 1
+                frontier = grown & ~closed
+                closed |= frontier
+            size = 0
+            for t in active:
+                if (closed >> t) & 1:
+                    size += sizes[t]
+            if not best or size < best_size:
+                best, best_size = closed, size
+        return [tr for t in active if (best >> t) & 1 for tr in enabled[t]]
+
+    @staticmethod
+    def _choose_of_two(info, enabled: list[list]) -> list:
+        """``choose`` for two threads, both with enabled steps that touch shared memory."""
+        a, b = enabled
+        first, second = (0, 1) if len(a) <= len(b) else (1, 0)
+        for t in (first, second):
+            nr, nw, _, _ = info[t]
+            _, _, fr, fw = info[1 - t]
+            if not ((nw & (fr | fw)) or (nr & fw)):  # closed alone
+                return enabled[t]
+        return a + b
+
+    def _infos(self, state, enabled: list[list]) -> list:
+        """Per thread, ``_thread_info``, memoised on the thread's state: in the record the table
+        machine's ``enabled()`` just looked up (its key hashed once), else by its memo key."""
+        records = self.sem.records
+        n = len(enabled)
+        info = []
+        if len(records) == n:
+            for t in range(n):
+                rec = records[t]
+                inf = rec[1]
+                if inf is None:
+                    inf = rec[1] = self._thread_info(state, t, enabled[t])
+                info.append(inf)
+            return info
         memo = self._info
         keys = self.sem.keys  # the memo keys of this state's threads (set by enabled())
-        info = []
-        local = None  # a thread whose enabled steps touch no shared memory: closed alone
         for t in range(n):
             inf = memo.get(keys[t])
             if inf is None:
@@ -146,38 +217,4 @@ class Reduction:
                     memo.clear()
                 memo[keys[t]] = inf
             info.append(inf)
-            if enabled[t] and not (inf[0] or inf[1]):
-                if local is None or len(enabled[t]) < len(enabled[local]):
-                    local = t
-        if local is not None:
-            return enabled[local]
-        # conflicts[t]: the threads that may interfere with what t does or waits on
-        conflicts = [0] * n
-        for t in range(n):
-            nr, nw = info[t][0], info[t][1]
-            if not (nr or nw):
-                continue
-            m = 0
-            for u in range(n):
-                if u != t:
-                    fr, fw = info[u][2], info[u][3]
-                    if (nw & (fr | fw)) or (nr & fw):
-                        m |= 1 << u
-            conflicts[t] = m
-        best = 0
-        best_size = 0
-        for t0 in sorted(active, key=lambda t: len(enabled[t])):
-            if best and len(enabled[t0]) >= best_size:
-                break
-            closed = frontier = 1 << t0
-            while frontier:
-                grown = 0
-                for t in range(n):
-                    if (frontier >> t) & 1:
-                        grown |= conflicts[t]
-                frontier = grown & ~closed
-                closed |= frontier
-            size = sum(len(enabled[t]) for t in active if (closed >> t) & 1)
-            if not best or size < best_size:
-                best, best_size = closed, size
-        return [tr for t in active if (best >> t) & 1 for tr in enabled[t]]
+        return info

@@ -93,6 +93,9 @@ class Semantics:
         self._enabled_memo: dict = {}
         self._apply_memo: dict = {}
         self.keys: list = []  # per thread of the state last given to enabled(): its memo key
+        # per thread of that state: its memo record, [enabled transitions, what the reduction
+        # derives from them or None], so the reduction need not hash the thread's state again
+        self.records: list = []
         self.others: list = []  # per thread: mask of the locations other threads hold reserved
 
     # ---- enabledness ---------------------------------------------------------------
@@ -114,13 +117,16 @@ class Semantics:
             keys = list(enumerate(threads))
             self.others = others = [0] * len(threads)
         self.keys = keys
+        self.records = records = []
         for t, ts in enumerate(threads):
-            trs = memo.get(keys[t])
-            if trs is None:
-                trs = self._thread_enabled(mem, t, ts, others[t])
+            rec = memo.get(keys[t])
+            if rec is None:
+                rec = [self._thread_enabled(mem, t, ts, others[t]), None]
                 if len(memo) > MEMO_LIMIT:
                     memo.clear()
-                memo[keys[t]] = trs
+                memo[keys[t]] = rec
+            records.append(rec)
+            trs = rec[0]
             if trs is False:
                 return None
             if trs is MISSPECULATED:
