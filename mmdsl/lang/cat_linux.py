@@ -27,6 +27,7 @@ from __future__ import annotations
 
 from ..core.errors import ModelError, SourcePos, UnsupportedError
 from .cat_parse import Node
+from .cat_static import Thunk
 from .ir import REL, SET, Axiom, Binding, Expr, FenceDecl, LetGroup, render_expr
 
 
@@ -299,8 +300,6 @@ def cross_choice(low, st, env: dict) -> dict:
     arg = d["expr"].args[1]
     seen = 0
     while arg.kind == "var" and seen < 20:  # follow the let that names it
-        from .cat_values import Thunk
-
         bound = env.get(arg.text)
         if not isinstance(bound, Thunk):
             raise refuse

@@ -37,7 +37,7 @@ from . import cat_linux as L
 from . import cat_choice as C
 from . import cat_static as S
 from .cat_parse import Node, Stmt
-from .cat_values import Thunk
+from .cat_static import Thunk
 from .ir import REL, SET, Axiom, Binding, Expr, LetGroup
 
 _WRITE_SETS = {"W", "IW"}

@@ -16,8 +16,33 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..core.errors import ModelError, UnsupportedError
+from ..core.errors import ModelError, SourcePos, UnsupportedError
+from .cat_parse import Node
 from .ir import REL, Expr, Model
+
+
+class Thunk:
+    """A `let` not yet lowered: lowered on first use, then kept."""
+
+    __slots__ = ("node", "env", "name", "pos", "value", "busy")
+
+    def __init__(self, node: Node, env: dict, name: str, pos: SourcePos):
+        self.node, self.env, self.name, self.pos = node, env, name, pos
+        self.value = None
+        self.busy = False
+
+
+@dataclass
+class Closure:
+    params: list | str
+    body: Node
+    env: dict
+    name: str = "fun"
+
+
+@dataclass
+class Builtin:
+    name: str
 
 
 @dataclass(frozen=True)

@@ -34,30 +34,7 @@ _W_BUT_IW = Expr("diff", (_n("W", SET), _n("IW", SET)), type=SET)
 CO0 = Expr("inter", (_n("loc", REL), Expr("product", (_n("IW", SET), _W_BUT_IW), type=REL)), type=REL)
 
 
-class Thunk:
-    """A `let` not yet lowered: lowered on first use, then kept."""
-
-    __slots__ = ("node", "env", "name", "pos", "value", "busy")
-
-    def __init__(self, node: Node, env: dict, name: str, pos: SourcePos):
-        self.node, self.env, self.name, self.pos = node, env, name, pos
-        self.value = None
-        self.busy = False
-
-
-@dataclass
-class Closure:
-    params: list | str
-    body: Node
-    env: dict
-    name: str = "fun"
-
-
-@dataclass
-class Builtin:
-    name: str
-
-
+Thunk, Closure, Builtin = S.Thunk, S.Closure, S.Builtin  # an environment's values (cat_static)
 Tags = S.Tags  # bell tags as a value (cat_static)
 
 
