@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 from ..core.errors import MmdslError, UnsupportedError
@@ -10,10 +10,12 @@ from ..core.outcome import TestResult
 from ..core.program import Branch, Program
 from ..lang.ir import Model
 from .dot_execution import execution_dot
-from .execution_choice import Chosen, choose_executions, cut_message, none_message
+from .execution_choice import Chosen, choose_executions, chosen_devices, cut_message, fence_note, none_message
 from .execution_view import DependencyInsertion, Insertion, execution_view
-from .graphviz_out import Written, check_format, write_diagrams
+from .graphviz_out import DrawReport, check_format, write_diagrams
+from .state_graph_drawing import draw_state_graph
 from .styles import Style, style_named
+from .trace_drawing import draw_trace
 
 DEFAULT_MAX = 10
 DEFAULT_MAX_STATES = 500
@@ -33,26 +35,16 @@ class DrawOptions:
     trace: bool = False  # the explorer's shortest trace to the outcome, as a sequence chart
 
 
-@dataclass
-class DrawReport:
-    written: Written = field(default_factory=Written)
-    messages: list[str] = field(default_factory=list)  # one line each, for the terminal
-
-
 def draw_test(program: Program, model: Model, outdir: str | Path, options: DrawOptions) -> DrawReport:
     """Draw what ``options`` ask for one test under one model into ``outdir``."""
     check_format(options.fmt)
     style = style_named(options.style)
     if options.state_graph:
-        from .state_graph_drawing import draw_state_graph
-
         if options.max_states < 1:
             raise MmdslError(f"--max-states must be at least 1, not {options.max_states}")
 
         return draw_state_graph(program, model, outdir, options, style)
     if options.trace:
-        from .trace_drawing import draw_trace
-
         return draw_trace(program, model, outdir, options, style)
     require_loop_free(program)
     report = DrawReport()
@@ -83,37 +75,6 @@ def require_loop_free(program: Program) -> None:
             raise UnsupportedError(f"{program.name} has a loop, and execution diagrams come from the axiomatic "
                                    "checker, which runs loop-free tests", back.pos,
                                    hint="draw the explored states: mmdsl draw TEST -m MODEL --state-graph")
-
-
-def chosen_fences(program: Program, model: Model) -> tuple[list[Insertion], str]:
-    """The cheapest fences forbidding the test's outcome (``mmdsl fences``), and one line about them."""
-    insertions, _, line = chosen_devices(program, model)
-    return insertions, line
-
-
-def chosen_devices(program: Program, model: Model) -> tuple[list[Insertion], list[DependencyInsertion], str]:
-    """The cheapest fences and dependencies forbidding the test's outcome (``mmdsl fences``; the
-    dependencies under power, armv7, armv8), and one line about them."""
-    from ..fences import select_fences
-    from ..fences.solver import FEASIBLE, OPTIMAL
-
-    sel = select_fences(program, model)
-    if not sel.needed:
-        return [], [], f"{program.name} under {model.name}: the outcome is already forbidden; no fence needed"
-    if sel.status not in (OPTIMAL, FEASIBLE):
-        return [], [], f"{program.name} under {model.name}: no fence set found ({sel.status}); drawn without fences"
-    places = ", ".join(f"{program.threads[c.place.tid].name} {c.kind.name} {c.place.text()}" for c in sel.fences)
-    dependencies = [(c.place.tid, c.source, c.place.index, c.kind.name) for c in sel.fences if c.is_dependency]
-    return sel.insertions(), dependencies, (f"{program.name} under {model.name}: fences {places} "
-                                            f"(cost {sel.cost}, {sel.status.lower()})")
-
-
-def fence_note(status: str, dependencies: bool = False) -> str:
-    """The title note of a diagram with chosen fences (and dependency edges) drawn in place."""
-    what = "+F and dependency edges: the fences and dependencies" if dependencies else "+F: the fences"
-    if status == "witness":
-        return f"{what} `mmdsl fences` chooses; with them this execution is forbidden"
-    return f"{what} `mmdsl fences` chooses, drawn in place"
 
 
 def chosen_dots(program: Program, model: Model, chosen: list[Chosen], style: Style, *, init: bool = False,

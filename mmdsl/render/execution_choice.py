@@ -1,4 +1,4 @@
-"""Which executions of a test to draw (`--show`, `--max`) and the predictable name of each file."""
+"""Which executions of a test to draw (`--show`, `--max`), the predictable name of each file, and the fences drawn in place."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from ..core.outfiles import safe_stem
 from ..core.outcome import TestResult, Violation
 from ..core.program import Program
 from ..lang.ir import Model
+from .execution_view import DependencyInsertion, Insertion
 
 SHOW = ("witness", "allowed", "forbidden", "all")
 
@@ -84,3 +85,34 @@ def none_message(program: Program, model: Model, show: str, choice: Choice) -> s
 def cut_message(choice: Choice, max_count: int) -> str:
     return (f"drew {len(choice.chosen)} of {choice.total} executions (--max {max_count}); "
             f"use --max {choice.total} to draw them all")
+
+
+def chosen_fences(program: Program, model: Model) -> tuple[list[Insertion], str]:
+    """The cheapest fences forbidding the test's outcome (``mmdsl fences``), and one line about them."""
+    insertions, _, line = chosen_devices(program, model)
+    return insertions, line
+
+
+def chosen_devices(program: Program, model: Model) -> tuple[list[Insertion], list[DependencyInsertion], str]:
+    """The cheapest fences and dependencies forbidding the test's outcome (``mmdsl fences``; the
+    dependencies under power, armv7, armv8), and one line about them."""
+    from ..fences import select_fences
+    from ..fences.solver import FEASIBLE, OPTIMAL
+
+    sel = select_fences(program, model)
+    if not sel.needed:
+        return [], [], f"{program.name} under {model.name}: the outcome is already forbidden; no fence needed"
+    if sel.status not in (OPTIMAL, FEASIBLE):
+        return [], [], f"{program.name} under {model.name}: no fence set found ({sel.status}); drawn without fences"
+    places = ", ".join(f"{program.threads[c.place.tid].name} {c.kind.name} {c.place.text()}" for c in sel.fences)
+    dependencies = [(c.place.tid, c.source, c.place.index, c.kind.name) for c in sel.fences if c.is_dependency]
+    return sel.insertions(), dependencies, (f"{program.name} under {model.name}: fences {places} "
+                                            f"(cost {sel.cost}, {sel.status.lower()})")
+
+
+def fence_note(status: str, dependencies: bool = False) -> str:
+    """The title note of a diagram with chosen fences (and dependency edges) drawn in place."""
+    what = "+F and dependency edges: the fences and dependencies" if dependencies else "+F: the fences"
+    if status == "witness":
+        return f"{what} `mmdsl fences` chooses; with them this execution is forbidden"
+    return f"{what} `mmdsl fences` chooses, drawn in place"

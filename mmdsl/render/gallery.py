@@ -117,7 +117,8 @@ def build(outdir: str | Path, fmt: str = "svg", entries: tuple[Entry, ...] = ENT
 
 def _execution_source(program, model, entry: Entry, style) -> str:
     """The first execution ``entry.show`` picks, drawn (with the chosen fences when asked)."""
-    from .drawing import chosen_dots, chosen_fences
+    from .drawing import chosen_dots
+    from .execution_choice import chosen_fences
     from .execution_choice import choose_executions
 
     insertions = chosen_fences(program, model)[0] if entry.fences else []

@@ -44,6 +44,12 @@ class Written:
         return [f"no diagram rendered from {dot_file}: graphviz `dot` failed: {why}" for dot_file, why in self.failed]
 
 
+@dataclass
+class DrawReport:
+    written: Written = field(default_factory=Written)
+    messages: list[str] = field(default_factory=list)  # one line each, for the terminal
+
+
 def check_format(fmt: str) -> str:
     if fmt not in FORMATS:
         raise MmdslError(f"unknown diagram format '{fmt}'", expected=", ".join(FORMATS))

@@ -7,15 +7,14 @@ from pathlib import Path
 from ..core.program import Program
 from ..lang.ir import Model
 from .dot_state_graph import state_graph_dot
+from .execution_choice import chosen_fences
 from ..core.outfiles import safe_stem
-from .graphviz_out import write_diagrams
+from .graphviz_out import DrawReport, write_diagrams
 from .styles import Style
 
 
 def draw_state_graph(program: Program, model: Model, outdir: str | Path, options, style: Style):
     """Write ``TEST-states.FMT``, or say why not (more states than ``options.max_states``)."""
-    from .drawing import DrawReport
-
     report = DrawReport()
     source, message = state_graph_source(program, model, style, max_states=options.max_states,
                                          detail=options.detail, fences=options.fences)
@@ -30,7 +29,6 @@ def state_graph_source(program: Program, model: Model, style: Style, *, max_stat
                        fences: bool = False) -> tuple[str | None, list[str]]:
     """The DOT text of the explored state graph (None when over the limit) and lines to print."""
     from ..explorer import explore
-    from .drawing import chosen_fences
     from .state_fences import removed_steps
 
     messages: list[str] = []

@@ -9,7 +9,7 @@ from ..core.outfiles import safe_stem
 from ..core.program import Program
 from ..lang.ir import Model
 from .dot_trace import trace_dot
-from .graphviz_out import write_diagrams
+from .graphviz_out import DrawReport, write_diagrams
 from .styles import Style
 
 MAX_TRACE_STEPS = 300  # a longer chart is no longer readable, and graphviz lays it out slowly
@@ -34,8 +34,6 @@ def trace_source(program: Program, model: Model, style: Style) -> tuple[str | No
 
 def draw_trace(program: Program, model: Model, outdir: str | Path, options, style: Style):
     """Write ``TEST-trace.FMT``, or say why there is none."""
-    from .drawing import DrawReport
-
     report = DrawReport()
     source, report.messages = trace_source(program, model, style)
     if source is not None:

@@ -45,7 +45,8 @@ def run(payload: dict) -> dict:
 def draw(payload: dict) -> dict:
     """``mmdsl draw``: the chosen executions as SVG (and their DOT), in the screen or paper style;
     with ``show="states"`` the explored state graph of a small test (``--state-graph``)."""
-    from ..render.drawing import chosen_devices, chosen_dots, require_loop_free
+    from ..render.drawing import chosen_dots, require_loop_free
+    from ..render.execution_choice import chosen_devices
     from ..render.execution_choice import choose_executions, cut_message, none_message
     from ..render.graphviz_out import INSTALL_HINT, render_text
     from ..render.styles import style_named

@@ -12,7 +12,8 @@ from typer.testing import CliRunner
 from mmdsl.cli.app import app
 from mmdsl.lang import load_model
 from mmdsl.litmus import load_litmus
-from mmdsl.render.drawing import chosen_devices, chosen_dots
+from mmdsl.render.drawing import chosen_dots
+from mmdsl.render.execution_choice import chosen_devices
 from mmdsl.render.execution_choice import choose_executions
 from mmdsl.render.execution_view import execution_view
 from mmdsl.render.styles import style_named
