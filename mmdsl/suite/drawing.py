@@ -8,19 +8,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..core.errors import writing
-from .run import SuiteRun
-from .work import OK
+from .work import OK, cell_diagram
 
-
-def cell_diagram(program, model, result) -> str | None:
-    """DOT text for one cell: the witness when the outcome is allowed, else a forbidden
-    execution satisfying the condition with its violated axiom's cycle (None: neither exists)."""
-    from ..render.drawing import result_diagram
-    from ..render.styles import SCREEN
-
-    return result_diagram(program, model, result, SCREEN)
+if TYPE_CHECKING:  # pragma: no cover
+    from .run import SuiteRun
 
 
 @dataclass

@@ -161,14 +161,21 @@ def _same_for_all(cell: Cell, columns: list[ModelRef], on_start) -> Iterator[Cel
         yield Cell(cell.test, m.column, cell.status, engine=cell.engine, message=cell.message)
 
 
+def cell_diagram(program, model, result) -> str | None:
+    """DOT text for one cell: the witness when the outcome is allowed, else a forbidden
+    execution satisfying the condition with its violated axiom's cycle (None: neither exists)."""
+    from ..render.drawing import result_diagram
+    from ..render.styles import SCREEN
+
+    return result_diagram(program, model, result, SCREEN)
+
+
 def _diagram(program, model, result, seconds: float | None) -> tuple[str | None, str]:
     """The cell's diagram, or why there is none (a drawing failure keeps the verdict).
 
     Under the explorer the checker runs again to find the execution: it gets the rest of
     the cell's time limit, so that the parent never kills a worker over a picture.
     """
-    from .drawing import cell_diagram
-
     try:
         with time_limit(seconds):
             return cell_diagram(program, model, result), ""

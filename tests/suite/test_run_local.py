@@ -181,12 +181,12 @@ def test_the_time_line_counts_the_workers_that_ran(tmp_path):
 def test_a_slow_diagram_keeps_the_verdict(tmp_path, monkeypatch):
     """Laying out a cell's diagram gets what is left of its time limit; running out costs the
     picture, not the verdict (nor, on a local worker, a kill past the hard limit)."""
-    from mmdsl.suite import drawing
+    from mmdsl.suite import work
 
     def slow_picture(program, model, result):
         time.sleep(300)
 
-    monkeypatch.setattr(drawing, "cell_diagram", slow_picture)
+    monkeypatch.setattr(work, "cell_diagram", slow_picture)
     suite = load_suite(make_suite(tmp_path, None, tests=("SB",)))
     start = time.monotonic()
     run = run_suite(suite, model_columns(suite, ["tso"]), timeout=1, executor="inline", draw=True)
