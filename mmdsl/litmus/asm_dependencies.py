@@ -27,6 +27,7 @@ from dataclasses import dataclass
 
 from ..core.errors import UnsupportedError
 from ..core.program import Load, Program, Store
+from .layout import split_layout
 from .threadtable import _blocks, write_table_with_fences
 
 
@@ -196,8 +197,6 @@ def can_write(syntax: AsmSyntax, program: Program, dep: DependencyInsertion) -> 
 def write_with_devices(dialect, syntax: AsmSyntax, program: Program, fences: list[tuple[int, int, str]],
                        deps: list[DependencyInsertion]) -> str:
     """The test's source with the fences (thread, before index, fence kind) and dependencies written in."""
-    from . import parse_litmus
-
     if not deps:
         return write_table_with_fences(dialect, program, fences)
     if program.layout is None or not program.source:
@@ -244,7 +243,7 @@ def write_with_devices(dialect, syntax: AsmSyntax, program: Program, fences: lis
     source = program.source
     for at, length, new in sorted(edits, reverse=True):
         source = source[:at] + new + source[at + length:]
-    rewritten = parse_litmus(source, program.path or program.name)
+    rewritten = dialect.lower(split_layout(source, program.path or program.name))  # read back, checked
     spelled = [(tid, index, dialect.fence_text(kind)) for tid, index, kind in fences]
     return write_table_with_fences(dialect, rewritten, spelled + lines, text_of=lambda text: text)
 
