@@ -4,10 +4,11 @@ ATOMIC_BEGIN/ATOMIC_END block per mode: checked, noise (possibly not atomic) or 
 
 from __future__ import annotations
 
+import re
 from collections import deque
 
 from ...core.errors import UnsupportedError
-from ...core.program import Branch
+from ...core.program import Assume, Branch, evaluate
 from ...explorer import DEFAULT_MAX_STATES
 from ...explorer.machines.table.enabling import model_rules
 from ...explorer.machines.table.state import Machine
@@ -174,6 +175,9 @@ def _compact(lines: list[str]) -> list[str]:
         for marker in ("ATOMIC_BEGIN", "ATOMIC_END"):
             if f": {marker}();]" in line:
                 line = f"{thread}: {marker}()  [{line.split('[', 1)[1]}"
+        mark = re.search(r"perform W __atomic\d+=\d+  \[(.*): (@\w+ \{|\} @\w+)\]$", line)
+        if mark:  # a .rmm block's marker (rmm_atomic): its mark, where the block opens
+            line = f"{thread}: {mark.group(2)}  [{mark.group(1)}]"
         out.append(line.replace(": perform ", ": "))
     return out
 
@@ -199,7 +203,8 @@ def _may_not_complete(cp: CProgram, facts: SpaceFacts) -> dict:
         if kind != "deadlock":
             cut.add(sid)
     nthreads = len(machine.threads)
-    cut |= {sid for sid in range(found.states) if any(facts.failed(states[sid], u) for u in range(nthreads))}
+    cut |= {sid for sid in range(found.states) if any(facts.failed(states[sid], u) for u in range(nthreads))
+            or _at_failed_assume(machine, states[sid])}
     out: dict = {}
     for t in range(nthreads):
         good = cut | {sid for sid in range(found.states) if facts.region(states[sid], t) == 0}
@@ -222,3 +227,21 @@ def _may_not_complete(cp: CProgram, facts: SpaceFacts) -> dict:
             for b in blocks:
                 out[b] = (why, sid)
     return out
+
+
+def _at_failed_assume(machine, state) -> bool:
+    """Whether a thread, nothing pending, stands at an assumption that fails: no execution runs
+    through this state (an assume, a domain of a .rmm value, a loop past --unroll), even while
+    other threads still move, so its thread being stuck in a block is no wait."""
+    for t, (pc, regs, pending) in zip(machine.threads, state[1]):
+        pc = t.skip_nops(pc)
+        ins = t.thread.instrs[pc] if pc < t.length else None
+        if pending or not isinstance(ins, Assume):
+            continue
+        try:
+            holds = evaluate(ins.cond, dict(zip(t.reg_names, regs)))
+        except Exception:  # noqa: BLE001 - a value the state does not hold as a number: not judged here
+            continue
+        if not holds:
+            return True
+    return False
