@@ -1,5 +1,5 @@
-"""``mmdsl check --atomicity``: explore a C program's whole state space under sc, then judge each
-ATOMIC_BEGIN/ATOMIC_END block per mode: checked, noise (possibly not atomic) or error
+"""``mmdsl check --atomicity``: explore a C (or .rmm) program's whole state space under sc, then judge each
+ATOMIC_BEGIN/ATOMIC_END block (.rmm: ``/* @atomic */ { }``) per mode: checked, noise (possibly not atomic) or error
 (definitely not atomic: it may not complete, or it read a value another thread wrote inside it)."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ import re
 from collections import deque
 
 from ...core.errors import UnsupportedError
-from ...core.program import Assume, Branch, evaluate
+from ...core.program import Branch
 from ...explorer import DEFAULT_MAX_STATES
 from ...explorer.machines.table.enabling import model_rules
 from ...explorer.machines.table.state import Machine
@@ -43,7 +43,7 @@ def check_atomicity(cp: CProgram, model: Model, *, max_states: int = DEFAULT_MAX
     if not cp.atomic_blocks:
         raise UnsupportedError(f"--atomicity on {cp.program.name}: the program marks no block",
                                None, hint="put ATOMIC_BEGIN(); ... ATOMIC_END(); (#include <atomicity.h>) "
-                                          "around each block meant to be atomic")
+                                          "around each block meant to be atomic (in .rmm: /* @atomic */ { ... })")
     program = compile_orders(cp.program, model)
     found, machine = _explore(program, model, max_states)
     facts = SpaceFacts(machine, found)
@@ -203,8 +203,7 @@ def _may_not_complete(cp: CProgram, facts: SpaceFacts) -> dict:
         if kind != "deadlock":
             cut.add(sid)
     nthreads = len(machine.threads)
-    cut |= {sid for sid in range(found.states) if any(facts.failed(states[sid], u) for u in range(nthreads))
-            or _at_failed_assume(machine, states[sid])}
+    cut |= {sid for sid in range(found.states) if any(facts.failed(states[sid], u) for u in range(nthreads))}
     out: dict = {}
     for t in range(nthreads):
         good = cut | {sid for sid in range(found.states) if facts.region(states[sid], t) == 0}
@@ -227,21 +226,3 @@ def _may_not_complete(cp: CProgram, facts: SpaceFacts) -> dict:
             for b in blocks:
                 out[b] = (why, sid)
     return out
-
-
-def _at_failed_assume(machine, state) -> bool:
-    """Whether a thread, nothing pending, stands at an assumption that fails: no execution runs
-    through this state (an assume, a domain of a .rmm value, a loop past --unroll), even while
-    other threads still move, so its thread being stuck in a block is no wait."""
-    for t, (pc, regs, pending) in zip(machine.threads, state[1]):
-        pc = t.skip_nops(pc)
-        ins = t.thread.instrs[pc] if pc < t.length else None
-        if pending or not isinstance(ins, Assume):
-            continue
-        try:
-            holds = evaluate(ins.cond, dict(zip(t.reg_names, regs)))
-        except Exception:  # noqa: BLE001 - a value the state does not hold as a number: not judged here
-            continue
-        if not holds:
-            return True
-    return False
