@@ -39,6 +39,7 @@ from .cprog.program import CProgram
 KINDS = ("atomic", "mover")
 _COMMENT = re.compile(r"/\*.*?\*/|//[^\n]*", re.DOTALL)
 _PRAGMA = re.compile(r"(?:/\*|//)\s*@(\w*)(.*?)(?:\*/)?\Z", re.DOTALL)
+_GAP = re.compile(r"(?:\s+|/\*.*?\*/|//[^\n]*)*", re.DOTALL)
 _BEFORE_BLOCK = re.compile(r"(?:\s+|/\*.*?\*/|//[^\n]*|[_A-Za-z][_A-Za-z0-9]*\s*:(?!=))*", re.DOTALL)
 
 
@@ -58,7 +59,8 @@ def find_pragmas(text: str, path: str | None) -> dict:
                               expected=f"/* @{kind} */ alone, then a block {{ ... }}")
         brace = _BEFORE_BLOCK.match(text, m.end()).end()
         if not text.startswith("{", brace):
-            found = text[brace:brace + 20].split("\n")[0] or "end of file"
+            after = _GAP.match(text, m.end()).end()
+            found = text[after:after + 20].split("\n")[0] or "end of file"
             raise LitmusError(f"/* @{kind} */ is not followed by a block (at '{found}')", where,
                               expected="a block statement '{ ... }' after the mark (labels may come between)")
         out[line_col(text, brace)] = (kind, where)
