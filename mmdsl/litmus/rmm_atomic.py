@@ -1,7 +1,8 @@
 """Blocks of a Memorax `.rmm` program marked ``/* @atomic */ { ... }`` for ``mmdsl check --atomicity``.
 
 The marking is a comment, so Memorax and every other mmdsl command read the file as it was:
-``/* @atomic */`` (or ``// @atomic``; ``@mover`` for the seed's stronger specification)
+``/* @atomic */`` (``/* @mover */`` for the seed's stronger specification; not ``//``, which
+Memorax's lexer does not skip)
 stands right before a block statement ``{ ... }`` (labels may come between), and that block
 is the atomic one. A block is a statement of the language, so its extent and nesting need
 no second marker, and a block cannot be left open. Only for ``--atomicity`` the program is
@@ -52,6 +53,9 @@ def find_pragmas(text: str, path: str | None) -> dict:
             continue
         where = SourcePos(path, *line_col(text, m.start()))
         kind, rest = p.group(1), p.group(2).strip()
+        if m.group().startswith("//"):
+            raise LitmusError(f"a mark in a line comment ('// @{kind}')", where,
+                              expected=f"/* @{kind} */ (Memorax's lexer skips only /* */ comments)")
         if kind not in KINDS:
             raise LitmusError(f"unknown mark '@{kind}'", where, expected="/* @atomic */ or /* @mover */")
         if rest:
