@@ -17,7 +17,8 @@ from .common import EXIT_MISMATCH, timeout_option, user_errors, within_timeout
 def check(
     program: str = typer.Argument(..., help="A C file with main, pthread_create/join, <stdatomic.h>, assert; "
                                              "or a C# file (.cs, compiled with mono's mcs -d:DEBUG) with "
-                                             "Thread Start/Join, lock and Debug.Assert."),
+                                             "Thread Start/Join, lock and Debug.Assert; or, with --atomicity, "
+                                             "a Memorax .rmm program with /* @atomic */ { } blocks."),
     model: str = typer.Option("sc", "--model", "-m", help="Model name, .mm or herd .cat file (rc11.cat: C11 "
                                                           "orders as written, data races)."),
     unroll: Optional[int] = typer.Option(None, "--unroll", min=1, show_default=False,
