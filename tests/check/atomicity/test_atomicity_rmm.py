@@ -124,3 +124,39 @@ def test_cli_on_rmm():
     assert data["counts"]["C"] == {"check": 1, "noise": 0, "error": 1}
     out = subprocess.run(run[:-3], capture_output=True, text=True, cwd=ROOT)
     assert out.returncode == 2 and "with --atomicity" in out.stderr and "Traceback" not in out.stderr
+
+
+NESTED = """forbidden
+  * *
+data
+  a = 0 : [0:1]
+  b = 0 : [0:1]
+  c = 0 : [0:1]
+process
+registers
+  $r = 0 : [0:1]
+text
+  /* @atomic */ {
+    cas(a, 0, 1);
+    cas(b, 0, 1);
+    read: $r := c;
+    write: c := 1 - $r;
+    write: b := 0;
+    write: a := 0
+  }
+process
+text
+  /* @atomic */ { cas(b, 0, 1); write: c := 0; write: b := 0 };
+  /* @atomic */ { cas(a, 0, 1); write: a := 0 }
+"""
+
+
+def test_the_modes_differ_as_the_seeds_on_nested_locks(tmp_path):
+    """Two contended locks taken in a row: DD under independence (noise), R R .. L L under movers
+    (checked), so both combinations check it (the seed's replicated workers' nested locks)."""
+    path = tmp_path / "nested.rmm"
+    path.write_text(NESTED)
+    r = judge(path)
+    assert columns(r) == [("P0@11", ("noise", "checked", "checked", "checked")), ("P1@21", ALL), ("P1@22", ALL)]
+    assert r.blocks[0].possible["ind"][0] == "a second dependent step: acquires b"
+    assert r.races == {"a": "mutex", "b": "mutex", "c": "protected by b"}
