@@ -1,5 +1,5 @@
 """`mmdsl check`: a whole C program (main, pthreads, atomics, assert) or C# program (threads, lock,
-Debug.Assert) under a model: safe, violation or deadlock."""
+Debug.Assert) under a model: safe, violation or deadlock; --atomicity also on Memorax .rmm programs."""
 
 from __future__ import annotations
 
@@ -17,7 +17,8 @@ from .common import EXIT_MISMATCH, timeout_option, user_errors, within_timeout
 def check(
     program: str = typer.Argument(..., help="A C file with main, pthread_create/join, <stdatomic.h>, assert; "
                                              "or a C# file (.cs, compiled with mono's mcs -d:DEBUG) with "
-                                             "Thread Start/Join, lock and Debug.Assert."),
+                                             "Thread Start/Join, lock and Debug.Assert; or, with --atomicity, "
+                                             "a Memorax .rmm program with /* @atomic */ { } blocks."),
     model: str = typer.Option("sc", "--model", "-m", help="Model name, .mm or herd .cat file (rc11.cat: C11 "
                                                           "orders as written, data races)."),
     unroll: Optional[int] = typer.Option(None, "--unroll", min=1, show_default=False,
@@ -28,7 +29,8 @@ def check(
     define: list[str] = typer.Option([], "--define", "-D", help="NAME=VALUE given to the C preprocessor "
                                                                   "(repeatable), e.g. -D N=4."),
     atomicity: bool = typer.Option(False, "--atomicity",
-                                   help="Judge each ATOMIC_BEGIN()/ATOMIC_END() block (<atomicity.h>) instead: "
+                                   help="Judge each ATOMIC_BEGIN()/ATOMIC_END() block (<atomicity.h>; in .rmm: "
+                                        "/* @atomic */ { ... }) instead: "
                                         "atomic, possibly not, or definitely not, with the execution."),
     brief: bool = typer.Option(False, "--brief", help="With --atomicity: the verdicts without the traces."),
     as_json: bool = typer.Option(False, "--json", help="Machine-readable output."),
@@ -44,13 +46,24 @@ def check(
     options = check_options(unroll, nondet, define)
     from ..explorer.explore import uses_graph_machine
 
-    if program.endswith((".rmm", ".litmus", ".mm", ".cat")):
+    rmm = program.endswith(".rmm") and atomicity
+    if program.endswith((".rmm", ".litmus", ".mm", ".cat")) and not rmm:
         raise UnsupportedError(f"mmdsl check on {program}", None,
-                               hint="check reads C programs (.c) and C# (.cs, or a monodis .il listing); "
-                                    "run litmus tests and .rmm programs with mmdsl explore or mmdsl run")
+                               hint="check reads C programs (.c) and C# (.cs, or a monodis .il listing), and "
+                                    ".rmm programs with --atomicity; run litmus tests and .rmm programs "
+                                    "with mmdsl explore or mmdsl run")
     the_model = load_model(model)
     graph = uses_graph_machine(the_model)  # an axiomatic model: the graph machine bounds loops itself
-    if is_csharp(program):
+    if rmm:
+        given = [name for name, v in (("--unroll", unroll), ("--define", define), ("--nondet", nondet != "0:1"))
+                 if v]
+        if given:
+            raise UnsupportedError(f"{given[0]} with a .rmm program", None,
+                                   hint=".rmm loops are explored as loops and its choices are written in it")
+        from ..litmus.rmm_atomic import load_rmm_atomicity
+
+        cp = load_rmm_atomicity(program)
+    elif is_csharp(program):
         given = [name for name, v in (("--unroll", unroll), ("--define", define), ("--nondet", nondet != "0:1"),
                                       ("--atomicity", atomicity)) if v]
         if given:

@@ -19,7 +19,7 @@ from .result import ENGINE, Exploration
 from .overtaking import Overtaking, step_overtakings, trace_overtakings
 from .memory import MemoryLimit
 from .search import SearchOutcome, StateLimit, path_to, search
-from .machines.table.state import Machine
+from .machines.table.state import Machine, waiting_pc
 from .trace import Describer
 from .machines.table.transitions import PendingLimit, Semantics
 
@@ -299,7 +299,7 @@ def _at_target(machine: Machine, prop):
     at_values = machine.at_values
 
     def state_target(state) -> bool:
-        pcs = tuple([t[0] for t in state[1]])
+        pcs = tuple([waiting_pc(t, *s[::2]) if s[2] else s[0] for t, s in zip(machine.threads, state[1])])
         holds = verdicts.get(pcs)
         if holds is None:
             holds = verdicts[pcs] = prop.holds(

@@ -29,18 +29,22 @@ _CMP = {"=": "eq", "!=": "ne", "<": "lt", ">": "gt", "<=": "le", ">=": "ge"}
 _TMP = "%rd"  # the register of a `read: x = e`
 
 
-def lower_rmm(tree: RmmFile, path: str | None, source: str, name: str, origin=None) -> Program:
+def lower_rmm(tree: RmmFile, path: str | None, source: str, name: str, origin=None, marks=None) -> Program:
     """The core program of a parsed `.rmm` file (explorer only: its property is on states).
 
     ``origin`` maps the tree's places to the file's (a file with macros: ``rmm_macros``).
+    ``marks``: for ``mmdsl check --atomicity``, the ``/* @atomic */`` blocks (``rmm_atomic``),
+    lowered with their markers, blocking reads as waits and locks recognised.
     """
     low = _Lowering(tree, path, origin or (lambda at: at))
+    low.marks = marks
     return low.program(source, name)
 
 
 class _Lowering:
     def __init__(self, tree: RmmFile, path: str | None, origin):
         self.tree = tree
+        self.marks = None  # the atomicity marks (``rmm_atomic.Marks``), under --atomicity only
         self.path = path
         self.origin = origin
         self.globals: list[str] = []
@@ -99,7 +103,7 @@ class _Lowering:
         prog = Program(name=name, arch="RMM", threads=threads, init=dict(self.init), condition=cond,
                        path=self.path, source=source)
         prog.init_choices = dict(self.choices)
-        return prog
+        return prog if self.marks is None else self.marks.finish(prog)
 
     def _forbidden(self, threads: list[Thread]):
         tuples = []
@@ -160,6 +164,7 @@ class _Body:
         self.instrs: list = []
         self.labels: dict[str, int] = {}
         self.gotos: list[tuple[int, str, tuple]] = []
+        self.locked = 0  # depth of 'locked { }' around the statement being lowered
 
     def pos(self, at) -> SourcePos:
         return SourcePos(self.low.path, *self.low.origin(at))
@@ -190,6 +195,8 @@ class _Body:
         return i
 
     def finish(self) -> list:
+        if self.low.marks is not None:
+            self.low.marks.check_gotos(self)
         for k, label, at in self.gotos:
             if label not in self.labels:
                 raise self.low.error(f"goto to undefined label '{label}'", at)
@@ -216,6 +223,8 @@ class _Body:
             reg = parts[0]
             self.access(parts[1], lambda a: [Load(reg, a, pos=pos, text=f"read: {reg} := ...")]
                         + self.within(Reg(reg), self.reg_domains.get(reg), pos, reg), pos)
+        elif kind == "read_assume" and self.low.marks is not None and not self.locked:  # waits until it reads that value
+            self.access(parts[0], lambda a: self.low.marks.await_read(a, self.expr(parts[1]), pos), pos)
         elif kind == "read_assume":
             self.access(parts[0], lambda a: Load(_TMP, a, pos=pos, text="read: ... = ..."), pos)
             self.emit(Assume(BinOp("eq", Reg(_TMP), self.expr(parts[1])), pos=pos, text="read: ... = ..."))
@@ -258,6 +267,8 @@ class _Body:
             self.instrs[top] = Branch(UnOp("not", self.bexpr(parts[0])), len(self.instrs), pos=pos, text="while")
         elif kind == "goto":
             self.gotos.append((self.emit(Nop(pos=pos, text=f"goto {parts[0]}")), parts[0], node.at))
+        elif kind == "block" and self.low.marks is not None:
+            self.low.marks.block(self, node)
         elif kind == "block":
             for st in parts[0]:
                 self.lstmt(st)
@@ -283,8 +294,10 @@ class _Body:
                     self.instrs[tests[k - 1]] = Branch(Const(1), len(self.instrs), choice=True, pos=pos,
                                                        text="locked or")
                 begin = self.emit(None)
+                self.locked += 1
                 for st in stmts:
                     self.lstmt(st)
+                self.locked -= 1
                 end = self.emit(AtomicEnd(pos=pos, text="locked }"))
                 self.instrs[begin] = AtomicBegin(end, pos=pos, text="locked {")
                 if k < len(parts) - 1:

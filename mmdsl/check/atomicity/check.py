@@ -1,9 +1,10 @@
-"""``mmdsl check --atomicity``: explore a C program's whole state space under sc, then judge each
-ATOMIC_BEGIN/ATOMIC_END block per mode: checked, noise (possibly not atomic) or error
+"""``mmdsl check --atomicity``: explore a C (or .rmm) program's whole state space under sc, then judge each
+ATOMIC_BEGIN/ATOMIC_END block (.rmm: ``/* @atomic */ { }``) per mode: checked, noise (possibly not atomic) or error
 (definitely not atomic: it may not complete, or it read a value another thread wrote inside it)."""
 
 from __future__ import annotations
 
+import re
 from collections import deque
 
 from ...core.errors import UnsupportedError
@@ -42,7 +43,7 @@ def check_atomicity(cp: CProgram, model: Model, *, max_states: int = DEFAULT_MAX
     if not cp.atomic_blocks:
         raise UnsupportedError(f"--atomicity on {cp.program.name}: the program marks no block",
                                None, hint="put ATOMIC_BEGIN(); ... ATOMIC_END(); (#include <atomicity.h>) "
-                                          "around each block meant to be atomic")
+                                          "around each block meant to be atomic (in .rmm: /* @atomic */ { ... })")
     program = compile_orders(cp.program, model)
     found, machine = _explore(program, model, max_states)
     facts = SpaceFacts(machine, found)
@@ -174,6 +175,9 @@ def _compact(lines: list[str]) -> list[str]:
         for marker in ("ATOMIC_BEGIN", "ATOMIC_END"):
             if f": {marker}();]" in line:
                 line = f"{thread}: {marker}()  [{line.split('[', 1)[1]}"
+        mark = re.search(r"perform W __atomic\d+=\d+  \[(.*): (@\w+ \{|\} @\w+)\]$", line)
+        if mark:  # a .rmm block's marker (rmm_atomic): its mark, where the block opens
+            line = f"{thread}: {mark.group(2)}  [{mark.group(1)}]"
         out.append(line.replace(": perform ", ": "))
     return out
 

@@ -130,10 +130,10 @@ class SpaceFacts:
         if kind == READ:
             reads = (src[0][li],) if tr.source < 0 else ()
             return Step(t, ACCESS, name, reads=reads, instr=op[3])
-        if kind == RMW:
+        if kind == RMW:  # a .rmm 'read: x = e' waits as one step writing back what it read: a read
             reads = (src[0][li],) if tr.source < 0 else ()
-            return Step(t, ACCESS, name, reads=reads, writes=tr.outcome != RMW_FAIL, value=dst[0][li],
-                        instr=op[3])
+            return Step(t, ACCESS, name, reads=reads, writes=tr.outcome != RMW_FAIL and "await" not in annots,
+                        value=dst[0][li], instr=op[3])
         return Step(t, ACCESS, name, writes=True, value=dst[0][li], instr=op[3])
 
     def _scan(self) -> None:

@@ -177,7 +177,7 @@ class Machine:
             for o in pending:
                 if o[0] == GUARD:
                     return None
-            values[("at", t.tid)] = t.thread.pc_labels.get(pc, f"#{pc}")
+            values[("at", t.tid)] = t.thread.pc_labels.get(waiting_pc(t, pc, pending), f"#{pc}")
         return values
 
     def location(self, value, thread: CompiledThread, pc: int) -> int:
@@ -484,3 +484,13 @@ def register_liveness(thread, reg_index: dict[str, int], observed: set[str]) -> 
                 live[pc] = new
                 changed = True
     return [tuple(bool((m >> i) & 1) for i in range(nregs)) for m in live]
+
+
+def waiting_pc(t: CompiledThread, pc: int, pending) -> int:
+    """Where thread ``t`` is for a state property: its pc, or the instruction of its oldest pending
+    blocking read-modify-write (a lock, Memorax's ``cas``), which it has issued but may wait at
+    forever: it is not past that instruction until the operation is performed."""
+    for o in pending:
+        if o[0] == RMW and t.code[o[3]][5]:
+            return o[3]
+    return pc
