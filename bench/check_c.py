@@ -70,12 +70,17 @@ def genmc_binary() -> str | None:
     return str(local) if local.exists() else None
 
 
+def _stopped(cpu: float, timeout: float) -> str:
+    """A child killed by a signal: the CPU limit, or a crash (GenMC's segmentation fault) well before it."""
+    return "timeout" if cpu >= timeout - 1 else "crashed (signal)"
+
+
 def mmdsl_check(path: Path, model: str, timeout: float) -> tuple[str, str, str, float, float]:
     """Verdict, states visited (table models), complete executions (cat models), wall and CPU seconds."""
     argv = [sys.executable, "-m", "mmdsl", "check", str(path), "-m", model, *DEFINES.get(path.stem, [])]
     out, wall, cpu, done = timed(argv, timeout)
     if not done:
-        return "timeout", "-", "-", wall, cpu
+        return _stopped(cpu, timeout), "-", "-", wall, cpu
     m = HEADLINE.search(out)
     states = re.search(r"States (\d+)", out)
     execs = re.search(r"Executions (\d+) complete", out)
@@ -89,7 +94,7 @@ def genmc_check(binary: str, path: Path, timeout: float) -> tuple[str, str, floa
             *DEFINES.get(path.stem, []), str(path)]
     out, wall, cpu, done = timed(argv, timeout)
     if not done:
-        return "timeout", "-", wall, cpu
+        return _stopped(cpu, timeout), "-", wall, cpu
     execs = re.search(r"Number of complete executions explored: (\d+)", out)
     error = re.search(r"^Error: (.+?)!", out, re.M)
     if "No errors were detected" in out:
@@ -132,7 +137,7 @@ def _agreement(row: dict, mine: str, theirs: str) -> str:
     """``same``; ``as csv`` where the counts differ as expected-rc11.csv records (its note says why);
     ``error`` where the program has one (the searches stop at it: counts not compared); else a finding."""
     if not row:
-        return "same" if mine == theirs else "differ"
+        return "" if "-" in (mine, theirs) else "same" if mine == theirs else "differ"
     if not row["executions"]:
         return "error"
     if mine == row["executions"] and theirs == row["genmc"]:
