@@ -26,8 +26,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import resource
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -41,6 +39,7 @@ from mmdsl.litmus import load_litmus
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "bench"))
 from compare_herd import machine  # noqa: E402
+from hw import timed  # noqa: E402  (a child process: wall, CPU, stdout)
 CATS = (ROOT / ".." / "shared" / "reference" / "herd-cats").resolve()
 # set name -> (folder of litmus tests, model: a bundled name or a herd cat file)
 SETS = {
@@ -103,16 +102,8 @@ def run_set(name: str, step: int, cats: Path = CATS) -> bool:
 
 def _child(argv: list[str]) -> tuple[dict, float, float]:
     """The child's --json output, wall seconds and CPU seconds (user + system)."""
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    t0 = time.perf_counter()
-    proc = subprocess.run(argv, cwd=ROOT, capture_output=True, text=True)
-    wall = time.perf_counter() - t0
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-    try:
-        return json.loads(proc.stdout), wall, cpu
-    except json.JSONDecodeError:
-        sys.exit(f"{' '.join(argv)}: no JSON (exit {proc.returncode}): {proc.stderr.strip()[-300:]}")
+    wall, cpu, out = timed(argv, ROOT)
+    return json.loads(out), wall, cpu
 
 
 def _states(result: dict) -> frozenset:
