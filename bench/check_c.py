@@ -71,8 +71,9 @@ def genmc_binary() -> str | None:
 
 
 def _stopped(cpu: float, timeout: float) -> str:
-    """A child killed by a signal: the CPU limit, or a crash (GenMC's segmentation fault) well before it."""
-    return "timeout" if cpu >= timeout - 1 else "crashed (signal)"
+    """A child killed by a signal: the CPU limit, or before it (GenMC v0.11 segfaults on
+    clh-lock-broken; mmdsl may be killed for memory)."""
+    return "timeout" if cpu >= timeout - 1 else "killed (signal)"
 
 
 def mmdsl_check(path: Path, model: str, timeout: float) -> tuple[str, str, str, float, float]:
@@ -96,9 +97,10 @@ def genmc_check(binary: str, path: Path, timeout: float) -> tuple[str, str, floa
     if not done:
         return _stopped(cpu, timeout), "-", wall, cpu
     execs = re.search(r"Number of complete executions explored: (\d+)", out)
-    error = re.search(r"^Error: (.+?)!", out, re.M)
+    error = re.search(r"^(?:Error|Warning): (.+?)!", out, re.M)  # a warning is an error under IPR
+    blocked = re.search(r"Number of blocked executions seen: (\d+)", out)
     if "No errors were detected" in out:
-        verdict = "safe"
+        verdict = f"safe ({blocked.group(1)} blocked)" if blocked else "safe"
     elif error:
         verdict = GENMC_KINDS.get(error.group(1), error.group(1))
     else:
@@ -181,7 +183,7 @@ def main() -> None:
     ap.add_argument("--models", default="sc,tso", help="comma separated table models for mmdsl")
     ap.add_argument("--cat", default="", help="a cat model (rc11.cat): both tools under RC11, executions counted")
     ap.add_argument("--group", default="", choices=["", "GenMC", "data"],
-                    help="with --cat: only GenMC's litmus-style tests or only the data structures")
+                    help="only GenMC's programs or only the data structures (litmus/programs-c)")
     ap.add_argument("--timeout", type=float, default=120.0, help="CPU seconds per run")
     ap.add_argument("--only", default="", help="only files whose name contains this")
     args = ap.parse_args()
@@ -193,7 +195,10 @@ def main() -> None:
             sys.exit(f"check_c.py: --cat {args.cat}: no such file")
         run_rc11(genmc, args.cat, args.only, args.timeout, args.group)
     else:
-        run_tables(genmc, args.models.split(","), [p for p in programs() if args.only in p.name], args.timeout)
+        files = [p for p in programs() if args.only in p.name]
+        if args.group:  # the data structures (litmus/programs-c) or GenMC's programs
+            files = [p for p in files if (GENMC_DATA in p.parents) == (args.group == "GenMC")]
+        run_tables(genmc, args.models.split(","), files, args.timeout)
 
 
 if __name__ == "__main__":

@@ -25,7 +25,9 @@ def _bench():
     ("corr0", "safe", "6", []),
     ("mp+rel+rlx0", "data race", "1", []),
     ("dekker_rlx0", "assertion violated", "-", []),
-    ("simple0", "livelock", "-", ["-check-liveness"])])
+    ("simple0", "livelock", "-", ["-check-liveness"]),
+    ("philosophers", "safe (1 blocked)", "2", []),  # GenMC: a deadlock is a blocked execution, no error
+    ("peterson-sc", "Unordered writes", "-", [])])  # a warning, an error under GenMC's IPR
 def test_genmc_output_is_read_as_its_verdict_and_count(tmp_path, program, verdict, executions, flags):
     fake = tmp_path / "genmc"
     fake.write_text(f'#!/bin/sh\necho "$@" > {tmp_path}/argv\ncat {OUTPUTS / (program + ".txt")}\n')
@@ -33,7 +35,8 @@ def test_genmc_output_is_read_as_its_verdict_and_count(tmp_path, program, verdic
     got = _bench().genmc_check(str(fake), Path(f"variants/{program}.c"), 10)
     assert got[:2] == (verdict, executions)
     argv = (tmp_path / "argv").read_text().split()
-    assert argv == ["-rc11", "-disable-mm-detector", *flags, "--", f"variants/{program}.c"]
+    defines = ["-D", "N=2"] if program == "philosophers" else []
+    assert argv == ["-rc11", "-disable-mm-detector", *flags, "--", *defines, f"variants/{program}.c"]
 
 
 def test_counts_are_compared_with_expected_rc11_csv():
