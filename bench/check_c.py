@@ -39,7 +39,7 @@ from memorax import timed  # noqa: E402
 PROGRAMS = ROOT / "litmus" / "programs-c"
 GENMC_DATA = ROOT / "tests" / "check" / "data" / "genmc"
 DEFINES = {"philosophers": ["-D", "N=2"], "philosophers-ordered": ["-D", "N=2"]}
-HEADLINE = re.compile(r"under \S+: (safe up to unroll bound \d+|safe|assertion violated|deadlock|livelock|data race)")
+HEADLINE = re.compile(r"under \S+: (safe up to unroll bound \d+|safe|assertion violated|deadlock|livelock|data race|memory error)")
 # GenMC's error kinds (v0.11: "Error: Safety violation!") in mmdsl's words
 # GenMC's own flags for a test (its tests/.../args.rc11.mo.in and genmc.rc11.mo.in, v0.11, which its
 # test driver adds to "-rc11 -disable-mm-detector"): its expected count for the two release-sequence
@@ -85,7 +85,7 @@ def mmdsl_check(path: Path, model: str, timeout: float) -> tuple[str, str, str, 
     m = HEADLINE.search(out)
     states = re.search(r"States (\d+)", out)
     execs = re.search(r"Executions (\d+) complete", out)
-    verdict = m.group(1) if m else "error (see mmdsl check)"
+    verdict = m.group(1) if m else "refused (unsupported)" if "unsupported:" in out else "error (see mmdsl check)"
     return (verdict, states.group(1) if states else "-", execs.group(1) if execs else "-", wall, cpu)
 
 
@@ -112,8 +112,12 @@ def run_tables(genmc: str | None, models: list[str], files: list[Path], timeout:
     print(f"{'program':<30} {'model':<5} {'mmdsl verdict':<26} {'states':>8} {'wall s':>8} {'CPU s':>7}"
           + (f"  {'GenMC -rc11 verdict':<26} {'wall s':>7} {'CPU s':>6}" if genmc else ""))
     totals = {m: [0.0, 0.0] for m in models}
+    theirs = [0.0, 0.0]
     for path in files:
         g = genmc_check(genmc, path, timeout) if genmc else None
+        if g is not None:
+            theirs[0] += g[2]
+            theirs[1] += g[3]
         for k, model in enumerate(models):
             verdict, states, _, wall, cpu = mmdsl_check(path, model, timeout)
             totals[model][0] += wall
@@ -123,7 +127,10 @@ def run_tables(genmc: str | None, models: list[str], files: list[Path], timeout:
                 line += f"  {g[0]:<26} {g[2]:>7.2f} {g[3]:>6.2f}"
             print(line, flush=True)
     for model, (wall, cpu) in totals.items():
-        print(f"Total mmdsl -m {model}: {len(files)} programs, wall {wall:.1f} s, CPU {cpu:.1f} s")
+        ratio = f"; mmdsl/GenMC CPU {cpu / theirs[1]:.1f}x" if genmc and theirs[1] else ""
+        print(f"Total mmdsl -m {model}: {len(files)} programs, wall {wall:.1f} s, CPU {cpu:.1f} s{ratio}")
+    if genmc:
+        print(f"Total GenMC -rc11: {len(files)} programs, wall {theirs[0]:.1f} s, CPU {theirs[1]:.1f} s")
 
 
 def rc11_groups(only: str) -> dict[str, list[tuple[Path, dict]]]:
