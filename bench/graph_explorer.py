@@ -4,6 +4,7 @@
     PYTHONPATH=. python bench/graph_explorer.py --set c11   # one set
     PYTHONPATH=. python bench/graph_explorer.py --step 5    # every 5th test of each set
     PYTHONPATH=. python bench/graph_explorer.py --cats DIR  # herd's cats from DIR
+    PYTHONPATH=. python bench/graph_explorer.py --cli --set c11   # through the command line
 
 Each loop-free test is run by the checker (``check``) and by the graph machine
 (``explore_graph``) under the set's model; the final states must be the same (a
@@ -12,11 +13,19 @@ engine (parsing excluded), their ratio, complete executions per second of the gr
 machine, and the slowest test. herd's cat models come from ../shared/reference/herd-cats;
 a set whose model is absent is skipped (say so), and so is GenMC, which this bench does
 not run. One core, one process, wall-clock seconds.
+
+With ``--cli`` each set runs as a user runs it instead: two child processes,
+``python -m mmdsl run FOLDER -m MODEL --json`` with ``--engine axiomatic`` and with
+``--engine explorer`` (every test of the folder, loops included: the explorer unrolls them as
+``run`` does), timed whole (start-up, parsing, warnings: wall and CPU seconds of the child);
+the final states of each test compared between the two outputs; complete executions summed
+from the explorer's ``--json`` stats.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 import time
 from pathlib import Path
@@ -28,6 +37,9 @@ from mmdsl.lang import load_model
 from mmdsl.litmus import load_litmus
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "bench"))
+from compare_herd import machine  # noqa: E402
+from hw import timed  # noqa: E402  (a child process: wall, CPU, stdout)
 CATS = (ROOT / ".." / "shared" / "reference" / "herd-cats").resolve()
 # set name -> (folder of litmus tests, model: a bundled name or a herd cat file)
 SETS = {
@@ -88,13 +100,55 @@ def run_set(name: str, step: int, cats: Path = CATS) -> bool:
     return ok
 
 
+def _child(argv: list[str]) -> tuple[dict, float, float]:
+    """The child's --json output, wall seconds and CPU seconds (user + system)."""
+    wall, cpu, out = timed(argv, ROOT)
+    return json.loads(out), wall, cpu
+
+
+def _states(result: dict) -> frozenset:
+    return frozenset(json.dumps(s["state"], sort_keys=True) for s in result["states"])
+
+
+def run_set_cli(name: str, cats: Path = CATS) -> bool:
+    folder, spec = SETS[name]
+    model = str(cats / spec[4:]) if spec.startswith("cat:") else spec
+    if spec.startswith("cat:") and not Path(model).is_file():
+        print(f"{name}: skipped, {spec[4:]} not found in {cats}")
+        return True
+    runs = {}
+    for engine in ("axiomatic", "explorer"):
+        argv = [sys.executable, "-m", "mmdsl", "run", folder, "-m", model, "--engine", engine, "--json"]
+        runs[engine] = _child(argv)
+    (checker, c_wall, c_cpu), (graph, g_wall, g_cpu) = runs["axiomatic"], runs["explorer"]
+    by_test = {r["path"]: _states(r) for r in checker["results"]}
+    differ = [r["path"] for r in graph["results"] if by_test.get(r["path"]) != _states(r)]
+    for path in differ:
+        print(f"  DISAGREE {path}")
+    complete = sum(r.get("stats", {}).get("complete", 0) for r in graph["results"])
+    search = sum(r.get("stats", {}).get("search_time", 0.0) for r in graph["results"])
+    slowest = max((r.get("time", 0.0), r["test"]) for r in graph["results"])
+    print(f"{name} CLI (mmdsl run {folder} -m {Path(model).name}): {len(graph['results'])} tests; "
+          f"--engine axiomatic wall {c_wall:.1f} s, CPU {c_cpu:.1f} s; --engine explorer wall {g_wall:.1f} s, "
+          f"CPU {g_cpu:.1f} s ({g_wall / c_wall:.2f}x wall, {g_cpu / c_cpu:.2f}x CPU); {complete} complete "
+          f"executions ({complete / g_wall:,.0f} per wall second of the command, {complete / search:,.0f} "
+          f"per second of search); slowest {slowest[1]} {slowest[0]:.2f} s; agree: {'NO' if differ else 'yes'}")
+    return not differ
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--set", choices=sorted(SETS), action="append")
     parser.add_argument("--step", type=int, default=1)
+    parser.add_argument("--cli", action="store_true", help="run each set through `mmdsl run` (child processes)")
     parser.add_argument("--cats", type=Path, default=CATS, help="herd's cat models (default ../shared/reference/herd-cats)")
     args = parser.parse_args(argv)
-    ok = all([run_set(name, args.step, args.cats) for name in (args.set or list(SETS))])
+    names = args.set or list(SETS)
+    print(f"# bench/graph_explorer.py{' --cli' if args.cli else ''} on {machine()}")
+    if args.cli:
+        ok = all([run_set_cli(name, args.cats) for name in names])
+    else:
+        ok = all([run_set(name, args.step, args.cats) for name in names])
     return 0 if ok else 1
 
 
