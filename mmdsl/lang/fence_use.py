@@ -64,16 +64,17 @@ def undeclared_fences(program: Program, model: Model) -> list[UndeclaredFence]:
     """The fence kinds of ``program`` that ``model`` neither declares nor names, in order of first use."""
     names = model.compiled("names-used-lower", lambda m: {n.lower() for n in _names(m)})
     found: dict[str, UndeclaredFence] = {}
-    # fence kind -> does the model name or declare it: decided once per kind and model
-    orders: dict[str, bool] = model.compiled("fence-kinds-known", lambda m: {})
+    # (fence kind, annotations) -> does the model name or declare the kind, or name one of the
+    # annotations (a C fence's memory order: rc11.cat's SC): decided once per fence and model
+    orders: dict[tuple, bool] = model.compiled("fence-kinds-known", lambda m: {})
     for thread in program.threads:
         for ins in thread.instrs:
             if not isinstance(ins, Fence):
                 continue
-            known = orders.get(ins.kind)
+            known = orders.get((ins.kind, ins.annots))
             if known is None:
-                known = orders[ins.kind] = bool(model.fences_for(ins.kind)) or any(
-                    t in names for t in fence_tags(ins.kind))
+                known = orders[(ins.kind, ins.annots)] = bool(model.fences_for(ins.kind)) or any(
+                    t in names for t in fence_tags(ins.kind)) or any(a.lower() in names for a in ins.annots)
             if known:
                 continue
             seen = found.get(ins.kind)

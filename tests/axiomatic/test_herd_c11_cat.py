@@ -189,3 +189,11 @@ def test_the_c11_family_gives_herds_observations_on_a_sample():
 # The slow runs of every test under c11_partialSC.cat, c11_orig.cat and simple-c11.cat
 # (Observation and final states) are test_herd_c11_witnesses.py's slow test, which also
 # compares herd's witness counts, under c11_simp.cat too.
+
+
+def test_a_seq_cst_fence_is_no_unknown_fence_under_rc11():
+    """rc11.cat reads a C fence through its memory order (F & SC), not a fence name: no warning
+    that the model 'has no fence mb' (it said so on every seq_cst fence, wrongly: the fence counts)."""
+    program = load_litmus(ROOT / "litmus/c11/tests/variants/S+rlx+scf.litmus")
+    result = check(program, load_model(str(RC11_CAT)), collect="none")
+    assert not any("has no fence" in w for w in result.warnings), result.warnings
