@@ -138,14 +138,26 @@ def corpus(iterations: int, size: int, folder: str, every: int = 1) -> None:
     print(f"- observed states tso forbids: {len(forbidden)}"
           + ("".join(f"\n  - {t}: {s}" for t, s in forbidden[:20])))
     print(f"- states tso allows that were never observed: {never}")
-    print(f"- SB-family tests (name SB...): {len(sb)}; condition (relaxed outcome) seen in "
-          f"{sum(1 for r in sb if r['positive'] > 0)}: "
-          + ", ".join(f"{r['test']} {r['positive']:,}" for r in sb))
+    allowed = tso_allows([r["path"] for r in sb])
+    for verdict, label in ((True, "tso allows"), (False, "tso forbids")):
+        rows = [r for r, a in zip(sb, allowed) if a is verdict]
+        print(f"- SB-family tests (name SB...) whose condition {label}: {len(rows)}; condition seen in "
+              f"{sum(1 for r in rows if r['positive'] > 0)}: "
+              + ", ".join(f"{r['test']} {r['positive']:,}" for r in rows))
     compile_s = sum(r.get("compile_time", 0) for r in results)
     print(f"- seconds in gcc {compile_s:.0f}, in the harnesses' runs {sum(r['time'] for r in results):.0f}; "
           "slowest runs: " + ", ".join(f"{r['test']} {r['time']:.1f} s" for r in slow))
     for line in data.get("summary", []):
         print(f"- mmdsl's summary: {line}")
+
+
+def tso_allows(paths: list[str]) -> list[bool | None]:
+    """Per test, whether tso allows its (exists) condition, from `mmdsl run -m tso`'s Observation lines."""
+    if not paths:
+        return []
+    _, _, out = timed(MMDSL + ["run", *paths, "-m", "tso"], ROOT)
+    obs = re.findall(r"^Observation \S+ (\w+)", out, re.MULTILINE)
+    return [o != "Never" for o in obs] if len(obs) == len(paths) else [None] * len(paths)
 
 
 def main() -> None:
