@@ -14,7 +14,10 @@ its defaults otherwise (no affinity, ``changing`` launch, user barrier), mmdsl w
 
 Part 2 (``--corpus``): ``mmdsl hw litmus/x86 -n N -m tso --json`` in one process: how many
 tests ran, were refused, showed their condition; the observed states tso forbids (each one
-a model-or-harness bug); the allowed states never observed.
+a model-or-harness bug); the allowed states never observed; the SB-family tests (names SB...)
+split by whether tso allows their condition, and how many showed it; seconds in gcc and in
+the runs. ``--corpus-only`` skips part 1; ``--corpus-every K`` runs every K-th file in path
+order (a deterministic sample).
 
 Run it from the repository root:
   .venv/bin/python bench/hw.py [-n 1000000] [--size 1000] [--litmus7-size 100000] [--tests F...] [--corpus] [--litmus7 PATH]
