@@ -14,7 +14,10 @@ its defaults otherwise (no affinity, ``changing`` launch, user barrier), mmdsl w
 
 Part 2 (``--corpus``): ``mmdsl hw litmus/x86 -n N -m tso --json`` in one process: how many
 tests ran, were refused, showed their condition; the observed states tso forbids (each one
-a model-or-harness bug); the allowed states never observed.
+a model-or-harness bug); the allowed states never observed; the SB-family tests (names SB...)
+split by whether tso allows their condition, and how many showed it; seconds in gcc and in
+the runs. ``--corpus-only`` skips part 1; ``--corpus-every K`` runs every K-th file in path
+order (a deterministic sample).
 
 Run it from the repository root:
   .venv/bin/python bench/hw.py [-n 1000000] [--size 1000] [--litmus7-size 100000] [--tests F...] [--corpus] [--litmus7 PATH]
@@ -116,8 +119,10 @@ def side_by_side(tests: list[str], iterations: int, size: int, litmus7: str | No
         print("\nlitmus7 not found (PATH or --litmus7): mmdsl alone.")
 
 
-def corpus(iterations: int, size: int, folder: str) -> None:
-    wall, cpu, out = timed(MMDSL + ["hw", folder, "-n", str(iterations), "--size", str(size),
+def corpus(iterations: int, size: int, folder: str, every: int = 1) -> None:
+    files = sorted(str(p.relative_to(ROOT)) for p in (ROOT / folder).rglob("*.litmus"))
+    sample = files[::every]
+    wall, cpu, out = timed(MMDSL + ["hw", *sample, "-n", str(iterations), "--size", str(size),
                                     "-m", "tso", "--json"], ROOT)
     data = json.loads(out)
     results = data["results"]
@@ -126,15 +131,36 @@ def corpus(iterations: int, size: int, folder: str) -> None:
                  for s in r.get("models", {}).get("tso", {}).get("forbidden_observed", [])]
     never = sum(r.get("models", {}).get("tso", {}).get("allowed_never_observed", 0) for r in results)
     seen = sum(1 for r in results if r["positive"] > 0)
+    sb = [r for r in results if r["test"].startswith("SB")]
+    slow = sorted(results, key=lambda r: -r["time"])[:3]
     runs = sum(r["positive"] + r["negative"] for r in results)
-    print(f"\n## {folder} under tso: {iterations:,} iterations per test\n")
+    which = "every test" if every == 1 else f"every {every}th test in path order ({len(sample)} of {len(files)})"
+    print(f"\n## {folder} under tso: {iterations:,} iterations per test, {which}\n")
     print(f"- {len(results)} tests ran, {len(refused)} refused; {wall:.0f} s wall, {cpu:.0f} s CPU")
     print(f"- condition seen at least once in {seen} of {len(results)} tests; {runs:,} runs in all")
     print(f"- observed states tso forbids: {len(forbidden)}"
           + ("".join(f"\n  - {t}: {s}" for t, s in forbidden[:20])))
     print(f"- states tso allows that were never observed: {never}")
+    allowed = tso_allows([r["path"] for r in sb])
+    for verdict, label in ((True, "tso allows"), (False, "tso forbids")):
+        rows = [r for r, a in zip(sb, allowed) if a is verdict]
+        print(f"- SB-family tests (name SB...) whose condition {label}: {len(rows)}; condition seen in "
+              f"{sum(1 for r in rows if r['positive'] > 0)}: "
+              + ", ".join(f"{r['test']} {r['positive']:,}" for r in rows))
+    compile_s = sum(r.get("compile_time", 0) for r in results)
+    print(f"- seconds in gcc {compile_s:.0f}, in the harnesses' runs {sum(r['time'] for r in results):.0f}; "
+          "slowest runs: " + ", ".join(f"{r['test']} {r['time']:.1f} s" for r in slow))
     for line in data.get("summary", []):
         print(f"- mmdsl's summary: {line}")
+
+
+def tso_allows(paths: list[str]) -> list[bool | None]:
+    """Per test, whether tso allows its (exists) condition, from `mmdsl run -m tso`'s Observation lines."""
+    if not paths:
+        return []
+    _, _, out = timed(MMDSL + ["run", *paths, "-m", "tso"], ROOT)
+    obs = re.findall(r"^Observation \S+ (\w+)", out, re.MULTILINE)
+    return [o != "Never" for o in obs] if len(obs) == len(paths) else [None] * len(paths)
 
 
 def main() -> None:
@@ -144,6 +170,8 @@ def main() -> None:
     parser.add_argument("--tests", nargs="*", default=None)
     parser.add_argument("--corpus", action="store_true", help="also run litmus/x86 against tso")
     parser.add_argument("--corpus-iterations", type=int, default=100_000)
+    parser.add_argument("--corpus-every", type=int, default=1, help="run every K-th corpus test (path order)")
+    parser.add_argument("--corpus-only", action="store_true", help="skip the side-by-side part")
     parser.add_argument("--litmus7", default=shutil.which("litmus7"))
     parser.add_argument("--litmus7-size", type=int, default=100_000, help="litmus7 -s")
     args = parser.parse_args()
@@ -155,9 +183,10 @@ def main() -> None:
     tests = [t for t in tests if (ROOT / t).read_text(errors="replace").split(None, 1)[0] in ("X86", "X86_64")]
     print(f"# bench/hw.py on {machine()}")
     print(f"litmus7: {args.litmus7 or 'not found'}\n")
-    side_by_side(tests, args.iterations, args.size, args.litmus7, args.litmus7_size)
-    if args.corpus:
-        corpus(args.corpus_iterations, args.size, "litmus/x86")
+    if not args.corpus_only:
+        side_by_side(tests, args.iterations, args.size, args.litmus7, args.litmus7_size)
+    if args.corpus or args.corpus_only:
+        corpus(args.corpus_iterations, args.size, "litmus/x86", args.corpus_every)
 
 
 if __name__ == "__main__":

@@ -36,6 +36,9 @@ MAX_KEYS = 64
 _PRELUDE = r"""
 #define _GNU_SOURCE
 #include <inttypes.h>
+#include <limits.h>
+#include <linux/futex.h>
+#include <sys/syscall.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdint.h>
@@ -51,7 +54,7 @@ _PRELUDE = r"""
 
 static long size, runs, serial;
 static int pinned = 1, ncpus = 1, cpu_of[NT];
-static long spin_limit = 20000; /* 1 when threads outnumber cores: yield at once */
+static long spin_limit = 20000; /* spins before yielding (or, oversubscribed, before sleeping) */
 static int64_t hw_sink;
 
 static int64_t hw_div(int64_t a, int64_t b) { return (b == 0 || (a == INT64_MIN && b == -1)) ? 0 : a / b; }
@@ -59,18 +62,28 @@ static int64_t hw_mod(int64_t a, int64_t b) { return (b == 0 || (a == INT64_MIN 
 static int64_t hw_shl(int64_t a, int64_t b) { return (b < 0 || b > 63) ? 0 : (int64_t)((uint64_t)a << b); }
 static int64_t hw_shr(int64_t a, int64_t b) { return (b < 0 || b > 63) ? (a < 0 ? -1 : 0) : (a >> b); }
 
-/* a sense-reversing spin barrier; past a while of spinning a thread yields its core */
+/* a sense-reversing barrier. When every thread has its own core it spins (pinned threads
+   are released within a few cycles of each other). When threads outnumber cores a waiter
+   spins a little, then sleeps on a futex that the last arriver wakes: yielding would hand
+   the core to any other process on a shared machine for a whole time slice. */
 static volatile int bar_count, bar_sense;
+static int oversubscribed;
+static void futex_wait(volatile int *at, int val) { syscall(SYS_futex, at, FUTEX_WAIT_PRIVATE, val, NULL, NULL, 0); }
+static void futex_wake(volatile int *at) { syscall(SYS_futex, at, FUTEX_WAKE_PRIVATE, INT_MAX, NULL, NULL, 0); }
 static void barrier_wait(int *sense) {
     int s = !*sense;
     *sense = s;
     if (__atomic_add_fetch(&bar_count, 1, __ATOMIC_ACQ_REL) == NT) {
         __atomic_store_n(&bar_count, 0, __ATOMIC_RELAXED);
         __atomic_store_n(&bar_sense, s, __ATOMIC_RELEASE);
-    } else {
+        if (oversubscribed) futex_wake(&bar_sense);
+    } else if (!oversubscribed) {
         long spins = 0;
         while (__atomic_load_n(&bar_sense, __ATOMIC_ACQUIRE) != s)
             if (++spins >= spin_limit) { sched_yield(); spins = 0; }
+    } else {
+        for (int spins = 0; __atomic_load_n(&bar_sense, __ATOMIC_ACQUIRE) != s; spins++)
+            if (spins >= spin_limit) futex_wait(&bar_sense, !s); /* returns at once if already released */
     }
 }
 
@@ -146,7 +159,7 @@ int main(int argc, char **argv) {
     }
     if (n == 0) { pinned = 0; n = 1; cpus[0] = 0; }
     ncpus = n;
-    if (NT > n) spin_limit = 1;
+    if (NT > n) { oversubscribed = 1; spin_limit = 200; }
     for (int t = 0; t < NT; t++) cpu_of[t] = cpus[t %% n];
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
