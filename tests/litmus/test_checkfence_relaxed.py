@@ -97,3 +97,22 @@ def test_treiber_t0_needs_the_papers_fences_under_its_relaxed(model, removed, ve
     if verdict == "Fail":
         assert [dict(s)[("reg", 1, "r0")] for s in result.extra if dict(s)[("reg", 1, "%err")] == 0] == [0]
     assert result.result.stats["states"] <= bound
+
+
+@pytest.mark.parametrize("removed,verdict,bound", [
+    ((), "Pass", 46), ((LL,), "Fail", 51), ((SS,), "Fail", 50), ((LL, SS), "Fail", 51),
+], ids=["both", "no-ll", "no-ss", "none"])
+def test_treiber_t0_on_the_axiomatic_checker_as_checkfence_runs_it(removed, verdict, bound):
+    """CheckFence's own method: the bounded (unroll=1) harness as one formula over candidate
+    executions, not a state space. mmdsl's axiomatic checker gives the explorer's verdicts
+    above on the same test under `checkfence`: each of the paper's fences removed -> Fail with
+    pop returning 0; both -> Pass. Partial candidates checked are the work bound."""
+    text = TREIBER_T0.read_text()
+    for fence in removed:
+        assert fence in text
+        text = text.replace(fence, "")
+    result = check_spec(parse_litmus(text, str(TREIBER_T0)), load_model("checkfence"), engine="axiomatic")
+    assert result.verdict == verdict
+    if verdict == "Fail":
+        assert {dict(s)[("reg", 1, "r0")] for s in result.extra if dict(s)[("reg", 1, "%err")] == 0} == {0}
+    assert result.result.stats["partial"] <= 2 * bound
