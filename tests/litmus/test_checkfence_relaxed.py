@@ -97,3 +97,47 @@ def test_treiber_t0_needs_the_papers_fences_under_its_relaxed(model, removed, ve
     if verdict == "Fail":
         assert [dict(s)[("reg", 1, "r0")] for s in result.extra if dict(s)[("reg", 1, "%err")] == 0] == [0]
     assert result.result.stats["states"] <= bound
+
+
+@pytest.mark.parametrize("removed,verdict,bound", [
+    ((), "Pass", 46), ((LL,), "Fail", 51), ((SS,), "Fail", 50), ((LL, SS), "Fail", 51),
+], ids=["both", "no-ll", "no-ss", "none"])
+def test_treiber_t0_on_the_axiomatic_checker_as_checkfence_runs_it(removed, verdict, bound):
+    """CheckFence's own method: the bounded (unroll=1) harness as one formula over candidate
+    executions, not a state space. mmdsl's axiomatic checker gives the explorer's verdicts
+    above on the same test under `checkfence`: each of the paper's fences removed -> Fail with
+    pop returning 0; both -> Pass. Partial candidates checked are the work bound."""
+    text = TREIBER_T0.read_text()
+    for fence in removed:
+        assert fence in text
+        text = text.replace(fence, "")
+    result = check_spec(parse_litmus(text, str(TREIBER_T0)), load_model("checkfence"), engine="axiomatic")
+    assert result.verdict == verdict
+    if verdict == "Fail":
+        assert {dict(s)[("reg", 1, "r0")] for s in result.extra if dict(s)[("reg", 1, "%err")] == 0} == {0}
+    assert result.result.stats["partial"] <= 2 * bound
+
+
+MSN_T0 = ROOT / "litmus" / "checkfence" / "msn-queue-t0.litmus"
+SS_TAIL = "                    store_store_fence();\n                    cas(&Q.tail, t, n);"
+LL_DEQ = "        load_load_fence();\n        struct node *next = h->next;"
+
+
+@pytest.mark.parametrize("removed,verdict", [
+    ((), "Bound"), ((SS_TAIL,), "Fail"), ((LL_DEQ,), "Fail"),
+], ids=["paper-fences", "no-ss-before-tail-cas", "no-ll-before-h-next"])
+def test_msn_queue_t0_on_the_axiomatic_checker_needs_the_papers_fences(removed, verdict):
+    """Michael and Scott's queue on T0 with retries cut, on the axiomatic checker under
+    `checkfence` (the explorer runs past 600,000 states here): with the paper's fences no
+    serial violation (`Bound`: the only non-serial observation is a dequeue cut by unroll=1,
+    %err=2); without the store-store fence before the tail CAS, or the load-load fence between
+    reading the head and reading through it (`h->next`), the dequeuer follows a null next
+    (%err=1) -- the paper's 'reordering of value-dependent instructions'."""
+    text = MSN_T0.read_text()
+    for fence in removed:
+        assert fence in text
+        text = text.replace(fence, fence.split("\n", 1)[1])  # the fence's line dropped
+    result = check_spec(parse_litmus(text, str(MSN_T0)), load_model("checkfence"), engine="axiomatic")
+    assert result.verdict == verdict
+    bad = {(dict(s)[("reg", 1, "%err")], dict(s)[("reg", 1, "r0")]) for s in result.extra}
+    assert bad == ({(2, 0)} if verdict == "Bound" else {(1, 0), (2, 0)})
