@@ -119,7 +119,7 @@ def _c_program(path: str, model_name: str, options, as_json: bool, output: str |
 
 def _single(path, model_name: str, options, as_json: bool, output: str | None) -> None:
     from ..fences import select_fences
-    from ..fences.loop import rerun
+    from ..fences.select import rerun
     from ..fences.solver import FEASIBLE, OPTIMAL
     from ..fences.writer import write_fenced
     from ..lang import load_model

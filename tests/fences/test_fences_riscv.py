@@ -27,7 +27,7 @@ import pytest
 
 from mmdsl.axiomatic import check
 from mmdsl.fences import FenceOptions, select_fences
-from mmdsl.fences.loop import rerun
+from mmdsl.fences.select import rerun
 from mmdsl.fences.writer import write_fenced
 from mmdsl.lang import load_model
 from mmdsl.litmus import load_litmus
