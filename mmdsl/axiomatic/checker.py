@@ -222,7 +222,7 @@ def program_paths(program: Program, model: Model, loops=None) -> tuple:
     locations = program.locations  # a property that walks the program: once per check
     traces, extra = thin_air_traces(program, locations, loops)
     if isinstance(extra, SeedOverflow):  # no thin-air values looked for: see thin_air.py
-        if not model_forbids_thin_air(model):
+        if not model_forbids_thin_air(model, check):
             raise extra.error(program)
         extra = None
     return model, locations, traces, extra

@@ -74,12 +74,12 @@ def _first_write(program: Program, location: str) -> SourcePos:
 _VERDICTS: dict = {}
 
 
-def model_forbids_thin_air(model) -> bool:
-    """Does the model forbid the probe shapes' thin-air executions (Never on both)?"""
+def model_forbids_thin_air(model, check) -> bool:
+    """Does the model forbid the probe shapes' thin-air executions (Never on both), asked of the
+    checker ``check`` (the caller's: this module is below it)?"""
     key = id(model)
     if key not in _VERDICTS:
         from ..litmus import parse_litmus
-        from .checker import check
 
         forbids = True
         for name, text in PROBES.items():

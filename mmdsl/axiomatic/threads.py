@@ -21,6 +21,7 @@ from ..core.program import (
 from .loops import LoopBound, spins
 from .pick import PICK_ANY, after_access, after_branch, fence_pick, pick_of, read_pick, set_pick, write_picks
 from .symbolic import is_concrete, substitute, symbolic_eval, taint, value_of, variables
+from .thin_air import SeedOverflow
 
 MAX_DOMAIN = 64
 RESERVATION = "%reserved"  # the read index of the load-reserved a thread holds, -1 for none
@@ -514,9 +515,8 @@ def thin_air_traces(program: Program, locations: list[str] | None = None, loops:
     except UnsupportedError as err:
         if getattr(err, "location", None) is None:  # a path the seeds make unsupported: grounded values only
             return traces, None
-        from .thin_air import SeedOverflow  # too many values: the checker refuses, unless the model
-
-        return traces, SeedOverflow(err.location, MAX_DOMAIN)  # forbids thin air (see thin_air.py)
+        # too many values: the checker refuses, unless the model forbids thin air (see thin_air.py)
+        return traces, SeedOverflow(err.location, MAX_DOMAIN)
     extra = []
     for paths in wide:
         extra.append([])
