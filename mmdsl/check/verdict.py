@@ -115,26 +115,24 @@ def check_program(cp: CProgram, model: Model, *, max_states: int = DEFAULT_MAX_S
     return result
 
 
-PROBE_STATES = 4_000  # each cheap first pass visits at most this many states
+PROBE_STATES = 4_000  # the breadth-first probe visits at most this many states
 
 
 def _search_errors_first(explored, max_states: int):
     """The search, ordered so that an error is found early; a "safe" answer still needs the whole space.
 
     Each pass stops at the first error (a failed assertion, a deadlock). First breadth-first
-    over at most ``PROBE_STATES`` states (a shallow error, with a shortest trace); then a
-    depth-first probe of the same size (an error at the end of one long schedule, as the
-    philosophers' deadlock, which breadth-first reaches only after every shorter schedule);
-    then the whole space breadth-first. A pass that visited the whole space within its
-    budget is the answer; a probe that found nothing is thrown away.
+    over at most ``PROBE_STATES`` states: a shallow error, with a shortest trace. Then the
+    whole space depth-first: an assertion is judged, and a deadlock seen, only where a
+    schedule ends, and every schedule ends at about the same depth, so breadth-first
+    reaches the first one only after nearly every state (peterson-broken under pso: 496,381
+    states breadth-first, 5,194 depth-first). A probe that visited the whole space is the answer.
     """
-    if max_states <= PROBE_STATES:
-        return explored(True)
-    for order in ("bfs", "dfs"):
-        space = explored(True, order, PROBE_STATES)
+    if max_states > PROBE_STATES:
+        space = explored(True, "bfs", PROBE_STATES)
         if space.found.target is not None or not space.found.truncated:
             return space
-    return explored(True)
+    return explored(True, "dfs")
 
 
 def _values(machine, state) -> dict:
