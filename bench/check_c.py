@@ -19,6 +19,9 @@ and nothing of it is timed. Two modes:
 Run from the repository root:
     .venv/bin/python bench/check_c.py [--models sc,tso] [--timeout 120] [--only peterson]
     .venv/bin/python bench/check_c.py --cat ../shared/reference/herd-cats/rc11.cat
+Each line says whether issue 22's goal is met ("goal": a safe answer within 10 s, an error
+reported within 2 s; judged on the child's CPU seconds, wall time being noisy on a shared
+machine) and the misses are listed at the end.
 Not a timed test: machines are shared and noisy; compare within one run.
 """
 
@@ -49,6 +52,7 @@ GENMC_ARGS = {"mp+rels+acq0": ["-disable-race-detection"], "s+rels+acq0": ["-dis
               "simple0": ["-check-liveness"]}
 GENMC_KINDS = {"Safety violation": "assertion violated", "Non-atomic race": "data race",
                "Liveness violation": "livelock"}
+SAFE_GOAL, ERROR_GOAL = 10.0, 2.0  # seconds: issue 22's goals for a correct program and a broken one
 
 
 def programs() -> list[Path]:
@@ -89,6 +93,14 @@ def mmdsl_check(path: Path, model: str, timeout: float) -> tuple[str, str, str, 
     return (verdict, states.group(1) if states else "-", execs.group(1) if execs else "-", wall, cpu)
 
 
+def goal(verdict: str, cpu: float) -> str:
+    """"ok" when the run met issue 22's goal for its verdict, else "MISS" ("-" when it gave no verdict)."""
+    if verdict.startswith(("error", "refused", "killed")):
+        return "-"
+    limit = SAFE_GOAL if verdict.startswith("safe") else ERROR_GOAL  # a timeout misses either goal
+    return "ok" if verdict != "timeout" and cpu <= limit else "MISS"
+
+
 def genmc_check(binary: str, path: Path, timeout: float) -> tuple[str, str, float, float]:
     """Verdict in mmdsl's words, complete executions, wall and CPU seconds of ``genmc -rc11``."""
     argv = [binary, "-rc11", "-disable-mm-detector", *GENMC_ARGS.get(path.stem, []), "--",
@@ -109,10 +121,11 @@ def genmc_check(binary: str, path: Path, timeout: float) -> tuple[str, str, floa
 
 
 def run_tables(genmc: str | None, models: list[str], files: list[Path], timeout: float) -> None:
-    print(f"{'program':<30} {'model':<5} {'mmdsl verdict':<26} {'states':>8} {'wall s':>8} {'CPU s':>7}"
+    print(f"{'program':<30} {'model':<5} {'mmdsl verdict':<26} {'states':>8} {'wall s':>8} {'CPU s':>7} {'goal':>4}"
           + (f"  {'GenMC -rc11 verdict':<26} {'wall s':>7} {'CPU s':>6}" if genmc else ""))
     totals = {m: [0.0, 0.0] for m in models}
     theirs = [0.0, 0.0]
+    misses = []
     for path in files:
         g = genmc_check(genmc, path, timeout) if genmc else None
         if g is not None:
@@ -122,7 +135,10 @@ def run_tables(genmc: str | None, models: list[str], files: list[Path], timeout:
             verdict, states, _, wall, cpu = mmdsl_check(path, model, timeout)
             totals[model][0] += wall
             totals[model][1] += cpu
-            line = f"{label(path):<30} {model:<5} {verdict:<26} {states:>8} {wall:>8.2f} {cpu:>7.2f}"
+            met = goal(verdict, cpu)
+            if met == "MISS":
+                misses.append(f"{label(path)} -m {model}: {verdict}, {cpu:.1f} CPU s")
+            line = f"{label(path):<30} {model:<5} {verdict:<26} {states:>8} {wall:>8.2f} {cpu:>7.2f} {met:>4}"
             if g is not None and k == 0:
                 line += f"  {g[0]:<26} {g[2]:>7.2f} {g[3]:>6.2f}"
             print(line, flush=True)
@@ -131,6 +147,10 @@ def run_tables(genmc: str | None, models: list[str], files: list[Path], timeout:
         print(f"Total mmdsl -m {model}: {len(files)} programs, wall {wall:.1f} s, CPU {cpu:.1f} s{ratio}")
     if genmc:
         print(f"Total GenMC -rc11: {len(files)} programs, wall {theirs[0]:.1f} s, CPU {theirs[1]:.1f} s")
+    print(f"Goal missed ({len(misses)} of {len(files) * len(models)} runs; safe within {SAFE_GOAL:g} s, "
+          f"an error within {ERROR_GOAL:g} s):")
+    for m in misses:
+        print("  " + m)
 
 
 def rc11_groups(only: str) -> dict[str, list[tuple[Path, dict]]]:

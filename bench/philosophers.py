@@ -6,7 +6,8 @@
 For each N, in a child process (``python -m mmdsl check litmus/programs-c/philosophers.c -D N=..
 --json``): the verdict, the states and transitions the explorer visited, the trace's length and
 the child's CPU seconds (user + system, ``getrusage``: work, not wall clock). A run is cut at
-``--max-states`` (then "cut" is printed and larger N are not tried).
+``--max-states`` (then "cut" is printed and larger N are not tried); after a run over
+``--stop-cpu`` CPU seconds larger N are not tried either (printed).
 """
 
 from __future__ import annotations
@@ -42,7 +43,12 @@ def main() -> None:
     ap.add_argument("--max", type=int, default=6)
     ap.add_argument("--model", default="sc")
     ap.add_argument("--max-states", type=int, default=2_000_000)
+    ap.add_argument("--stop-cpu", type=float, default=60.0, help="no larger N after a run over this")
     args = ap.parse_args()
+    sys.path.insert(0, str(ROOT / "bench"))
+    from compare_herd import machine
+
+    print(f"Machine: {machine()}")
     print(f"| N | verdict | states | transitions | trace steps | CPU s |  (model {args.model})")
     print("|---|---|---|---|---|---|")
     for n in range(args.min, args.max + 1):
@@ -53,6 +59,9 @@ def main() -> None:
         st = out["stats"]
         print(f"| {n} | {out['verdict']} | {st['states']:,} | {st['transitions']:,} | {len(out['trace'])} "
               f"| {cpu:.1f} |", flush=True)
+        if cpu > args.stop_cpu:
+            print(f"(stopped: N={n} took over {args.stop_cpu:g} CPU s)")
+            break
 
 
 if __name__ == "__main__":

@@ -35,6 +35,7 @@ class CheckResult:
     values: dict = field(default_factory=dict)  # shared locations at the end of the failing execution
     blocked: list[Blocked] = field(default_factory=list)
     stats: dict = field(default_factory=dict)
+    shortest: bool = True  # the trace is a shortest one (False: found by the depth-first probe)
     race: dict | None = None  # a data race: the model's check and the two accesses (graph_check)
     warnings: list[str] = field(default_factory=list)
     raw_steps: list = field(default_factory=list, repr=False)  # (explorer Step, its step dict), for diagrams

@@ -158,7 +158,8 @@ def render(result) -> str:
     if "executions" in st:  # graph machine: the execution's events, as added, with rf and co choices
         lines.append(f"Execution ({len(result.trace)} events, in the order the graph machine added them):")
     else:
-        lines.append(f"Trace ({len(result.trace)} steps, shortest):")
+        how = "shortest" if result.shortest else "found by a depth-first probe, not a shortest one"
+        lines.append(f"Trace ({len(result.trace)} steps, {how}):")
     lines += [f"  {i + 1:>3}. {s}" for i, s in enumerate(result.trace)]
     if result.values:
         lines.append("Shared values then: " + ", ".join(f"{k}={v}" for k, v in sorted(result.values.items())))

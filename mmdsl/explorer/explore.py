@@ -224,7 +224,7 @@ def explore_space(program: Program, model: Model, *, target=None, por: bool | st
                   max_pending: int | None = None, max_states: int = DEFAULT_MAX_STATES,
                   graph: bool = False, truncate: bool | None = None, max_memory: float | None = None,
                   progress: bool = False, compact: bool = False, first: bool = False,
-                  bounded: bool | None = None) -> StateSpace:
+                  bounded: bool | None = None, dead_target=None) -> StateSpace:
     """Search the states of ``program`` under ``model`` and keep the search (see ``explore`` for the options).
 
     ``target(values)`` says which final states to find (``values``: every register and
@@ -232,6 +232,7 @@ def explore_space(program: Program, model: Model, *, target=None, por: bool | st
     ``bounded`` (default: only for a program with a state property) makes a thread whose
     pending list is full wait instead of raising ``PendingLimit``: exact when the model lets
     no operation pass ``max_pending`` earlier ones (``max_pending=1`` under ``sc``).
+    ``dead_target(machine, state)``: which dead (non-final, stuck) states are targets too (``search``).
     """
     if order not in ("dfs", "bfs"):
         raise ValueError(order)
@@ -273,7 +274,7 @@ def explore_space(program: Program, model: Model, *, target=None, por: bool | st
                        keys=observed_keys(program), is_target=target, state_filter=program.filter, por=search_por,
                        order=order, max_states=max_states, truncate=graph if truncate is None else truncate,
                        keep_graph=graph, state_target=state_target, max_memory=max_memory, progress=progress,
-                       compact=compact, first=first)
+                       compact=compact, first=first, dead_target=dead_target)
     except (StateLimit, PendingLimit, MemoryLimit) as err:
         err.message = f"exploring {program.name} under {model.name}: {err.message}"
         unrolled = getattr(program.layout, "unroll_pos", None)

@@ -48,7 +48,8 @@ class SearchOutcome:
 def search(machine: Machine, semantics: Semantics, *, keys: list, is_target, state_filter=None,
            por: bool = True, order: str = "dfs", max_states: int = 2_000_000, truncate: bool = False,
            keep_graph: bool = False, state_target=None, max_memory: float | None = None,
-           progress: bool = False, compact: bool = False, first: bool = False) -> SearchOutcome:
+           progress: bool = False, compact: bool = False, first: bool = False,
+           dead_target=None) -> SearchOutcome:
     """Explore every state reachable from the initial one.
 
     ``is_target(values)`` says whether a final state reaches the condition's outcome (the
@@ -64,7 +65,9 @@ def search(machine: Machine, semantics: Semantics, *, keys: list, is_target, sta
     and ``state_list`` rebuilds a state by replaying the path to it; a hash collision would
     miss states (see docs/explorer.md), and the state graph cannot be kept. With ``first``
     the search stops at its first target (the verdict is then known; the counts are of
-    what was visited until then).
+    what was visited until then). ``dead_target(machine, state)``, when given, is tested on each
+    state where nothing can go on that is not final (a deadlock, a failed assertion): the
+    states it holds on are targets too (``first`` then stops at an error of a C program).
     """
     if compact and keep_graph:
         raise UnsupportedError("--compact keeps a hash of each state, not the state: it cannot keep "
@@ -75,14 +78,14 @@ def search(machine: Machine, semantics: Semantics, *, keys: list, is_target, sta
     shown = Progress(progress)
     try:
         _run(out, machine, semantics, keys, is_target, state_filter, por, order, max_states, truncate,
-             keep_graph, state_target, ceiling, shown, start, compact, first)
+             keep_graph, state_target, ceiling, shown, start, compact, first, dead_target)
     finally:
         shown.close()
     return out
 
 
 def _run(out, machine, semantics, keys, is_target, state_filter, por, order, max_states, truncate,
-         keep_graph, state_target, ceiling, shown, start, compact, first=False) -> None:
+         keep_graph, state_target, ceiling, shown, start, compact, first=False, dead_target=None) -> None:
     """The search loop of ``search``, filling ``out``."""
     reduction = reduction_for(por, machine, semantics)
     roots = machine.initial_states()
@@ -112,8 +115,7 @@ def _run(out, machine, semantics, keys, is_target, state_filter, por, order, max
                 out.first_target_time = time.perf_counter() - start
         enabled = enabled_of(state)
         if enabled is None:
-            out.deadlocks += 1
-            out.deadlock_ids.append(sid)
+            _dead(out, machine, sid, state, dead_target, start)
             continue
         if enabled is MISSPECULATED:  # a guess proved wrong: this path never happened
             out.misspeculated += 1
@@ -138,8 +140,7 @@ def _run(out, machine, semantics, keys, is_target, state_filter, por, order, max
                         out.target = sid
                         out.first_target_time = time.perf_counter() - start
             else:
-                out.deadlocks += 1
-                out.deadlock_ids.append(sid)
+                _dead(out, machine, sid, state, dead_target, start)
             continue
         for tr in chosen:
             nxt = apply(state, tr)
@@ -175,6 +176,15 @@ def _run(out, machine, semantics, keys, is_target, state_filter, por, order, max
     out.parents = parents
     out.state_list = ReplayedStates(states, parents, apply, kept) if compact else states
     out.time = time.perf_counter() - start
+
+
+def _dead(out: SearchOutcome, machine: Machine, sid: int, state, dead_target, start: float) -> None:
+    """Count state ``sid``, where nothing can go on and which is not final; a target when ``dead_target`` says so."""
+    out.deadlocks += 1
+    out.deadlock_ids.append(sid)
+    if dead_target is not None and out.target is None and dead_target(machine, state):
+        out.target = sid
+        out.first_target_time = time.perf_counter() - start
 
 
 def where_threads_are(machine: Machine, state) -> str:
