@@ -82,6 +82,8 @@ def field_type(ctx: DataContext, ctype: g.CType, d: g.Declarator, pos) -> Type:
         return ("ptr", name) if d.stars == 1 else ("struct", name)
     if d.stars == 1 and ctx.int_pointers:  # whole C programs: an int pointer holds a location's name
         return ("iptr", ctype.atomic)
+    if d.stars > 1 and ctx.int_pointers:
+        raise UnsupportedError(f"pointer to pointer ('{d.name}') is not supported in C programs", pos(d.at))
     if d.stars:
         raise UnsupportedError(f"pointer to int ('{d.name}') outside a thread's parameters is not supported",
                                pos(d.at), hint="shared pointers point to nodes: 'struct node *p'")
