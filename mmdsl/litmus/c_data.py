@@ -29,7 +29,8 @@ MAX_THREAD_INSTRS = 20_000  # instructions of one thread after inlining and unro
 ERR_REG = "%err"  # bit 1: a null pointer was dereferenced; bit 2: a loop reached its unwinding bound
 ERR_NULL, ERR_BOUND = 1, 2
 
-# a value type: None (an int), ("ptr", S) a pointer to struct S, ("struct", S) a struct variable
+# a value type: None (an int), ("ptr", S) a pointer to struct S, ("struct", S) a struct variable,
+# ("iptr", atomic) a pointer to an int (whole C programs: its value is the name of a location)
 Type = tuple | None
 
 
@@ -64,6 +65,7 @@ class DataContext:
     init: dict[str, int] = field(default_factory=dict)
     unroll: int | None = None
     unrolled: set[tuple[int, int]] = field(default_factory=set)  # (start, end) of each loop unrolled
+    int_pointers: bool = False  # 'int *' globals and fields allowed (whole C programs)
 
     def pool_of(self, struct: str) -> Pool | None:
         return self.pools.get(struct)
@@ -78,15 +80,19 @@ def field_type(ctx: DataContext, ctype: g.CType, d: g.Declarator, pos) -> Type:
         if d.stars > 1:
             raise UnsupportedError(f"pointer to pointer ('{d.name}') is not supported in the C dialect", pos(d.at))
         return ("ptr", name) if d.stars == 1 else ("struct", name)
+    if d.stars == 1 and ctx.int_pointers:  # whole C programs: an int pointer holds a location's name
+        return ("iptr", ctype.atomic)
+    if d.stars > 1 and ctx.int_pointers:
+        raise UnsupportedError(f"pointer to pointer ('{d.name}') is not supported in C programs", pos(d.at))
     if d.stars:
         raise UnsupportedError(f"pointer to int ('{d.name}') outside a thread's parameters is not supported",
                                pos(d.at), hint="shared pointers point to nodes: 'struct node *p'")
     return None
 
 
-def build_context(items: list, pos, unroll: int | None) -> DataContext:
+def build_context(items: list, pos, unroll: int | None, int_pointers: bool = False) -> DataContext:
     """Structs, globals and pools of the top-level declarations; the functions other than P0, P1 ..."""
-    ctx = DataContext(unroll=unroll)
+    ctx = DataContext(unroll=unroll, int_pointers=int_pointers)
     for item in items:
         if isinstance(item, g.StructDef):
             if item.name in ctx.structs:

@@ -49,6 +49,15 @@ def test_a_racy_counter_is_reported_the_atomic_and_locked_ones_are_not(program, 
         assert result.stats["executions"] == 2  # the two orders of the increments
 
 
+@pytest.mark.parametrize("name, verdict", [("shared-pointer", "safe"), ("shared-pointer-broken", "violation")])
+def test_a_pointer_published_in_shared_memory(name, verdict):
+    # release/acquire on the atomic pointer p orders x = 1 before the dereference; relaxed does not
+    result = _check(ROOT / "litmus" / "programs-c" / f"{name}.c")
+    assert result.verdict == verdict
+    if verdict == "violation":
+        assert result.failed["at"].endswith(f"{name}.c:21:9")
+
+
 def test_race_in_json():
     r = CliRunner().invoke(app, ["check", str(DATA / "races" / "counter-race.c"), "-m", str(CATS / "rc11.cat"),
                                  "--json"])

@@ -35,6 +35,8 @@ SC = [
     ("clh-lock-broken", "violation", "18:5: read of an uninitialised field"),
     ("chase-lev", "safe", None),
     ("chase-lev-broken", "safe", None),  # the missing fence matters under tso only
+    ("shared-pointer", "safe", None),  # an address published in p, loaded and dereferenced
+    ("shared-pointer-broken", "safe", None),  # relaxed publication: wrong under pso and C11 only
 ]
 # under tso (x86) each costs 1-7 CPU-s: slow, but for two
 TSO = [("ticket-lock", "safe"), ("clh-lock", "safe")]
@@ -43,6 +45,16 @@ TSO_SLOW = [("seqlock-broken", "violation"), ("treiber", "safe"), ("treiber-brok
             ("seqlock", "safe"), ("dekker-sc", "safe"), ("dekker-broken", "violation"),
             ("mcs-lock", "safe"), ("mcs-lock-broken", "livelock"), ("clh-lock-broken", "violation"),
             ("chase-lev", "safe"), ("chase-lev-broken", "violation")]
+
+
+@pytest.mark.parametrize("name, verdict", [("shared-pointer", "safe"), ("shared-pointer-broken", "violation")])
+def test_shared_pointer_under_pso(name, verdict):
+    # pso reorders the relaxed stores of x and of p: the reader follows p to x and reads 0
+    with cpu_budget(3):
+        result = _check(name, "pso")
+    assert result.verdict == verdict
+    if verdict == "violation":
+        assert result.failed["at"].endswith(f"{name}.c:21:9") and result.failed["text"].startswith("assert(")
 
 
 def _check(name: str, model: str):
@@ -82,6 +94,10 @@ HEAD = "#include <pthread.h>\n#include <stdlib.h>\n#include <assert.h>\nstruct n
      "free(n); return 0; }\n", "double free", 7),
     ("int main(void) { struct node *n = malloc(sizeof(struct node));\nn->v = 1; free(n);\n"
      "free(NULL); return 0; }\n", None, 0),  # free(NULL) does nothing
+    # int pointers held in shared memory: a global and a struct field, NULL until written
+    ("int x;\nint *p;\nint main(void) { *p = 1;\nreturn 0; }\n", "NULL dereference", 7),
+    ("int x;\nstruct box { int *at; };\nstruct box b;\nint main(void) {\nb.at = &x; *b.at = 1;\n"
+     "int *q = b.at; assert(*q == 1 && x == 1); int *r = NULL;\n*r = 2; return 0; }\n", "NULL dereference", 11),
 ])
 def test_memory_error_located(tmp_path, body, kind, line):
     prog = tmp_path / "m.c"

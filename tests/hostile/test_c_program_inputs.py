@@ -45,6 +45,10 @@ def test_unknown_header(tmp_path):
     ("int f(int n) { return n ? f(n - 1) : 0; }\nint main(void) { return f(3); }\n", "recurs"),
     ("int g(void) { return 1; }\nint main(void) { int (*p)(void) = g; return p(); }\n", ""),
     ("#include <stdlib.h>\nint x;\nint main(void) { free(&x); return 0; }\n", "free of anything but"),
+    # int pointers in shared memory are read; their arithmetic and an address as initial value are not
+    ("int a[2];\nint main(void) { int *p = a; p = p + 1; *p = 1; return 0; }\n", "arithmetic '+' on the address"),
+    ("int x;\nint *p = &x;\nint main(void) { *p = 1; return 0; }\n", "initial value of 'p'"),
+    ("int **pp;\nint main(void) { return 0; }\n", "pointer to pointer"),
 ])
 def test_unsupported_construct_refused_with_a_location(tmp_path, body, word):
     r = _check(tmp_path, body)

@@ -189,7 +189,16 @@ class ProgramLowering(ThreadLowering):
         if isinstance(e, g.Name) and e.name in self.shared.arrays and e.name not in self.names:
             size, vol, atomic = self.shared.arrays[e.name]
             return Access(Const(element_location(e.name, 0)), vol, atomic)
-        return super().pointer(e)
+        t = c_data.type_of(self, e) if isinstance(e, (g.Name, g.Postfix)) and getattr(e, "kind", "->") in (
+            "->", ".") else None
+        if t is not None and t[0] == "iptr":  # an int pointer stored in memory: load it, go where it points
+            addr = self.value(e)
+            self.null_check(addr)
+            return Access(addr, False, t[1])
+        acc = super().pointer(e)
+        if isinstance(acc.addr, Reg) and isinstance(e, g.Name):  # a local pointer may hold NULL
+            self.null_check(acc.addr)
+        return acc
 
     def assign(self, e: g.AssignExpr) -> Expr:
         acc = self._global(e.target)

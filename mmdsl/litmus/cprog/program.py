@@ -63,7 +63,7 @@ def load_c_program(path: str, unroll: int | None = None, nondet: tuple[int, ...]
     items = _globals(items, shared, pre)
     pools = _pools(items, pre.text, unroll)
     items += pools
-    ctx = build_context(items, pre.pos, unroll)
+    ctx = build_context(items, pre.pos, unroll, int_pointers=True)
     shared.malloc_pools = {p.decl.items[0].name for p in pools}
     uninitialised_pools(ctx, shared.malloc_pools)
     functions = {f.name: f for f in items if isinstance(f, g.Function)}
