@@ -6,9 +6,11 @@ from typing import TYPE_CHECKING
 
 from ..core.program import OLD, Assign, BinOp, Const, Expr, Fence, Load, Reg, Rmw, Store
 from . import c_grammar as g
+from .c_data import Access, Local, Location
+from .c_statements import Label
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .c_lower import Access, ThreadLowering
+    from .c_lower import ThreadLowering
 
 MEMORY_ORDERS = {
     "memory_order_relaxed": frozenset({"rlx"}),
@@ -106,7 +108,6 @@ def _rmw(low, acc: "Access", new: Expr, annots: frozenset, dst, cond: Expr | Non
 
 
 def _is_pointer(low: "ThreadLowering", arg: g.Node) -> bool:
-    from .c_lower import Location
 
     if not isinstance(arg, g.Name):
         return False
@@ -274,7 +275,6 @@ def _c11_cas(explicit: bool):
         annots = _order(low, e.args[3]) if explicit else SC
         fail = _order(low, e.args[4]) if explicit else SC  # a failed one reads with it (herd)
         if isinstance(exp, g.Unary) and exp.op == "&" and isinstance(exp.arg, g.Name):
-            from .c_lower import Local
 
             local = low.lookup(exp.arg)
             if not isinstance(local, Local):
@@ -294,7 +294,6 @@ def _c11_cas(explicit: bool):
         low.emit(Rmw(old, acc.addr, desired, BinOp("eq", Reg(OLD), Reg(expected)), annots=acc.annots(*annots),
                      fail_annots=acc.annots(*fail), one_event=True))
         low.emit(Assign(ok, BinOp("eq", Reg(old), Reg(expected))))
-        from .c_statements import Label
 
         done = Label()
         low.jump(Reg(ok), done)

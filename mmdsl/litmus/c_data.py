@@ -1,4 +1,4 @@
-"""Data-type harnesses in the C dialect: structs, shared globals, a bounded node pool, functions inlined at calls.
+"""Data in the C dialect: what a name denotes (a location, a local, an access), structs, shared globals, a bounded node pool, inlined calls.
 
 A ``struct`` declared at the top level gives each field of each node its own location.
 ``struct node pool[3];`` declares the pool of that struct type: nodes 1 to 3 (a pointer
@@ -15,11 +15,56 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from ..core.errors import LitmusError, SourcePos, UnsupportedError
-from ..core.program import OLD, Assign, BinOp, Const, Expr, Reg, Rmw, UnOp, cell_location, cell_op
+from ..core.program import OLD, Assign, BinOp, Const, Expr, Reg, Rmw, UnOp, apply_op, apply_unop, cell_location, cell_op
 from . import c_grammar as g
 
 if TYPE_CHECKING:  # pragma: no cover
     from .c_lower import ThreadLowering
+
+@dataclass
+class Location:
+    """A parameter: the name of a shared location, and how accesses through it are annotated."""
+
+    name: str
+    volatile: bool
+    atomic: bool
+
+
+@dataclass
+class Local:
+    """A local variable: a register of the thread (holding an int or the address of a location)."""
+
+    reg: str
+    pointer: bool
+    volatile: bool  # for pointers: the pointee is volatile
+    atomic: bool
+    struct: str | None = None  # a pointer to a node of this struct (its value is a node index)
+
+
+@dataclass
+class Access:
+    """Where an access goes and the annotations its pointer gives it."""
+
+    addr: Expr
+    volatile: bool
+    atomic: bool
+
+    def annots(self, *extra: str) -> frozenset[str]:
+        return frozenset(extra) | ({"volatile"} if self.volatile else set())
+
+
+def fold(e: Expr) -> Expr:
+    """Constant-fold integer operations (keeps `while (1)` and `-1` simple)."""
+    try:
+        if isinstance(e, BinOp) and isinstance(e.left, Const) and isinstance(e.right, Const):
+            if isinstance(e.left.value, int) and isinstance(e.right.value, int):
+                return Const(apply_op(e.op, e.left.value, e.right.value))
+        if isinstance(e, UnOp) and isinstance(e.arg, Const) and isinstance(e.arg.value, int):
+            return Const(apply_unop(e.op, e.arg.value))
+    except UnsupportedError:
+        pass
+    return e
+
 
 MAX_POOL = 64  # nodes in one pool
 MAX_CALL_DEPTH = 16  # nested inlined calls
@@ -169,7 +214,6 @@ def _global(ctx: DataContext, ctype: g.CType, d: g.Declarator, pos) -> None:
 # ----- expressions over structs and pointers ------------------------------------------------------
 def type_of(low: "ThreadLowering", e: g.Node) -> Type:
     """The static type of an expression (None: an int)."""
-    from .c_lower import Local
 
     ctx = low.ctx
     if isinstance(e, g.Name):

@@ -10,50 +10,17 @@ from ..core.errors import LitmusError, SourcePos, UnsupportedError
 from ..core.program import (
     atomic_block_error,
     MEMORY_INSTRS, Assign, Assume, BinOp, Branch, Const, Expr, Instr, Load, Reg, Store, Thread, UnOp,
-    apply_op, apply_unop,
 )
 from . import c_atomic, c_data
 from . import c_grammar as g
 from .c_builtins import BUILTINS, SUPPORTED_CALLS
-from .c_data import DataContext
+from .c_data import Access, DataContext, Local, Location, fold
 from .c_statements import Boundary, Label, StatementLowering, _Loop
 
 BINOPS = {
     "+": "add", "-": "sub", "*": "mul", "/": "div", "%": "mod", "^": "xor", "&": "and", "|": "or",
     "==": "eq", "!=": "ne", "<": "lt", "<=": "le", ">": "gt", ">=": "ge", "&&": "land", "||": "lor",
 }
-
-
-@dataclass
-class Location:
-    """A parameter: the name of a shared location, and how accesses through it are annotated."""
-
-    name: str
-    volatile: bool
-    atomic: bool
-
-
-@dataclass
-class Local:
-    """A local variable: a register of the thread (holding an int or the address of a location)."""
-
-    reg: str
-    pointer: bool
-    volatile: bool  # for pointers: the pointee is volatile
-    atomic: bool
-    struct: str | None = None  # a pointer to a node of this struct (its value is a node index)
-
-
-@dataclass
-class Access:
-    """Where an access goes and the annotations its pointer gives it."""
-
-    addr: Expr
-    volatile: bool
-    atomic: bool
-
-    def annots(self, *extra: str) -> frozenset[str]:
-        return frozenset(extra) | ({"volatile"} if self.volatile else set())
 
 
 @dataclass
@@ -456,17 +423,3 @@ def has_effects(e) -> bool:
     if isinstance(e, g.Ternary):
         return True
     return False
-
-
-def fold(e: Expr) -> Expr:
-    """Constant-fold integer operations (keeps `while (1)` and `-1` simple)."""
-    try:
-        if isinstance(e, BinOp) and isinstance(e.left, Const) and isinstance(e.right, Const):
-            if isinstance(e.left.value, int) and isinstance(e.right.value, int):
-                return Const(apply_op(e.op, e.left.value, e.right.value))
-        if isinstance(e, UnOp) and isinstance(e.arg, Const) and isinstance(e.arg.value, int):
-            return Const(apply_unop(e.op, e.arg.value))
-    except UnsupportedError:
-        pass
-    return e
-

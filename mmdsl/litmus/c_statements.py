@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 from ..core.program import BinOp, Nop, UnOp
 from . import c_atomic, c_data
+from .c_data import fold
 from . import c_grammar as g
 
 NEGATED = {"eq": "ne", "ne": "eq", "lt": "ge", "ge": "lt", "gt": "le", "le": "gt"}
@@ -198,7 +199,6 @@ class StatementLowering:
         if isinstance(v, BinOp) and v.op in NEGATED and not when:
             v = BinOp(NEGATED[v.op], v.left, v.right)
         elif not when:
-            from .c_lower import fold
 
             v = fold(UnOp("not", v))
         self.jump(v, label)
