@@ -94,7 +94,8 @@ class _PathWalker:
                          for h in self.heads}
         # per straight loop, the registers each iteration writes before it reads them: a
         # spin iteration may leave any value in them (loops.dead_registers)
-        self.dead = {h: dead_registers(thread.instrs, h, (BLOCK, RESERVATION)) for h in self.heads if self.straight[h]}
+        self.dead = {h: dead_registers(thread.instrs, h, (BLOCK, RESERVATION))
+                     for h in self.heads if self.straight[h]}
         self._loops: dict = {}  # the current path's loop heads: pc -> (back edges taken, events, regs, reads)
 
     def run(self) -> list[Trace]:
@@ -137,7 +138,8 @@ class _PathWalker:
         if entry is None:  # the loop was entered past its head (a jump into the body): no iteration to judge
             entry = (0, len(events), None, nreads)
         taken, start, head_regs, head_reads = entry
-        if head_regs is not None and self.straight[head] and spins(head_regs, head_reads, regs, events[start:], self.dead[head]):
+        if head_regs is not None and self.straight[head] and \
+                spins(head_regs, head_reads, regs, events[start:], self.dead[head]):
             self.loops.spins += 1
             return None
         if taken >= self.loops.unroll:  # herd's -unroll N: the back edge followed N times at most
