@@ -15,7 +15,11 @@ reads removed -- and removing reads keeps an execution consistent under axioms t
 monotone in the events (every axiom a model prunes with). So a spin-wait, an ``await``
 and a load-reserved/store-conditional retry loop are explored without a bound; only
 loops that do something per iteration (a counter, a store) meet the bound, and every
-verdict those cuts can affect says so (``LoopBound.cut``).
+verdict those cuts can affect says so (``LoopBound.cut``). A register the loop writes
+before it reads it (``dead_registers``) may hold anything after a spin iteration, the
+next one overwrites it: so a failed compare-and-swap of a retry loop, whose registers are
+pinned to the values the compare saw, is a spin too, and so are the ``smp_mb()``s around
+a kernel ``cmpxchg``, which exist only when it writes.
 """
 
 from __future__ import annotations
