@@ -18,7 +18,7 @@ from ..core.program import (
     OLD, Assign, Assume, AtomicBegin, AtomicEnd, BinOp, Branch, Const, Fence, Load, Nop, Program, Rmw, Store,
     StoreCond, Thread, UnOp, Value,
 )
-from .loops import LoopBound, spins
+from .loops import LoopBound, dead_registers, spins
 from .pick import PICK_ANY, after_access, after_branch, fence_pick, pick_of, read_pick, set_pick, write_picks
 from .symbolic import is_concrete, substitute, symbolic_eval, taint, value_of, variables
 from .thin_air import SeedOverflow
@@ -93,6 +93,10 @@ class _PathWalker:
                                     if h <= k <= max(j for j, b in enumerate(thread.instrs)
                                                      if isinstance(b, Branch) and b.target == h))
                          for h in self.heads}
+        # per straight loop, the registers each iteration writes before it reads them: a
+        # spin iteration may leave any value in them (loops.dead_registers)
+        self.dead = {h: dead_registers(thread.instrs, h, (BLOCK, RESERVATION))
+                     for h in self.heads if self.straight[h]}
         self._loops: dict = {}  # the current path's loop heads: pc -> (back edges taken, events, regs, reads)
 
     def run(self) -> list[Trace]:
@@ -135,7 +139,8 @@ class _PathWalker:
         if entry is None:  # the loop was entered past its head (a jump into the body): no iteration to judge
             entry = (0, len(events), None, nreads)
         taken, start, head_regs, head_reads = entry
-        if head_regs is not None and self.straight[head] and spins(head_regs, head_reads, regs, events[start:]):
+        if head_regs is not None and self.straight[head] and \
+                spins(head_regs, head_reads, regs, events[start:], self.dead[head]):
             self.loops.spins += 1
             return None
         if taken >= self.loops.unroll:  # herd's -unroll N: the back edge followed N times at most

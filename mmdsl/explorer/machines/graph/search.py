@@ -76,11 +76,15 @@ def explore_graph(program: Program, model: Model, *, max_states: int, target=Non
     found: dict = {"trace": None, "final": None, "first": None}
     for combo, thin_air in combinations(traces, extra):
         structure = Structure(program, list(combo), locations)
+        stats["structures"] += 1
+        if unsourced(structure):  # a root with no complete execution: not worth compiling the model
+            stats["explored"] += 1
+            stats["blocked"] += 1
+            continue
         prepared = structure.prepare(checked_model)
         error = next((tr.error for tr in combo if tr.error is not None), None)
         enum = Enumerator(structure, prepared, prune=True, thin_air=thin_air)
         machine = GraphMachine(structure, prepared, enum, AxiomPlan(checked_model, prepared))
-        stats["structures"] += 1
 
         def on_leaf(leaf, allowed, error=error, structure=structure, prepared=prepared) -> None:
             if error is not None:
@@ -126,6 +130,23 @@ def explore_graph(program: Program, model: Model, *, max_states: int, target=Non
         if loops.cut:
             result.warnings.append(f"warning: {program.name}: {loops.note()}")
     return result
+
+
+def unsourced(structure: Structure) -> bool:
+    """Does a read of this combination of paths assume a value no write of its location
+    (the initial one included) can give? Then no read-from choice is left for it (the
+    enumerator's own filter, ``Enumerator.choices``), so no execution completes: a loop's
+    paths walk every value of the domains, most of them never written by the other paths."""
+    s = structure
+    for tid, tr in enumerate(s.traces):
+        for k, v in tr.pins.items():
+            r = s.read_eid[tid].get(k)
+            if r is None:
+                continue
+            loc = s.events[r].loc
+            if not any(w != r and s.events[w].value in (None, v) for w in s.writes_by_loc.get(loc, [])):
+                return True
+    return False
 
 
 def _search(machine: GraphMachine, on_leaf, stats: dict, found: dict, max_states: int, stop=False) -> None:
