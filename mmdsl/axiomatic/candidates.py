@@ -72,6 +72,33 @@ def _refuse_c_rmws(s: Structure, reason: str) -> None:
                                "mmdsl").locate(ins.pos, ins.text)
 
 
+def read_pins(s: Structure) -> dict[int, Value]:
+    """Each read event whose path assumes the value it reads (the paths' pins): that value."""
+    pins: dict[int, Value] = {}
+    for tid, tr in enumerate(s.traces):
+        for k, v in tr.pins.items():
+            if k in s.read_eid[tid]:
+                pins[s.read_eid[tid][k]] = v
+    return pins
+
+
+def rf_choices(s: Structure, pins: dict[int, Value]) -> list[tuple[int, list[int]]]:
+    """Per read, the writes it may read from: those to its location whose value can match its pin."""
+    out = []
+    for r in s.reads:
+        opts = []
+        for w in s.writes_by_loc.get(s.events[r].loc, []):
+            if w == r:
+                continue
+            if r in pins:
+                wv = s.events[w].value
+                if wv is not None and wv != pins[r]:
+                    continue
+            opts.append(w)
+        out.append((r, opts))
+    return out
+
+
 class Enumerator:
     """Depth-first enumeration of the candidates of one structure under one prepared model."""
 
@@ -90,30 +117,12 @@ class Enumerator:
         self.candidates = 0  # complete candidates whose values are consistent (leaves)
         self.partial = 0  # partial candidates checked against the prunable axioms
         s = structure
-        # rf choices: writes to the same location whose value can match a pinned read
-        self.choices: list[tuple[int, list[int]]] = []
-        pins: dict[int, Value] = {}
-        for tid, tr in enumerate(s.traces):
-            for k, v in tr.pins.items():
-                if k in s.read_eid[tid]:
-                    pins[s.read_eid[tid][k]] = v
-        self.pins = pins
+        pins = self.pins = read_pins(s)
         self.last_value: dict[str, Value] = {}  # location -> the value its co-last write must have
         self.hopeless = False  # no leaf of this structure can have the wanted values
         if wanted:
             self._want(wanted)
-        for r in s.reads:
-            loc = s.events[r].loc
-            opts = []
-            for w in s.writes_by_loc.get(loc, []):
-                if w == r:
-                    continue
-                if r in pins:
-                    wv = s.events[w].value
-                    if wv is not None and wv != pins[r]:
-                        continue
-                opts.append(w)
-            self.choices.append((r, opts))
+        self.choices = rf_choices(s, pins)  # after _want, whose pins they honour too
         self.locs = [loc for loc in sorted(s.writes_by_loc)]
         writes = [e for e in s.events if e.kind == "W"]
         self._consts = ({e.eid: e.value for e in writes} if all(e.value is not None for e in writes)

@@ -55,21 +55,15 @@ def check(
     the_model = load_model(model)
     graph = uses_graph_machine(the_model)  # an axiomatic model: the graph machine bounds loops itself
     if rmm:
-        given = [name for name, v in (("--unroll", unroll), ("--define", define), ("--nondet", nondet != "0:1"))
-                 if v]
-        if given:
-            raise UnsupportedError(f"{given[0]} with a .rmm program", None,
-                                   hint=".rmm loops are explored as loops and its choices are written in it")
+        _refuse_c_options("a .rmm program", ".rmm loops are explored as loops and its choices are written in it",
+                          unroll=unroll, define=define, nondet=nondet)
         from ..litmus.rmm_atomic import load_rmm_atomicity
 
         cp = load_rmm_atomicity(program)
     elif is_csharp(program):
-        given = [name for name, v in (("--unroll", unroll), ("--define", define), ("--nondet", nondet != "0:1"),
-                                      ("--atomicity", atomicity)) if v]
-        if given:
-            raise UnsupportedError(f"{given[0]} with a C# program", None,
-                                   hint="C# loops are explored as loops (the verdict covers every execution) "
-                                        "and --atomicity reads the ATOMIC_BEGIN/END marks of C programs")
+        _refuse_c_options("a C# program", "C# loops are explored as loops (the verdict covers every execution) "
+                          "and --atomicity reads the ATOMIC_BEGIN/END marks of C programs",
+                          unroll=unroll, define=define, nondet=nondet, atomicity=atomicity)
         cp = load_cs_program(program)
     else:
         cp = load_c_program(program, **dict(options, unroll=None if graph else unroll))
@@ -114,6 +108,16 @@ def check_options(unroll: Optional[int], nondet: str, define: list[str]) -> dict
             raise LitmusError(f"-D {d}", None, expected="NAME=VALUE: a C identifier and a number or identifier")
         defines[name] = value or "1"
     return {"unroll": unroll, "nondet": tuple(range(lo, hi + 1)), "defines": defines}
+
+
+def _refuse_c_options(what: str, hint: str, *, unroll, define, nondet, atomicity=False) -> None:
+    """Refuse, by the first one given, the options only C programs take (a .rmm or C# program)."""
+    from ..core.errors import UnsupportedError
+
+    given = [name for name, v in (("--unroll", unroll), ("--define", define), ("--nondet", nondet != "0:1"),
+                                  ("--atomicity", atomicity)) if v]
+    if given:
+        raise UnsupportedError(f"{given[0]} with {what}", None, hint=hint)
 
 
 def render(result) -> str:

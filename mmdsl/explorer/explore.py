@@ -300,7 +300,8 @@ def _at_target(machine: Machine, prop):
     at_values = machine.at_values
 
     def state_target(state) -> bool:
-        pcs = tuple([waiting_pc(t, *s[::2]) if s[2] else s[0] for t, s in zip(machine.threads, state[1])])
+        pcs = tuple([waiting_pc(t, pc, pending) if pending else pc
+                     for t, (pc, _, pending) in zip(machine.threads, state[1])])
         holds = verdicts.get(pcs)
         if holds is None:
             holds = verdicts[pcs] = prop.holds(

@@ -110,9 +110,7 @@ def _run(out, machine, semantics, keys, is_target, state_filter, por, order, max
             out.target_ids.add(sid)
             if compact:
                 kept[sid] = state
-            if out.target is None:
-                out.target = sid
-                out.first_target_time = time.perf_counter() - start
+            _first_target(out, sid, start)
         enabled = enabled_of(state)
         if enabled is None:
             _dead(out, machine, sid, state, dead_target, start)
@@ -136,9 +134,7 @@ def _run(out, machine, semantics, keys, is_target, state_filter, por, order, max
                     kept[sid] = state
                 if is_target(values):
                     out.target_ids.add(sid)
-                    if out.target is None:
-                        out.target = sid
-                        out.first_target_time = time.perf_counter() - start
+                    _first_target(out, sid, start)
             else:
                 _dead(out, machine, sid, state, dead_target, start)
             continue
@@ -183,6 +179,12 @@ def _dead(out: SearchOutcome, machine: Machine, sid: int, state, dead_target, st
     out.deadlocks += 1
     out.deadlock_ids.append(sid)
     if dead_target is not None and out.target is None and dead_target(machine, state):
+        _first_target(out, sid, start)
+
+
+def _first_target(out: SearchOutcome, sid: int, start: float) -> None:
+    """State ``sid`` is a target: the first one found is the search's (and when it was found)."""
+    if out.target is None:
         out.target = sid
         out.first_target_time = time.perf_counter() - start
 

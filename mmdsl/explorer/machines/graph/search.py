@@ -18,7 +18,7 @@ from __future__ import annotations
 import time
 from collections import Counter
 
-from ....axiomatic.candidates import Enumerator, own_co_locations
+from ....axiomatic.candidates import Enumerator, own_co_locations, read_pins, rf_choices
 from ....axiomatic.checker import combinations, observed_keys, program_paths, reached
 from ....axiomatic.loops import DEFAULT_UNROLL, LoopBound
 from ....axiomatic.structure import Structure
@@ -135,18 +135,10 @@ def explore_graph(program: Program, model: Model, *, max_states: int, target=Non
 def unsourced(structure: Structure) -> bool:
     """Does a read of this combination of paths assume a value no write of its location
     (the initial one included) can give? Then no read-from choice is left for it (the
-    enumerator's own filter, ``Enumerator.choices``), so no execution completes: a loop's
-    paths walk every value of the domains, most of them never written by the other paths."""
-    s = structure
-    for tid, tr in enumerate(s.traces):
-        for k, v in tr.pins.items():
-            r = s.read_eid[tid].get(k)
-            if r is None:
-                continue
-            loc = s.events[r].loc
-            if not any(w != r and s.events[w].value in (None, v) for w in s.writes_by_loc.get(loc, [])):
-                return True
-    return False
+    enumerator's own choices, ``rf_choices``), so no execution completes: a loop's paths
+    walk every value of the domains, most of them never written by the other paths."""
+    pins = read_pins(structure)
+    return any(not opts for r, opts in rf_choices(structure, pins) if r in pins)
 
 
 def _search(machine: GraphMachine, on_leaf, stats: dict, found: dict, max_states: int, stop=False) -> None:
