@@ -31,7 +31,7 @@ import re
 from dataclasses import replace
 from pathlib import Path
 
-from ..core.errors import LitmusError, SourcePos, UnsupportedError, line_col, too_deep
+from ..core.errors import LitmusError, SourcePos, UnsupportedError, line_col
 from ..core.files import read_input
 from ..core.program import OLD, BinOp, Const, Reg, Rmw, Store
 from .cprog.atomic_blocks import LOCATION, MAX_BLOCKS, AtomicBlock
@@ -97,8 +97,6 @@ class Marks:
                 raise UnsupportedError(f"more than {MAX_BLOCKS} marked blocks", where)
             self.blocks[key] = AtomicBlock(len(self.blocks) + 1, f"P{body.pid}", where, where, kind=kind)
         number = self.blocks[key].number
-        if not hasattr(body, "atomic_open"):
-            body.atomic_open, body.atomic_ranges = [], []
         body.atomic_open.append(number)
         start = self._marker(body, where, f"@{kind} {{")
         for st in node.parts[0]:
@@ -124,7 +122,7 @@ class Marks:
             target = body.labels.get(label)
             if target is None:
                 continue  # reported by the lowering
-            for start, end, where in getattr(body, "atomic_ranges", ()):
+            for start, end, where in body.atomic_ranges:
                 inside, lands = start < k < end - 1, start < target <= end - 1
                 if inside != lands:
                     what = "leaves" if inside else "jumps into"
@@ -183,20 +181,13 @@ def _as_lock(ins, tid: int, locks: list[str]):
 
 def load_rmm_atomicity(path: str) -> CProgram:
     """A `.rmm` program with its marked blocks, ready for ``check_atomicity``."""
-    from .rmm_grammar import parse_rmm_text
-    from .rmm_lower import lower_rmm
-    from .rmm_macros import expand_macros
+    from .rmm import parse_rmm
 
     text = read_input(Path(path), ".rmm program", LitmusError).removeprefix("\ufeff")
     marks = Marks(find_pragmas(text, path), path)
     if not marks.pragmas:
         raise UnsupportedError(f"--atomicity on {path}: the program marks no block", None,
                                hint="put /* @atomic */ before each block { ... } meant to be atomic")
-    try:
-        expansion = expand_macros(text, path)
-        tree = parse_rmm_text(expansion.text, path, expansion.origin)
-        program = lower_rmm(tree, path, text, Path(path).stem, expansion.origin, marks)
-    except RecursionError:
-        raise too_deep(LitmusError, text, path) from None
+    program = parse_rmm(text, path, marks)
     blocks = sorted(marks.blocks.values(), key=lambda b: b.number)
     return CProgram(program=program, functions=[th.name for th in program.threads], atomic_blocks=blocks)

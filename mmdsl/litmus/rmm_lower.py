@@ -165,6 +165,8 @@ class _Body:
         self.labels: dict[str, int] = {}
         self.gotos: list[tuple[int, str, tuple]] = []
         self.locked = 0  # depth of 'locked { }' around the statement being lowered
+        self.atomic_open: list[int] = []  # under --atomicity: the marked blocks being lowered (rmm_atomic)
+        self.atomic_ranges: list = []  # and those lowered: (first, end instruction, place of the mark)
 
     def pos(self, at) -> SourcePos:
         return SourcePos(self.low.path, *self.low.origin(at))
