@@ -1,4 +1,4 @@
-"""Data in the C dialect: what a name denotes (a location, a local, an access), structs, shared globals, a bounded node pool, inlined calls.
+"""Data in the C dialect: what names denote, structs, shared globals, a bounded node pool, inlined calls.
 
 A ``struct`` declared at the top level gives each field of each node its own location.
 ``struct node pool[3];`` declares the pool of that struct type: nodes 1 to 3 (a pointer
@@ -15,11 +15,14 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from ..core.errors import LitmusError, SourcePos, UnsupportedError
-from ..core.program import OLD, Assign, BinOp, Const, Expr, Reg, Rmw, UnOp, apply_op, apply_unop, cell_location, cell_op
+from ..core.program import (
+    OLD, Assign, BinOp, Const, Expr, Reg, Rmw, UnOp, apply_op, apply_unop, cell_location, cell_op,
+)
 from . import c_grammar as g
 
 if TYPE_CHECKING:  # pragma: no cover
     from .c_lower import ThreadLowering
+
 
 @dataclass
 class Location:
@@ -214,7 +217,6 @@ def _global(ctx: DataContext, ctype: g.CType, d: g.Declarator, pos) -> None:
 # ----- expressions over structs and pointers ------------------------------------------------------
 def type_of(low: "ThreadLowering", e: g.Node) -> Type:
     """The static type of an expression (None: an int)."""
-
     ctx = low.ctx
     if isinstance(e, g.Name):
         found = low.names.get(e.name)
